@@ -1,0 +1,61 @@
+/**
+ * Build-time registry of MCP definitions.
+ *
+ * Every file in `server/tools`, `server/prompts` and `server/resources` (and, for the
+ * conformance build, the fixture folders) default-exports one definition. This Nitro
+ * module turns those folders into the virtual module `#mcp-definitions`, so adding a
+ * tool is "drop a file in the folder": there is no central list to edit.
+ *
+ * In `nitropack dev` the folders are watched: adding or removing a file rebuilds.
+ */
+import { existsSync, readdirSync, watch } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Nitro } from "nitropack";
+
+const KINDS = ["tools", "prompts", "resources"] as const;
+const SOURCE_FILE = /^[^._].*\.(?:ts|mts|js|mjs)$/;
+
+function listDefinitionFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((file) => SOURCE_FILE.test(file) && !file.endsWith(".d.ts"))
+    .sort()
+    .map((file) => join(dir, file));
+}
+
+function generateRegistryModule(roots: string[]): string {
+  const lines: string[] = [];
+  const exports: string[] = [];
+  let counter = 0;
+  for (const kind of KINDS) {
+    const names: string[] = [];
+    for (const root of roots) {
+      for (const file of listDefinitionFiles(join(root, kind))) {
+        const local = `${kind}_${counter++}`;
+        lines.push(`import ${local} from ${JSON.stringify(file)};`);
+        names.push(local);
+      }
+    }
+    exports.push(`export const ${kind} = [${names.join(", ")}];`);
+  }
+  return [...lines, ...exports].join("\n");
+}
+
+/** @param roots folders that contain `tools/`, `prompts/` and `resources/` sub-folders. */
+export function mcpDefinitionsModule(roots: string[]) {
+  return (nitro: Nitro) => {
+    const absoluteRoots = roots.map((root) => resolve(nitro.options.rootDir, root));
+    nitro.options.virtual["#mcp-definitions"] = () => generateRegistryModule(absoluteRoots);
+
+    if (!nitro.options.dev) return;
+    const watchers = absoluteRoots
+      .flatMap((root) => KINDS.map((kind) => join(root, kind)))
+      .filter((dir) => existsSync(dir))
+      .map((dir) =>
+        watch(dir, (event) => {
+          if (event === "rename") void nitro.hooks.callHook("rollup:reload");
+        }),
+      );
+    nitro.hooks.hook("close", () => watchers.forEach((watcher) => watcher.close()));
+  };
+}

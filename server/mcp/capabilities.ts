@@ -1,0 +1,80 @@
+/**
+ * What the client can answer, read from the capabilities it declared on this request.
+ *
+ * The declaration is untrusted input, so it is read strictly:
+ * - a capability whose value is not an object declares nothing (`elicitation: true` is not support);
+ * - `elicitation: {}` with neither `form` nor `url` means form mode only;
+ * - sampling's `context` and `tools` sub-capabilities are needed for `includeContext` and tool use.
+ */
+import { missingClientCapabilities } from "./errors";
+import { isPlainObject } from "./jsonrpc";
+import type { ClientCapabilities, InputRequest } from "./protocol";
+
+type Declared = Readonly<Record<string, unknown>>;
+
+/** The capabilities an embedded request needs, as a ClientCapabilities fragment. */
+export function requiredCapabilities(request: InputRequest): ClientCapabilities {
+  switch (request.method) {
+    case "elicitation/create":
+      return request.params.mode === "url" ? { elicitation: { url: {} } } : { elicitation: { form: {} } };
+    case "sampling/createMessage": {
+      const params = request.params as Record<string, unknown>;
+      const sampling: Record<string, object> = {};
+      if (params.includeContext === "thisServer" || params.includeContext === "allServers") sampling.context = {};
+      if (params.tools !== undefined || params.toolChoice !== undefined) sampling.tools = {};
+      return { sampling };
+    }
+    case "roots/list":
+      return { roots: {} };
+  }
+}
+
+function declares(declared: Declared, required: ClientCapabilities): boolean {
+  const { elicitation, sampling, roots } = required as Record<string, Record<string, unknown> | undefined>;
+  if (elicitation) {
+    const value = declared.elicitation;
+    if (!isPlainObject(value)) return false;
+    const bare = !("form" in value) && !("url" in value);
+    if (elicitation.form && !(isPlainObject(value.form) || bare)) return false;
+    if (elicitation.url && !isPlainObject(value.url)) return false;
+  }
+  if (sampling) {
+    const value = declared.sampling;
+    if (!isPlainObject(value)) return false;
+    if (sampling.context && !isPlainObject(value.context)) return false;
+    if (sampling.tools && !isPlainObject(value.tools)) return false;
+  }
+  if (roots && !isPlainObject(declared.roots)) return false;
+  return true;
+}
+
+/** Can this client answer the request? `false` on legacy requests, which cannot carry input requests. */
+export function clientCanAnswer(declared: Declared, request: InputRequest): boolean {
+  return declares(declared, requiredCapabilities(request));
+}
+
+function merge(target: Record<string, Record<string, unknown>>, fragment: ClientCapabilities): void {
+  for (const [name, value] of Object.entries(fragment)) {
+    target[name] = { ...target[name], ...(value as Record<string, unknown>) };
+  }
+}
+
+/**
+ * Throws -32021 (HTTP 400) naming every missing capability at once, e.g.
+ * `{ elicitation: { form: {} }, sampling: {} }`, if any request cannot be answered.
+ */
+export function requireClientCapabilities(declared: Declared, requests: Readonly<Record<string, InputRequest>>): void {
+  const missing: Record<string, Record<string, unknown>> = {};
+  const keys: string[] = [];
+  for (const [key, request] of Object.entries(requests)) {
+    const required = requiredCapabilities(request);
+    if (declares(declared, required)) continue;
+    merge(missing, required);
+    keys.push(key);
+  }
+  if (keys.length === 0) return;
+  const names = Object.entries(missing)
+    .map(([name, sub]) => (Object.keys(sub).length ? `${name} (${Object.keys(sub).join(", ")})` : name))
+    .join(", ");
+  throw missingClientCapabilities(missing as ClientCapabilities, `${names}, needed to ask for ${keys.join(", ")}`);
+}

@@ -1,0 +1,92 @@
+/**
+ * Typed server configuration, read once from Nitro's runtime config.
+ *
+ * Every value can be set with an environment variable at run time
+ * (`mcp.stateSecret` ← `NITRO_MCP_STATE_SECRET`); see `.env.example`.
+ */
+import { useRuntimeConfig } from "nitropack/runtime";
+import type { CacheHints, Implementation } from "./protocol";
+
+export interface McpConfig {
+  readonly serverInfo: Implementation;
+  readonly instructions: string | undefined;
+  readonly stateSecret: string;
+  readonly stateSecretPrevious: readonly string[];
+  readonly stateTtlSeconds: number;
+  readonly stateMaxLength: number;
+  /** `principal:token` pairs; empty means no authentication. */
+  readonly authTokens: readonly { principal: string; token: string }[];
+  readonly allowedOrigins: readonly string[];
+  readonly allowedHosts: readonly string[];
+  readonly maxBodyBytes: number;
+  readonly pageSize: number;
+  readonly listCache: CacheHints;
+  readonly listenMaxSeconds: number;
+}
+
+interface RawMcpConfig {
+  serverName: string;
+  serverVersion: string;
+  instructions: string;
+  stateSecret: string;
+  stateSecretPrevious: string;
+  stateTtlSeconds: number | string;
+  stateMaxLength: number | string;
+  authTokens: string;
+  allowedOrigins: string;
+  allowedHosts: string;
+  maxBodyBytes: number | string;
+  pageSize: number | string;
+  listTtlMs: number | string;
+  listenMaxSeconds: number | string;
+}
+
+/** Comma-separated list; values are trimmed and empty entries dropped. */
+const list = (value: unknown): string[] =>
+  String(value ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+
+function positiveInteger(value: unknown, name: string, min = 1): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min) throw new Error(`${name} must be an integer >= ${min}, got "${value}"`);
+  return number;
+}
+
+function parseAuthTokens(value: unknown): McpConfig["authTokens"] {
+  return list(value).map((pair) => {
+    const separator = pair.indexOf(":");
+    const principal = pair.slice(0, separator).trim();
+    const token = pair.slice(separator + 1).trim();
+    // Name the position, never the value: this message may reach a log.
+    if (separator <= 0 || !token) throw new Error("NITRO_MCP_AUTH_TOKENS entries must look like principal:token");
+    return { principal, token };
+  });
+}
+
+export function parseMcpConfig(raw: RawMcpConfig): McpConfig {
+  return {
+    serverInfo: { name: raw.serverName, version: String(raw.serverVersion) },
+    instructions: raw.instructions || undefined,
+    stateSecret: String(raw.stateSecret ?? ""),
+    stateSecretPrevious: list(raw.stateSecretPrevious),
+    stateTtlSeconds: positiveInteger(raw.stateTtlSeconds, "NITRO_MCP_STATE_TTL_SECONDS"),
+    stateMaxLength: positiveInteger(raw.stateMaxLength, "NITRO_MCP_STATE_MAX_LENGTH", 256),
+    authTokens: parseAuthTokens(raw.authTokens),
+    allowedOrigins: list(raw.allowedOrigins).map((origin) => origin.toLowerCase().replace(/\/$/, "")),
+    allowedHosts: list(raw.allowedHosts).map((host) => host.toLowerCase()),
+    maxBodyBytes: positiveInteger(raw.maxBodyBytes, "NITRO_MCP_MAX_BODY_BYTES", 1024),
+    pageSize: positiveInteger(raw.pageSize, "NITRO_MCP_PAGE_SIZE"),
+    listCache: { ttlMs: positiveInteger(raw.listTtlMs, "NITRO_MCP_LIST_TTL_MS", 0), cacheScope: "public" },
+    listenMaxSeconds: positiveInteger(raw.listenMaxSeconds, "NITRO_MCP_LISTEN_MAX_SECONDS"),
+  };
+}
+
+let cached: McpConfig | undefined;
+
+/** The configuration, parsed on first use (on Workers, env vars are only visible once a request arrives). */
+export function useMcpConfig(): McpConfig {
+  cached ??= parseMcpConfig(useRuntimeConfig().mcp as RawMcpConfig);
+  return cached;
+}

@@ -1,0 +1,75 @@
+/**
+ * Protocol errors: one class that knows its JSON-RPC code, its HTTP status and its `data`.
+ *
+ * Anything thrown as `McpError` reaches the client as a JSON-RPC error response.
+ * Anything else thrown while handling a request is logged and answered with a
+ * generic -32603, so internal details never leak.
+ */
+import type { ClientCapabilities, RequestId } from "./protocol";
+
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  HeaderMismatch: -32020,
+  MissingRequiredClientCapability: -32021,
+  UnsupportedProtocolVersion: -32022,
+  /** 2025-11-25 only: the legacy way to ask for a URL-mode elicitation. */
+  UrlElicitationRequired: -32042,
+  /** 2025-11-25 and earlier: resource not found. */
+  LegacyResourceNotFound: -32002,
+} as const;
+
+export class McpError extends Error {
+  /** Set when the error is raised before the envelope was fully parsed but its id was readable. */
+  requestId?: RequestId;
+
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+    readonly httpStatus = 200,
+  ) {
+    super(message);
+    this.name = "McpError";
+  }
+}
+
+export const parseError = (message = "Parse error: the body is not valid JSON") =>
+  new McpError(ErrorCode.ParseError, message, undefined, 400);
+
+/** -32600. Transport-level refusals reuse it with their own status (403, 413, 415). */
+export const invalidRequest = (message: string, httpStatus = 400) =>
+  new McpError(ErrorCode.InvalidRequest, message, undefined, httpStatus);
+
+export const methodNotFound = (method: string) =>
+  new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, 404);
+
+/** -32602. Malformed request metadata is a 400; a bad argument inside a valid request stays 200. */
+export const invalidParams = (message: string, data?: unknown, httpStatus = 200) =>
+  new McpError(ErrorCode.InvalidParams, message, data, httpStatus);
+
+export const headerMismatch = (message: string) =>
+  new McpError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`, undefined, 400);
+
+export const missingClientCapabilities = (requiredCapabilities: ClientCapabilities, what: string) =>
+  new McpError(
+    ErrorCode.MissingRequiredClientCapability,
+    `Missing required client capability: ${what}`,
+    { requiredCapabilities },
+    400,
+  );
+
+export const unsupportedProtocolVersion = (requested: string, supported: readonly string[]) =>
+  new McpError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", { supported, requested }, 400);
+
+export const internalError = (message = "Internal error") =>
+  new McpError(ErrorCode.InternalError, message, undefined, 500);
+
+/**
+ * The one answer to every rejected `requestState`, whatever the reason:
+ * telling a client which check failed would hand it an oracle.
+ */
+export const invalidRequestState = () => invalidParams("Invalid or expired requestState");

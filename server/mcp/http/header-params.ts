@@ -1,0 +1,49 @@
+/**
+ * Finds and validates the `x-mcp-header` annotations of a tool's input schema, once,
+ * when the tool is defined. An invalid annotation is a definition error: clients
+ * must drop such a tool from tools/list, so it must never be published.
+ */
+import type { HeaderParam } from "./mcp-headers";
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_TYPES = new Set(["string", "integer", "boolean"]);
+
+type Schema = Record<string, unknown>;
+const isSchema = (value: unknown): value is Schema => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Counts every `x-mcp-header` key anywhere in the schema. */
+function countAnnotations(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + countAnnotations(item), 0);
+  if (!isSchema(value)) return 0;
+  return Object.entries(value).reduce((sum, [key, child]) => sum + (key === "x-mcp-header" ? 1 : 0) + countAnnotations(child), 0);
+}
+
+export function findHeaderParams(toolName: string, inputSchema: Schema): HeaderParam[] {
+  const found: HeaderParam[] = [];
+  const fail = (reason: string): never => {
+    throw new Error(`Tool "${toolName}": invalid x-mcp-header: ${reason}`);
+  };
+  const visit = (schema: Schema, path: string[]) => {
+    if (!isSchema(schema.properties)) return;
+    for (const [key, property] of Object.entries(schema.properties)) {
+      if (!isSchema(property)) continue;
+      const here = [...path, key];
+      const header = property["x-mcp-header"];
+      if (header !== undefined) {
+        if (typeof header !== "string" || !TOKEN.test(header)) fail(`"${here.join(".")}" must name a header token`);
+        if (typeof property.type !== "string" || !HEADER_TYPES.has(property.type)) {
+          fail(`"${here.join(".")}" must be a string, integer or boolean parameter`);
+        }
+        const name = header as string;
+        if (found.some((param) => param.header.toLowerCase() === name.toLowerCase())) fail(`"${name}" is used twice`);
+        found.push({ header: name, path: here, type: property.type as HeaderParam["type"] });
+      }
+      visit(property, here);
+    }
+  };
+  visit(inputSchema, []);
+  if (countAnnotations(inputSchema) !== found.length) {
+    fail("annotations must sit on properties reachable from the root through `properties` only");
+  }
+  return found;
+}

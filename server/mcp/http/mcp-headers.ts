@@ -1,0 +1,127 @@
+/**
+ * Request metadata headers (Streamable HTTP, 2026-07-28): `MCP-Protocol-Version`,
+ * `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` must mirror the body exactly, so that a
+ * proxy routing on headers and this server acting on the body agree. Any failure is
+ * 400 with -32020 HeaderMismatch, naming the header.
+ */
+import { headerMismatch } from "../errors";
+import type { JsonRpcRequest } from "../jsonrpc";
+import { utf8Decode } from "../encoding";
+
+/** Reads a request header by lower-case name; `undefined` when absent. */
+export type HeaderReader = (lowerCaseName: string) => string | undefined;
+
+/** A tool parameter mirrored into `Mcp-Param-{header}` (from `x-mcp-header` in its input schema). */
+export interface HeaderParam {
+  /** The name part as declared, e.g. `Region` for `Mcp-Param-Region`. */
+  readonly header: string;
+  /** Chain of `properties` keys from the schema root to the parameter. */
+  readonly path: readonly string[];
+  readonly type: "string" | "integer" | "boolean";
+}
+
+const VISIBLE_ASCII = /^[\x20-\x7e\t]*$/;
+const SENTINEL = /^=\?base64\?(.*)\?=$/;
+const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * Decodes a header value: trims optional whitespace, rejects invalid characters,
+ * and decodes the `=?base64?…?=` sentinel (strict padding, valid UTF-8).
+ * Returns `null` when the value is not acceptable.
+ */
+export function decodeHeaderValue(raw: string): string | null {
+  const value = raw.trim();
+  if (!VISIBLE_ASCII.test(value)) return null;
+  const sentinel = SENTINEL.exec(value);
+  if (!sentinel) return value;
+  const encoded = sentinel[1]!;
+  if (!STRICT_BASE64.test(encoded)) return null;
+  try {
+    const binary = atob(encoded);
+    return utf8Decode(Uint8Array.from(binary, (char) => char.charCodeAt(0)));
+  } catch {
+    return null;
+  }
+}
+
+function requireHeader(read: HeaderReader, name: string): string {
+  const raw = read(name.toLowerCase());
+  if (raw === undefined) throw headerMismatch(`missing required ${name} header`);
+  const value = decodeHeaderValue(raw);
+  if (value === null) throw headerMismatch(`${name} header contains invalid characters or a malformed base64 value`);
+  return value;
+}
+
+/** The body field `Mcp-Name` mirrors for this method, if any. */
+export function mcpNameOf(message: JsonRpcRequest): { field: "name" | "uri"; value: unknown } | undefined {
+  switch (message.method) {
+    case "tools/call":
+    case "prompts/get":
+      return { field: "name", value: message.params.name };
+    case "resources/read":
+      return { field: "uri", value: message.params.uri };
+    default:
+      return undefined;
+  }
+}
+
+/** Checks `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` against the body. */
+export function checkStandardHeaders(read: HeaderReader, message: JsonRpcRequest, protocolVersion: string): void {
+  const version = read("mcp-protocol-version")?.trim();
+  if (version === undefined) throw headerMismatch("missing required MCP-Protocol-Version header");
+  if (version !== protocolVersion) {
+    throw headerMismatch(
+      `MCP-Protocol-Version header value '${version}' does not match _meta protocolVersion '${protocolVersion}'`,
+    );
+  }
+  const method = requireHeader(read, "Mcp-Method");
+  if (method !== message.method) {
+    throw headerMismatch(`Mcp-Method header value '${method}' does not match body method '${message.method}'`);
+  }
+  const name = mcpNameOf(message);
+  if (!name) return;
+  const header = requireHeader(read, "Mcp-Name");
+  // A missing or non-string body value is reported by the method itself (-32602).
+  if (typeof name.value === "string" && header !== name.value) {
+    throw headerMismatch(`Mcp-Name header value '${header}' does not match body ${name.field} '${name.value}'`);
+  }
+}
+
+function valueAt(args: unknown, path: readonly string[]): unknown {
+  let value = args;
+  for (const key of path) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+function matches(header: string, body: unknown, type: HeaderParam["type"]): boolean {
+  switch (type) {
+    case "string":
+      return header === body;
+    case "boolean":
+      return header === String(body) && typeof body === "boolean";
+    case "integer":
+      // Compared numerically: "42.0" and 42 are the same value.
+      return typeof body === "number" && header.trim() !== "" && Number(header) === body;
+  }
+}
+
+/** Checks the `Mcp-Param-*` headers of a `tools/call` against the tool's declared header parameters. */
+export function checkParamHeaders(read: HeaderReader, params: readonly HeaderParam[], args: unknown): void {
+  for (const param of params) {
+    const name = `Mcp-Param-${param.header}`;
+    const raw = read(name.toLowerCase());
+    const body = valueAt(args, param.path);
+    if (raw === undefined) {
+      if (body === undefined || body === null) continue;
+      throw headerMismatch(`missing ${name} header for parameter '${param.path.join(".")}'`);
+    }
+    const header = decodeHeaderValue(raw);
+    if (header === null) throw headerMismatch(`${name} header contains invalid characters or a malformed base64 value`);
+    if (!matches(header, body, param.type)) {
+      throw headerMismatch(`${name} header value does not match parameter '${param.path.join(".")}' in the body`);
+    }
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The JSON-RPC 2.0 envelope: parse one incoming message, build responses.
+ *
+ * Streamable HTTP carries exactly one request or notification per POST. Batches
+ * (arrays) and responses sent by the client are rejected with -32600.
+ */
+import { type McpError, invalidRequest, parseError } from "./errors";
+import type { RequestId } from "./protocol";
+
+export interface JsonRpcRequest {
+  readonly kind: "request";
+  readonly id: RequestId;
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+}
+
+export interface JsonRpcNotification {
+  readonly kind: "notification";
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+}
+
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification;
+
+export interface JsonRpcErrorBody {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The id of a message we could not fully validate, so the error can still echo it. */
+export function readableId(message: unknown): RequestId | undefined {
+  if (!isPlainObject(message)) return undefined;
+  const id = message.id;
+  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : undefined;
+}
+
+/** Parses the raw body. Throws `McpError` (-32700 / -32600); the error carries the id when it was readable. */
+export function parseJsonRpcMessage(text: string): JsonRpcMessage {
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    throw parseError();
+  }
+  if (Array.isArray(message)) throw invalidRequest("Batch requests are not supported: send one JSON-RPC message per POST");
+  if (!isPlainObject(message)) throw invalidRequest("The body must be a JSON-RPC request object");
+  const id = readableId(message);
+  const fail = (text: string) => Object.assign(invalidRequest(text), { requestId: id });
+
+  if (message.jsonrpc !== "2.0") throw fail('"jsonrpc" must be "2.0"');
+  if (!("method" in message)) {
+    throw fail("Clients must not send JSON-RPC responses to the server; expected a request or a notification");
+  }
+  if (typeof message.method !== "string" || message.method === "") throw fail('"method" must be a non-empty string');
+  if (message.params !== undefined && !isPlainObject(message.params)) throw fail('"params" must be an object');
+  const params = (message.params as Record<string, unknown> | undefined) ?? {};
+
+  if (!("id" in message)) return { kind: "notification", method: message.method, params };
+  if (id === undefined) throw fail('"id" must be a string or an integer (and not null)');
+  return { kind: "request", id, method: message.method, params };
+}
+
+export function resultMessage(id: RequestId, result: Record<string, unknown>): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, result });
+}
+
+export function errorMessage(id: RequestId | undefined, error: JsonRpcErrorBody): string {
+  return JSON.stringify(
+    id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error },
+  );
+}
+
+export function notificationMessage(method: string, params: Record<string, unknown>): string {
+  return JSON.stringify({ jsonrpc: "2.0", method, params });
+}
+
+export const errorBody = (error: McpError): JsonRpcErrorBody =>
+  error.data === undefined
+    ? { code: error.code, message: error.message }
+    : { code: error.code, message: error.message, data: error.data };
+
+export { isPlainObject };

@@ -1,0 +1,46 @@
+/** `completion/complete`: suggestions for prompt arguments and resource-template variables. */
+import type { McpContext } from "../context";
+import type { Completer } from "../definitions";
+import { invalidParams } from "../errors";
+import { isPlainObject } from "../jsonrpc";
+import { registry } from "../registry";
+import { requirePrompt } from "./prompts";
+import type { MethodResult } from "./types";
+
+const MAX_VALUES = 100;
+
+function completerFor(ref: unknown, argument: string): Completer | undefined {
+  if (!isPlainObject(ref)) throw invalidParams("params.ref must be an object");
+  if (ref.type === "ref/prompt") {
+    const prompt = requirePrompt(ref.name);
+    if (!prompt.descriptor.arguments?.some((arg) => arg.name === argument)) {
+      throw invalidParams(`Prompt "${prompt.descriptor.name}" has no argument "${argument}"`);
+    }
+    return prompt.completers[argument];
+  }
+  if (ref.type === "ref/resource") {
+    if (typeof ref.uri !== "string") throw invalidParams("ref/resource requires a uri");
+    const template = registry.findTemplate(ref.uri);
+    if (!template) throw invalidParams(`Unknown resource template: ${ref.uri}`, { uri: ref.uri });
+    return template.completers[argument];
+  }
+  throw invalidParams('params.ref.type must be "ref/prompt" or "ref/resource"');
+}
+
+export async function complete(mcp: McpContext): Promise<MethodResult> {
+  const { ref, argument, context } = mcp.params;
+  if (!isPlainObject(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") {
+    throw invalidParams("params.argument must be { name: string, value: string }");
+  }
+  const known = isPlainObject(context) && isPlainObject(context.arguments) ? context.arguments : {};
+  const resolved = Object.fromEntries(Object.entries(known).filter((pair): pair is [string, string] => typeof pair[1] === "string"));
+  const completer = completerFor(ref, argument.name);
+  const values = completer ? await completer(argument.value, resolved, mcp) : [];
+  return {
+    completion: {
+      values: values.slice(0, MAX_VALUES),
+      total: values.length,
+      hasMore: values.length > MAX_VALUES,
+    },
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * Cursor pagination for the list methods. The cursor is opaque to clients; inside it
+ * is the list it belongs to and an offset. A cursor that does not decode, or that
+ * belongs to another list, is -32602.
+ */
+import { invalidParams } from "./errors";
+import { base64UrlDecode, base64UrlEncode, utf8Decode, utf8Encode } from "./encoding";
+
+export interface Page<T> {
+  readonly items: readonly T[];
+  readonly nextCursor?: string;
+}
+
+function decodeCursor(cursor: unknown, list: string): number {
+  const bytes = typeof cursor === "string" ? base64UrlDecode(cursor) : null;
+  let text = "";
+  try {
+    text = bytes ? utf8Decode(bytes) : "";
+  } catch {
+    // fall through to the error below
+  }
+  const match = /^(.+):(\d{1,9})$/.exec(text);
+  if (!match || match[1] !== list) throw invalidParams("Invalid cursor", { cursor });
+  return Number(match[2]);
+}
+
+/** One page of `items` (already in their deterministic order) starting at `cursor`. */
+export function paginate<T>(items: readonly T[], cursor: unknown, pageSize: number, list: string): Page<T> {
+  const start = cursor === undefined ? 0 : decodeCursor(cursor, list);
+  const end = start + pageSize;
+  const page = items.slice(start, end);
+  return end < items.length ? { items: page, nextCursor: base64UrlEncode(utf8Encode(`${list}:${end}`)) } : { items: page };
+}

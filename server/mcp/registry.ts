@@ -1,0 +1,94 @@
+/**
+ * The registry: every tool, prompt and resource found in `server/tools`, `server/prompts`
+ * and `server/resources` (see `server/build/definitions-module.ts`), indexed once at start-up,
+ * and the server capabilities derived from what is actually there.
+ */
+import { prompts as promptModules, resources as resourceModules, tools as toolModules } from "#mcp-definitions";
+import { isEntry, type Entry, type PromptEntry, type ResourceEntry, type ToolEntry } from "./definitions";
+import type { ServerCapabilities } from "./protocol";
+
+export interface Registry {
+  /** In deterministic (name) order. */
+  readonly tools: readonly ToolEntry[];
+  readonly prompts: readonly PromptEntry[];
+  /** Fixed resources, by URI order. */
+  readonly resources: readonly ResourceEntry[];
+  /** Templates, by template order. */
+  readonly templates: readonly ResourceEntry[];
+  readonly toolsByName: ReadonlyMap<string, ToolEntry>;
+  readonly promptsByName: ReadonlyMap<string, PromptEntry>;
+  readonly capabilities: ServerCapabilities;
+  /** The resource a URI belongs to: a fixed resource first, then the first matching template. */
+  findResource(uri: string): { entry: ResourceEntry; variables: Readonly<Record<string, string>> } | undefined;
+  findTemplate(uriTemplate: string): ResourceEntry | undefined;
+}
+
+function entries<K extends Entry["kind"]>(modules: readonly unknown[], kind: K): Extract<Entry, { kind: K }>[] {
+  return modules.map((module, index) => {
+    if (!isEntry(module) || module.kind !== kind) {
+      throw new Error(`server/${kind}s: file #${index + 1} must default-export define${kind[0]!.toUpperCase()}${kind.slice(1)}(...)`);
+    }
+    return module as Extract<Entry, { kind: K }>;
+  });
+}
+
+function indexBy<T>(items: readonly T[], keyOf: (item: T) => string, what: string): Map<string, T> {
+  const map = new Map<string, T>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (map.has(key)) throw new Error(`Duplicate ${what} "${key}"`);
+    map.set(key, item);
+  }
+  return map;
+}
+
+const byKey = <T>(keyOf: (item: T) => string) => (a: T, b: T) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0);
+const uriOf = (entry: ResourceEntry) => ("uri" in entry.descriptor ? entry.descriptor.uri : entry.descriptor.uriTemplate);
+
+export function buildRegistry(modules: {
+  tools: readonly unknown[];
+  prompts: readonly unknown[];
+  resources: readonly unknown[];
+}): Registry {
+  const tools = entries(modules.tools, "tool").sort(byKey((tool) => tool.descriptor.name));
+  const prompts = entries(modules.prompts, "prompt").sort(byKey((prompt) => prompt.descriptor.name));
+  const allResources = entries(modules.resources, "resource").sort(byKey(uriOf));
+  const resources = allResources.filter((entry) => "uri" in entry.descriptor);
+  const templates = allResources.filter((entry) => "uriTemplate" in entry.descriptor);
+
+  const toolsByName = indexBy(tools, (tool) => tool.descriptor.name, "tool name");
+  const promptsByName = indexBy(prompts, (prompt) => prompt.descriptor.name, "prompt name");
+  const resourcesByUri = indexBy(resources, uriOf, "resource URI");
+  const templatesByTemplate = indexBy(templates, uriOf, "resource template");
+
+  const hasCompletion = [...prompts, ...templates].some((entry) => Object.keys(entry.completers).length > 0);
+  const capabilities: ServerCapabilities = {
+    ...(tools.length ? { tools: {} } : {}),
+    ...(prompts.length ? { prompts: {} } : {}),
+    ...(allResources.length ? { resources: {} } : {}),
+    ...(hasCompletion ? { completions: {} } : {}),
+    logging: {},
+  };
+
+  return {
+    tools,
+    prompts,
+    resources,
+    templates,
+    toolsByName,
+    promptsByName,
+    capabilities,
+    findResource(uri) {
+      const fixed = resourcesByUri.get(uri);
+      if (fixed) return { entry: fixed, variables: {} };
+      for (const entry of templates) {
+        const variables = entry.match(uri);
+        if (variables) return { entry, variables };
+      }
+      return undefined;
+    },
+    findTemplate: (uriTemplate) => templatesByTemplate.get(uriTemplate),
+  };
+}
+
+export const registry = buildRegistry({ tools: toolModules, prompts: promptModules, resources: resourceModules });

@@ -1,0 +1,142 @@
+/**
+ * The `requestState` codec: AES-256-GCM sealed claims, bound to a principal, a request and an expiry.
+ *
+ * Wire format: `v1.<kid>.<base64url(iv ‖ ciphertext ‖ tag)>`, with `v1.<kid>` as the
+ * additional authenticated data, so neither the version nor the key id can be swapped.
+ *
+ * The client may send anything back. `openRequestState` therefore returns a reason
+ * for the server log, and the caller answers every failure with the same opaque error.
+ */
+import { base64UrlDecode, base64UrlEncode, canonicalJson, sha256Base64Url, utf8Decode, utf8Encode } from "../encoding";
+import type { StateKeyRing } from "./keys";
+
+const VERSION = "v1";
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const FORMAT = /^v1\.([A-Za-z0-9_-]{8})\.([A-Za-z0-9_-]+)$/;
+/** Tolerated clock difference between instances, in seconds. */
+export const CLOCK_SKEW_SECONDS = 5;
+
+/** What a state is bound to: who asked, and which request it continues. */
+export interface RequestBinding {
+  readonly principal: string;
+  readonly method: string;
+  /** Tool or prompt name, or resource URI. */
+  readonly target: string;
+  /** The request's arguments (tools/call, prompts/get); undefined for resources/read. */
+  readonly arguments: unknown;
+}
+
+export interface StateClaims {
+  /** Issued at, expires at: seconds since the epoch. */
+  readonly iat: number;
+  readonly exp: number;
+  readonly sub: string;
+  /** SHA-256 of the canonical request binding. */
+  readonly req: string;
+  /** Random id: the key for single-use redemption. */
+  readonly jti: string;
+  /** The author's payload. */
+  readonly data: Record<string, unknown>;
+}
+
+export type OpenResult = { ok: true; claims: StateClaims } | { ok: false; reason: string };
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** Digest of the request a state belongs to: method, target and canonical arguments. */
+export function digestRequestBinding(binding: RequestBinding): Promise<string> {
+  return sha256Base64Url(canonicalJson([binding.method, binding.target, binding.arguments ?? {}]));
+}
+
+/**
+ * Seals `data` for the request described by `binding`.
+ *
+ * @example
+ * const state = await sealRequestState(ring, { principal, method: "tools/call", target: "wizard", arguments: {} }, { step: 2 }, { ttlSeconds: 600 });
+ */
+export async function sealRequestState(
+  ring: StateKeyRing,
+  binding: RequestBinding,
+  data: Record<string, unknown>,
+  options: { ttlSeconds: number; now?: number },
+): Promise<string> {
+  const sealing = ring.sealing;
+  if (!sealing) throw new Error("requestState sealing is disabled: no NITRO_MCP_STATE_SECRET");
+  const iat = options.now ?? nowSeconds();
+  const claims: StateClaims = {
+    iat,
+    exp: iat + options.ttlSeconds,
+    sub: binding.principal,
+    req: await digestRequestBinding(binding),
+    jti: base64UrlEncode(crypto.getRandomValues(new Uint8Array(16))),
+    data,
+  };
+  const header = `${VERSION}.${sealing.kid}`;
+  const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+  const sealed = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: utf8Encode(header) },
+    sealing.key,
+    utf8Encode(JSON.stringify(claims)),
+  );
+  const body = new Uint8Array(IV_BYTES + sealed.byteLength);
+  body.set(iv);
+  body.set(new Uint8Array(sealed), IV_BYTES);
+  return `${header}.${base64UrlEncode(body)}`;
+}
+
+function isClaims(value: unknown): value is StateClaims {
+  if (!value || typeof value !== "object") return false;
+  const claims = value as Record<string, unknown>;
+  return (
+    Number.isInteger(claims.iat) &&
+    Number.isInteger(claims.exp) &&
+    typeof claims.sub === "string" &&
+    typeof claims.req === "string" &&
+    typeof claims.jti === "string" &&
+    !!claims.data &&
+    typeof claims.data === "object" &&
+    !Array.isArray(claims.data)
+  );
+}
+
+/**
+ * Opens and verifies a state presented by a client. Never throws for bad input.
+ * Checks, in order: type and size (before any crypto), format, key id, tag, claims,
+ * expiry, principal, request binding. Single-use redemption is the caller's job.
+ */
+export async function openRequestState(
+  ring: StateKeyRing,
+  token: unknown,
+  binding: RequestBinding,
+  options: { maxLength: number; now?: number },
+): Promise<OpenResult> {
+  if (typeof token !== "string") return { ok: false, reason: "not a string" };
+  if (token.length > options.maxLength) return { ok: false, reason: `longer than ${options.maxLength} characters` };
+  const match = FORMAT.exec(token);
+  if (!match) return { ok: false, reason: "malformed" };
+  const key = ring.byKid.get(match[1]!);
+  if (!key) return { ok: false, reason: "unknown key id" };
+  const body = base64UrlDecode(match[2]!);
+  if (!body || body.length < IV_BYTES + TAG_BYTES + 2) return { ok: false, reason: "malformed" };
+
+  let claims: unknown;
+  try {
+    const plain = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: body.subarray(0, IV_BYTES), additionalData: utf8Encode(`${VERSION}.${key.kid}`) },
+      key.key,
+      body.subarray(IV_BYTES),
+    );
+    claims = JSON.parse(utf8Decode(new Uint8Array(plain)));
+  } catch {
+    return { ok: false, reason: "authentication failed" };
+  }
+  if (!isClaims(claims)) return { ok: false, reason: "malformed claims" };
+
+  const now = options.now ?? nowSeconds();
+  if (claims.iat > now + CLOCK_SKEW_SECONDS) return { ok: false, reason: "issued in the future" };
+  if (now > claims.exp + CLOCK_SKEW_SECONDS) return { ok: false, reason: "expired" };
+  if (claims.sub !== binding.principal) return { ok: false, reason: "sealed for another principal" };
+  if (claims.req !== (await digestRequestBinding(binding))) return { ok: false, reason: "sealed for another request" };
+  return { ok: true, claims };
+}

@@ -1,0 +1,47 @@
+/**
+ * RFC 6570 level 1 URI templates (`note://{id}`): simple string expansion only.
+ * A level-1 value is percent-encoded, so it never contains `/`, `?` or `#`.
+ */
+const VARIABLE = /\{([A-Za-z0-9_]+)\}/g;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+export interface UriTemplate {
+  readonly template: string;
+  readonly variables: readonly string[];
+  match(uri: string): Record<string, string> | null;
+  expand(values: Readonly<Record<string, string>>): string;
+}
+
+export function compileUriTemplate(template: string): UriTemplate {
+  if (/[{}]/.test(template.replace(VARIABLE, ""))) {
+    throw new Error(`Unsupported URI template "${template}": only level 1 ({name}) expressions are supported`);
+  }
+  const variables: string[] = [];
+  let pattern = "^";
+  let last = 0;
+  for (const match of template.matchAll(VARIABLE)) {
+    pattern += escapeRegExp(template.slice(last, match.index));
+    pattern += "([^/?#]+)";
+    variables.push(match[1]!);
+    last = match.index! + match[0].length;
+  }
+  const regexp = new RegExp(`${pattern}${escapeRegExp(template.slice(last))}$`);
+  return {
+    template,
+    variables,
+    match(uri) {
+      const found = regexp.exec(uri);
+      if (!found) return null;
+      const values: Record<string, string> = {};
+      try {
+        variables.forEach((name, index) => (values[name] = decodeURIComponent(found[index + 1]!)));
+      } catch {
+        return null;
+      }
+      return values;
+    },
+    expand(values) {
+      return template.replace(VARIABLE, (_, name: string) => encodeURIComponent(values[name] ?? ""));
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import { getRequestURL } from "h3";
+import { isConnectAttemptDone, isConnected, startConnectAttempt } from "../connections";
+
+type Attempt = { code: string };
+
+/**
+ * URL-mode elicitation: the person finishes a step on a page of ours, out of the client's
+ * sight. "accept" only means they agreed to open the link, so the retry checks storage
+ * and asks again until the step is really done.
+ */
+export default defineTool({
+  name: "connect_account",
+  title: "Connect your demo account",
+  description: "Links a (pretend) third-party account to the caller through a web page. No secret passes through the client.",
+  annotations: { openWorldHint: false },
+  async run(_args, mcp) {
+    if (await isConnected(mcp.principal)) return "Your demo account is connected.";
+
+    const attempt = readRequestState<Attempt>(mcp) ?? { code: await startConnectAttempt(mcp.principal) };
+    const url = `${getRequestURL(mcp.event).origin}/connect/${attempt.code}`;
+    const ask = { connect: elicitUrl("Open this page to connect your demo account, then come back.", url) };
+    const { connect } = readInputResponses(mcp, ask);
+
+    if (connect && connect.action !== "accept") return `Not connected: you chose "${connect.action}".`;
+    if (connect && (await isConnectAttemptDone(attempt.code, mcp.principal))) {
+      return "Your demo account is connected.";
+    }
+    // First round, or the page was not completed yet: ask (again) with the same link.
+    return inputRequired(mcp, ask, attempt);
+  },
+});

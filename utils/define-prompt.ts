@@ -1,0 +1,74 @@
+/**
+ * `definePrompt`: one file in `server/prompts/` = one prompt. Prompt arguments are strings.
+ *
+ * @example
+ * // server/prompts/summarize.ts
+ * import { z } from "zod";
+ * export default definePrompt({
+ *   name: "summarize",
+ *   description: "Summarize a text in a given tone.",
+ *   arguments: { text: z.string().describe("What to summarize"), tone: z.string().optional() },
+ *   complete: { tone: (value) => ["formal", "friendly"].filter((t) => t.startsWith(value)) },
+ *   run: ({ text, tone }) => `Summarize this${tone ? ` in a ${tone} tone` : ""}:\n\n${text}`,
+ * });
+ */
+import { z } from "zod";
+import type { McpContext } from "../server/mcp/context";
+import { DEFINITION, type Completer, type PromptEntry } from "../server/mcp/definitions";
+import { invalidParams } from "../server/mcp/errors";
+import { isInputRequiredOutcome, type InputRequiredOutcome } from "../server/mcp/input-required";
+import type { GetPromptResult, Prompt, PromptArgument, PromptMessage } from "../server/mcp/protocol";
+import { describeIssues } from "../server/mcp/zod-input";
+
+type StringArguments = Record<string, z.ZodType<string | undefined>>;
+
+export type PromptReturn = string | PromptMessage[] | GetPromptResult | InputRequiredOutcome;
+
+export interface PromptOptions<Args extends StringArguments> {
+  name: string;
+  title?: string;
+  description: string;
+  /** Each argument is a zod string schema; `.describe()` becomes its description, `.optional()` makes it optional. */
+  arguments?: Args;
+  /** Completion for arguments, by argument name. */
+  complete?: { [K in keyof Args]?: Completer };
+  icons?: Prompt["icons"];
+  singleUseState?: boolean;
+  run(args: z.output<z.ZodObject<Args>>, mcp: McpContext): PromptReturn | Promise<PromptReturn>;
+}
+
+function toResult(value: Exclude<PromptReturn, InputRequiredOutcome>, description: string): GetPromptResult {
+  if (typeof value === "string") return { description, messages: [{ role: "user", content: { type: "text", text: value } }] };
+  if (Array.isArray(value)) return { description, messages: value };
+  return value;
+}
+
+export function definePrompt<Args extends StringArguments = {}>(options: PromptOptions<Args>): PromptEntry {
+  const shape = (options.arguments ?? {}) as Args;
+  const schema = z.object(shape);
+  const promptArguments: PromptArgument[] = Object.entries(shape).map(([name, argument]) => ({
+    name,
+    ...(argument.description ? { description: argument.description } : {}),
+    required: !argument.safeParse(undefined).success,
+  }));
+  const descriptor: Prompt = {
+    name: options.name,
+    ...(options.title ? { title: options.title } : {}),
+    description: options.description,
+    ...(promptArguments.length ? { arguments: promptArguments } : {}),
+    ...(options.icons ? { icons: options.icons } : {}),
+  };
+  return {
+    [DEFINITION]: true,
+    kind: "prompt",
+    descriptor,
+    completers: (options.complete ?? {}) as Record<string, Completer>,
+    singleUseState: options.singleUseState ?? false,
+    async get(args, mcp) {
+      const parsed = schema.safeParse(args);
+      if (!parsed.success) throw invalidParams(`Invalid arguments for prompt "${options.name}": ${describeIssues(parsed.error)}`);
+      const value = await options.run(parsed.data, mcp);
+      return isInputRequiredOutcome(value) ? value : toResult(value, options.description);
+    },
+  };
+}

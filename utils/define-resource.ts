@@ -1,0 +1,109 @@
+/**
+ * `defineResource`: one file in `server/resources/` = one resource, fixed (`uri`) or
+ * templated (`uriTemplate`, RFC 6570 level 1: `note://{id}`).
+ *
+ * @example
+ * // server/resources/readme.ts
+ * export default defineResource({
+ *   uri: "docs://readme",
+ *   name: "readme",
+ *   mimeType: "text/markdown",
+ *   read: () => "# Hello",
+ * });
+ *
+ * @example
+ * // server/resources/note.ts
+ * export default defineResource({
+ *   uriTemplate: "note://{id}",
+ *   name: "note",
+ *   mimeType: "text/plain",
+ *   read: async ({ id }) => (await getNote(id))?.text, // undefined → "resource not found"
+ * });
+ */
+import type { McpContext } from "../server/mcp/context";
+import { DEFINITION, type Completer, type ResourceEntry } from "../server/mcp/definitions";
+import { invalidParams } from "../server/mcp/errors";
+import { isInputRequiredOutcome, type InputRequiredOutcome } from "../server/mcp/input-required";
+import type { CacheHints, ReadResourceResult, Resource, ResourceTemplate } from "../server/mcp/protocol";
+import { base64Encode } from "../server/mcp/encoding";
+import { compileUriTemplate } from "../server/mcp/uri-template";
+
+type Contents = ReadResourceResult["contents"];
+
+/** Text, bytes, explicit contents, or `undefined` for "no such resource". */
+export type ResourceReturn = string | Uint8Array | Contents | undefined | InputRequiredOutcome;
+
+interface ResourceMetadata {
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  icons?: Resource["icons"];
+  annotations?: Resource["annotations"];
+  /** Caching hints for `resources/read`; the default is `{ ttlMs: 0, cacheScope: "private" }`. */
+  cache?: Partial<CacheHints>;
+  singleUseState?: boolean;
+}
+
+export interface FixedResourceOptions extends ResourceMetadata {
+  uri: string;
+  size?: number;
+  read(variables: Readonly<Record<string, never>>, mcp: McpContext): ResourceReturn | Promise<ResourceReturn>;
+}
+
+/** The variable names of a URI template: `"note://{id}"` → `"id"`. */
+export type TemplateVariables<Template extends string> = Template extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | TemplateVariables<Rest>
+  : never;
+
+export interface TemplatedResourceOptions<Template extends string> extends ResourceMetadata {
+  uriTemplate: Template;
+  /** The concrete resources behind this template, listed by `resources/list`. */
+  list?(mcp: McpContext): readonly Resource[] | Promise<readonly Resource[]>;
+  /** Completion for template variables, by variable name. */
+  complete?: { [Name in TemplateVariables<Template>]?: Completer };
+  read(variables: Readonly<Record<TemplateVariables<Template>, string>>, mcp: McpContext): ResourceReturn | Promise<ResourceReturn>;
+}
+
+function toContents(value: Exclude<ResourceReturn, InputRequiredOutcome | undefined>, uri: string, mimeType?: string): Contents {
+  const type = mimeType ? { mimeType } : {};
+  if (typeof value === "string") return [{ uri, ...type, text: value }];
+  if (value instanceof Uint8Array) return [{ uri, ...type, blob: base64Encode(value) }];
+  return value;
+}
+
+export function defineResource(options: FixedResourceOptions): ResourceEntry;
+export function defineResource<Template extends string>(options: TemplatedResourceOptions<Template>): ResourceEntry;
+export function defineResource(options: FixedResourceOptions | TemplatedResourceOptions<string>): ResourceEntry {
+  const { name, title, description, mimeType, icons, annotations } = options;
+  const metadata = {
+    name,
+    ...(title ? { title } : {}),
+    ...(description ? { description } : {}),
+    ...(mimeType ? { mimeType } : {}),
+    ...(icons ? { icons } : {}),
+    ...(annotations ? { annotations } : {}),
+  };
+  const templated = "uriTemplate" in options;
+  const template = templated ? compileUriTemplate(options.uriTemplate) : undefined;
+  const descriptor: Resource | ResourceTemplate = templated
+    ? { uriTemplate: options.uriTemplate, ...metadata }
+    : { uri: options.uri, ...metadata, ...(options.size !== undefined ? { size: options.size } : {}) };
+
+  return {
+    [DEFINITION]: true,
+    kind: "resource",
+    descriptor,
+    cache: options.cache ?? {},
+    completers: templated ? ((options.complete ?? {}) as Record<string, Completer>) : {},
+    singleUseState: options.singleUseState ?? false,
+    match: (uri) => (template ? template.match(uri) : uri === (options as FixedResourceOptions).uri ? {} : null),
+    ...(templated && options.list ? { list: async (mcp: McpContext) => options.list!(mcp) } : {}),
+    async read(uri, variables, mcp) {
+      const value = await options.read(variables as Record<string, never> & Record<string, string>, mcp);
+      if (isInputRequiredOutcome(value)) return value;
+      if (value === undefined) throw invalidParams(`Resource not found: ${uri}`, { uri });
+      return { contents: toContents(value, uri, mimeType) };
+    },
+  };
+}

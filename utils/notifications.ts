@@ -1,0 +1,42 @@
+/**
+ * Request-scoped notifications: progress and (deprecated) log messages.
+ * Both travel on the request's own response, which then becomes an SSE stream.
+ */
+import type { McpContext } from "../server/mcp/context";
+import { notificationMessage } from "../server/mcp/jsonrpc";
+import { LOG_LEVELS, type LoggingLevel } from "../server/mcp/protocol";
+
+/**
+ * Reports progress on the request's own response stream, when the client asked for it
+ * with `_meta.progressToken`. Values must increase; a non-increasing value is dropped.
+ *
+ * @example
+ * await sendProgress(mcp, 50, 100, "Half way");
+ */
+export function sendProgress(mcp: McpContext, progress: number, total?: number, message?: string): void {
+  if (mcp.progressToken === undefined || mcp.signal.aborted) return;
+  if (!mcp.channel.acceptProgress(progress)) {
+    console.warn(`[mcp] dropped a non-increasing progress value (${progress}) on ${mcp.method}`);
+    return;
+  }
+  const params: Record<string, unknown> = { progressToken: mcp.progressToken, progress };
+  if (total !== undefined) params.total = total;
+  if (message !== undefined) params.message = message;
+  mcp.channel.send(notificationMessage("notifications/progress", params));
+}
+
+/**
+ * Sends a `notifications/message` log entry on the request's response stream, only when
+ * the client asked for logs with `_meta["io.modelcontextprotocol/logLevel"]` and only at or
+ * above that level. (Logging is deprecated in 2026-07-28; prefer server-side telemetry.)
+ *
+ * @example
+ * sendLog(mcp, "info", { step: "fetched 3 notes" });
+ */
+export function sendLog(mcp: McpContext, level: LoggingLevel, data: unknown, logger?: string): void {
+  if (mcp.logLevel === undefined || mcp.signal.aborted) return;
+  if (LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(mcp.logLevel)) return;
+  const params: Record<string, unknown> = { level, data };
+  if (logger !== undefined) params.logger = logger;
+  mcp.channel.send(notificationMessage("notifications/message", params));
+}
