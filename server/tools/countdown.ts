@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/**
+ * Progress and cancellation: with `_meta.progressToken` the response becomes an SSE
+ * stream of `notifications/progress`; closing it cancels the call (`mcp.signal`).
+ */
+export default defineTool({
+  name: "countdown",
+  title: "Count down",
+  description: "Counts down from `from` to zero, one step every `delay_ms`, reporting progress.",
+  input: {
+    from: z.int().min(1).max(100).default(3).describe("Where to start"),
+    delay_ms: z.int().min(0).max(10_000).default(200).describe("Pause between steps"),
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async run({ from, delay_ms }, mcp) {
+    for (let step = 0; step < from; step++) {
+      sendProgress(mcp, step, from, `${from - step}…`);
+      sendLog(mcp, "debug", { remaining: from - step });
+      await sleep(delay_ms, mcp.signal);
+      if (mcp.signal.aborted) {
+        console.info(`[countdown] cancelled by the client after ${step + 1} of ${from} steps`);
+        return "Cancelled.";
+      }
+    }
+    sendProgress(mcp, from, from, "Lift-off");
+    return "Lift-off!";
+  },
+});

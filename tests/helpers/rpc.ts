@@ -1,0 +1,65 @@
+/** Raw JSON-RPC over fetch, with the headers and `_meta` a 2026-07-28 request needs. */
+export const PROTOCOL_VERSION = "2026-07-28";
+
+export type Json = Record<string, any>;
+
+export function meta(capabilities: Json = {}, extra: Json = {}): Json {
+  return {
+    "io.modelcontextprotocol/protocolVersion": PROTOCOL_VERSION,
+    "io.modelcontextprotocol/clientInfo": { name: "raw-test", version: "1.0.0" },
+    "io.modelcontextprotocol/clientCapabilities": capabilities,
+    ...extra,
+  };
+}
+
+let nextId = 1;
+
+export interface RpcOptions {
+  capabilities?: Json;
+  headers?: Record<string, string>;
+  /** Replace the standard headers entirely. */
+  rawHeaders?: Record<string, string>;
+  /** Send the params exactly as given, without adding `_meta`. */
+  noMeta?: boolean;
+  id?: string | number;
+  metaExtra?: Json;
+  signal?: AbortSignal;
+}
+
+export function standardHeaders(method: string, params: Json = {}): Record<string, string> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": PROTOCOL_VERSION,
+    "mcp-method": method,
+  };
+  if (method === "tools/call" || method === "prompts/get") headers["mcp-name"] = params.name;
+  if (method === "resources/read") headers["mcp-name"] = params.uri;
+  return headers;
+}
+
+/** POSTs one request; `params._meta` is filled in unless the params already have one. */
+export async function post(url: string, method: string, params: Json = {}, options: RpcOptions = {}) {
+  const fullParams =
+    options.noMeta || "_meta" in params ? params : { ...params, _meta: meta(options.capabilities, options.metaExtra) };
+  const id = options.id ?? nextId++;
+  const response = await fetch(url, {
+    method: "POST",
+    headers: options.rawHeaders ?? { ...standardHeaders(method, params), ...options.headers },
+    body: JSON.stringify({ jsonrpc: "2.0", id, method, params: fullParams }),
+    signal: options.signal,
+  });
+  const text = await response.text();
+  const type = response.headers.get("content-type") ?? "";
+  const messages = type.startsWith("text/event-stream") ? parseSse(text) : text ? [JSON.parse(text)] : [];
+  const final = messages.find((message) => "result" in message || "error" in message);
+  return { status: response.status, headers: response.headers, type, messages, body: final as Json, id };
+}
+
+export function parseSse(text: string): Json[] {
+  return text
+    .split("\n\n")
+    .map((frame) => frame.split("\n").filter((line) => line.startsWith("data: ")).map((line) => line.slice(6)).join("\n"))
+    .filter(Boolean)
+    .map((data) => JSON.parse(data));
+}

@@ -1,0 +1,89 @@
+/** Header decoding, x-mcp-header scanning, capability reading, URI templates, cursors. */
+import { describe, expect, it } from "vitest";
+import { clientCanAnswer, requireClientCapabilities } from "../../server/mcp/capabilities";
+import { McpError } from "../../server/mcp/errors";
+import { findHeaderParams } from "../../server/mcp/http/header-params";
+import { decodeHeaderValue } from "../../server/mcp/http/mcp-headers";
+import { paginate } from "../../server/mcp/pagination";
+import type { InputRequest } from "../../server/mcp/protocol";
+import { compileUriTemplate } from "../../server/mcp/uri-template";
+
+describe("header values", () => {
+  it.each([
+    ["  us-west1  ", "us-west1"],
+    ["=?base64?SGVsbG8sIOS4lueVjA==?=", "Hello, 世界"],
+    ["=?base64?IHBhZGRlZCA=?=", " padded "],
+    ["=?base64?SGVsbG8=", "=?base64?SGVsbG8="],
+    ["SGVsbG8=", "SGVsbG8="],
+  ])("decodes %j as %j", (raw, decoded) => expect(decodeHeaderValue(raw)).toBe(decoded));
+
+  it.each(["=?base64?SGVsbG8?=", "=?base64?SGVs!!!bG8=?=", "caf\u00e9", "=?base64?/w==?="])("refuses %j", (raw) =>
+    expect(decodeHeaderValue(raw)).toBeNull(),
+  );
+});
+
+describe("x-mcp-header scanning", () => {
+  const tool = (properties: object) => ({ type: "object", properties });
+  it("finds nested parameters reachable through properties", () => {
+    expect(findHeaderParams("t", tool({ a: { type: "object", properties: { b: { type: "integer", "x-mcp-header": "B" } } } }))).toEqual([
+      { header: "B", path: ["a", "b"], type: "integer" },
+    ]);
+  });
+  it.each([
+    ["a number parameter", tool({ n: { type: "number", "x-mcp-header": "N" } })],
+    ["a duplicate (case-insensitive)", tool({ a: { type: "string", "x-mcp-header": "X" }, b: { type: "string", "x-mcp-header": "x" } })],
+    ["a non-token name", tool({ a: { type: "string", "x-mcp-header": "Bad Name" } })],
+    ["one under items", tool({ list: { type: "array", items: { type: "string", "x-mcp-header": "I" } } })],
+    ["one under anyOf", { type: "object", anyOf: [{ properties: { a: { type: "string", "x-mcp-header": "A" } } }] }],
+  ])("refuses %s when the tool is defined", (_, schema) => expect(() => findHeaderParams("t", schema)).toThrow(/invalid x-mcp-header/));
+});
+
+describe("client capabilities", () => {
+  const form: InputRequest = { method: "elicitation/create", params: { mode: "form", message: "?", requestedSchema: { type: "object", properties: {} } } };
+  const url = { method: "elicitation/create", params: { mode: "url", message: "?", url: "https://x" } } as unknown as InputRequest;
+  const sampling: InputRequest = { method: "sampling/createMessage", params: { messages: [], maxTokens: 1, includeContext: "thisServer" } };
+  const roots: InputRequest = { method: "roots/list" };
+
+  it.each([
+    [{ elicitation: {} }, form, true],
+    [{ elicitation: {} }, url, false],
+    [{ elicitation: { url: {} } }, form, false],
+    [{ elicitation: { url: {} } }, url, true],
+    [{ elicitation: true }, form, false],
+    [{ sampling: {} }, sampling, false],
+    [{ sampling: { context: {} } }, sampling, true],
+    [{ roots: {} }, roots, true],
+    [{ roots: "yes" }, roots, false],
+  ])("%j answers %j: %s", (declared, request, expected) => expect(clientCanAnswer(declared, request)).toBe(expected));
+
+  it("names every missing capability at once", () => {
+    try {
+      requireClientCapabilities({ elicitation: { url: {} } }, { a: form, b: sampling, c: roots });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(McpError);
+      expect((error as McpError).data).toEqual({ requiredCapabilities: { elicitation: { form: {} }, sampling: { context: {} }, roots: {} } });
+      expect((error as McpError).httpStatus).toBe(400);
+    }
+  });
+});
+
+describe("URI templates and cursors", () => {
+  it("matches and expands level-1 templates", () => {
+    const template = compileUriTemplate("note://{id}/v/{rev}");
+    expect(template.match("note://12/v/3")).toEqual({ id: "12", rev: "3" });
+    expect(template.match("note://12/v/3/x")).toBeNull();
+    expect(template.expand({ id: "a b", rev: "1" })).toBe("note://a%20b/v/1");
+    expect(() => compileUriTemplate("file:///{+path}")).toThrow(/level 1/);
+  });
+
+  it("walks every page with opaque cursors bound to their list", () => {
+    const items = Array.from({ length: 5 }, (_, i) => i);
+    const first = paginate(items, undefined, 2, "tools");
+    const second = paginate(items, first.nextCursor, 2, "tools");
+    const third = paginate(items, second.nextCursor, 2, "tools");
+    expect([...first.items, ...second.items, ...third.items]).toEqual(items);
+    expect(third.nextCursor).toBeUndefined();
+    expect(() => paginate(items, first.nextCursor, 2, "prompts")).toThrow(McpError);
+  });
+});
