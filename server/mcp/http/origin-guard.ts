@@ -32,7 +32,8 @@ export type GuardVerdict = { ok: true; corsOrigin?: string } | { ok: false; reas
 export function checkOriginAndHost(event: H3Event, config: McpConfig): GuardVerdict {
   const host = event.headers.get("host") ?? "";
   const hostname = hostnameOf(host);
-  const onLoopback = isLoopbackAddress(event.node?.req?.socket?.localAddress);
+  // `nitropack dev` listens on 127.0.0.1 only but proxies to a worker, so trust the mode there.
+  const onLoopback = !!import.meta.dev || isLoopbackAddress(event.node?.req?.socket?.localAddress);
   const hostListed = config.allowedHosts.includes(host.toLowerCase()) || config.allowedHosts.includes(hostname);
   if (onLoopback && !LOOPBACK_HOSTS.has(hostname) && !hostListed) {
     return { ok: false, reason: `Host "${host}" is not allowed for a server bound to a loopback address` };
