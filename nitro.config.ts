@@ -19,7 +19,7 @@ export default defineNitroConfig({
   modules: [
     mcpDefinitionsModule(withConformanceFixtures ? ["server", "tests/conformance/fixtures"] : ["server"]),
   ],
-  ...(withConformanceFixtures ? { output: { dir: ".output-conformance" } } : {}),
+  ...(withConformanceFixtures ? { output: { dir: ".output-conformance" }, buildDir: ".nitro/conformance" } : {}),
   // Every key here can be overridden at run time by an env var: mcp.stateSecret ← NITRO_MCP_STATE_SECRET.
   // Never put a secret or a connection URL in this file: it is baked into the bundle.
   runtimeConfig: {

@@ -22,14 +22,15 @@ import { describeIssues, objectSchema, type InputOf, type ObjectInput } from "..
 
 const TOOL_RESULT = Symbol.for("mcp-edge-template.tool-result");
 
-/** What `run` may return: text, content blocks, a full result, `toolError(…)`, or `inputRequired(…)`. */
-export type ToolReturn<Output> =
-  | InputRequiredOutcome
-  | (Output extends z.ZodType ? z.input<Output> | BrandedToolResult : string | ContentBlock[] | CallToolResult);
-
 type BrandedToolResult = CallToolResult & { readonly [TOOL_RESULT]: true };
+type StructuredOutput = z.ZodType<Record<string, unknown>>;
 
-export interface ToolOptions<Input extends ObjectInput, Output extends z.ZodType<Record<string, unknown>> | undefined> {
+/** What `run` may return: text, content blocks, a full result, `toolError(…)`, or `inputRequired(…)`. */
+export type ToolReturn = string | ContentBlock[] | CallToolResult | InputRequiredOutcome;
+/** With an `output` schema, `run` returns the structured value (or `toolError(…)`, or `inputRequired(…)`). */
+export type StructuredToolReturn<Output extends StructuredOutput> = z.input<Output> | BrandedToolResult | InputRequiredOutcome;
+
+interface ToolOptionsBase<Input extends ObjectInput> {
   name: string;
   title?: string;
   /** What the tool does, for the model. Required: clients and the conformance suite expect one. */
@@ -38,14 +39,22 @@ export interface ToolOptions<Input extends ObjectInput, Output extends z.ZodType
   input?: Input;
   /** Publish this JSON Schema verbatim instead of the one generated from `input` (which still validates). */
   inputJsonSchema?: Tool["inputSchema"];
-  /** Structured output: `run` returns an object of this shape; it is sent as `structuredContent` and as JSON text. */
-  output?: Output;
   annotations?: ToolAnnotations;
   icons?: Tool["icons"];
   _meta?: Record<string, unknown>;
   /** Each `requestState` this tool issues is accepted once, and answers need one (see README, "Single use"). */
   singleUseState?: boolean;
-  run(args: InputOf<Input>, mcp: McpContext): ToolReturn<Output> | Promise<ToolReturn<Output>>;
+}
+
+export interface ToolOptions<Input extends ObjectInput> extends ToolOptionsBase<Input> {
+  output?: undefined;
+  run(args: InputOf<Input>, mcp: McpContext): ToolReturn | Promise<ToolReturn>;
+}
+
+export interface StructuredToolOptions<Input extends ObjectInput, Output extends StructuredOutput> extends ToolOptionsBase<Input> {
+  /** Structured output: `run` returns an object of this shape; it is sent as `structuredContent` and as JSON text. */
+  output: Output;
+  run(args: InputOf<Input>, mcp: McpContext): StructuredToolReturn<Output> | Promise<StructuredToolReturn<Output>>;
 }
 
 /**
@@ -61,10 +70,11 @@ export function toolError(message: string): BrandedToolResult {
 const isToolResult = (value: unknown): value is CallToolResult =>
   typeof value === "object" && value !== null && Array.isArray((value as CallToolResult).content);
 
-export function defineTool<
-  Input extends ObjectInput = z.ZodObject<{}>,
-  Output extends z.ZodType<Record<string, unknown>> | undefined = undefined,
->(options: ToolOptions<Input, Output>): ToolEntry {
+export function defineTool<Input extends ObjectInput = z.ZodObject<{}>>(options: ToolOptions<Input>): ToolEntry;
+export function defineTool<Input extends ObjectInput, Output extends StructuredOutput>(
+  options: StructuredToolOptions<Input, Output>,
+): ToolEntry;
+export function defineTool(options: ToolOptions<ObjectInput> | StructuredToolOptions<ObjectInput, StructuredOutput>): ToolEntry {
   const input = objectSchema(options.input);
   const inputSchema = (options.inputJsonSchema ?? z.toJSONSchema(input, { io: "input" })) as Tool["inputSchema"];
   const outputSchema = options.output ? (z.toJSONSchema(options.output, { io: "output" }) as Tool["outputSchema"]) : undefined;
@@ -100,7 +110,7 @@ export function defineTool<
       const parsed = input.safeParse(args);
       if (!parsed.success) return toolError(`Invalid arguments for tool "${options.name}": ${describeIssues(parsed.error)}`);
       try {
-        const value = await options.run(parsed.data as InputOf<Input>, mcp);
+        const value: unknown = await options.run(parsed.data, mcp);
         return isInputRequiredOutcome(value) ? value : toResult(value);
       } catch (error) {
         if (error instanceof McpError) throw error;

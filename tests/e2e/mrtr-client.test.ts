@@ -14,7 +14,7 @@ import {
 import { CallToolResultSchema } from "@modelcontextprotocol/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectModernClient } from "../helpers/clients";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startServer, type RunningServer } from "../helpers/server.mjs";
 
 let server: RunningServer;
 beforeAll(async () => {

@@ -2,7 +2,7 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectModernClient } from "../helpers/clients";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startServer, type RunningServer } from "../helpers/server.mjs";
 
 let server: RunningServer;
 let client: Client;

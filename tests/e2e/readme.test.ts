@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startServer, type RunningServer } from "../helpers/server.mjs";
 
 let server: RunningServer;
 beforeAll(async () => {

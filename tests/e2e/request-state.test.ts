@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, type Json } from "../helpers/rpc";
-import { TEST_SECRET, startServer, startServerExpectingFailure, type RunningServer } from "../helpers/server";
+import { TEST_SECRET, startServer, startServerExpectingFailure, type RunningServer } from "../helpers/server.mjs";
 
 const ELICITATION = { elicitation: { form: {} } };
 const OPAQUE = { code: -32602, message: "Invalid or expired requestState" };

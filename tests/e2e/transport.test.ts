@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { meta, parseSse, post, standardHeaders } from "../helpers/rpc";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startServer, type RunningServer } from "../helpers/server.mjs";
 
 let server: RunningServer;
 beforeAll(async () => {
