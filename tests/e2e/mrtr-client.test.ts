@@ -10,8 +10,9 @@ import {
   type ClientCapabilities,
   type ElicitRequest,
   type ElicitResult,
+  type InputRequiredResult,
 } from "@modelcontextprotocol/client";
-import { CallToolResultSchema } from "@modelcontextprotocol/core";
+import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectModernClient } from "../helpers/clients";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
@@ -92,30 +93,90 @@ describe("delete_note, answered automatically by the client", () => {
   });
 });
 
-describe("delete_note, driven by hand (allowInputRequired)", () => {
-  it("returns input_required with a sealed state, and completes on the retry", async () => {
-    const client = await connectModernClient(server.url, { capabilities: { elicitation: {} }, autoFulfill: false });
-    const params = { name: "delete_note", arguments: { note_id: "15" } };
-    const first = await client.request({ method: "tools/call", params }, withInputRequired(CallToolResultSchema), {
-      allowInputRequired: true,
-    });
-    if (!isInputRequiredResult(first)) throw new Error("expected input_required");
-    expect(Object.keys(first.inputRequests!)).toEqual(["confirm"]);
-    expect(first.inputRequests!.confirm).toMatchObject({
-      method: "elicitation/create",
-      params: { requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] } },
-    });
-    expect(first.requestState).toMatch(/^v1\./);
-
-    const done = await client.request(
-      {
-        method: "tools/call",
-        params: { ...params, inputResponses: { confirm: { action: "accept", content: { confirm: true } } }, requestState: first.requestState },
-      },
-      CallToolResultSchema,
-    );
-    expect(text(done)).toBe('Deleted note 15 ("Plant care").');
+/**
+ * Manual mode: the test plays the client's part, round by round, with `allowInputRequired`.
+ * `answer` gets each embedded request and returns the response for its key.
+ */
+async function driveByHand(
+  url: string,
+  method: "tools/call" | "prompts/get" | "resources/read",
+  params: Record<string, unknown>,
+  answer: (key: string, request: { method: string; params?: Record<string, unknown> }) => unknown | Promise<unknown>,
+  capabilities: ClientCapabilities = { elicitation: { form: {}, url: {} } },
+) {
+  const client = await connectModernClient(url, { capabilities, autoFulfill: false });
+  const rounds: InputRequiredResult[] = [];
+  let retry: Record<string, unknown> = {};
+  try {
+    for (;;) {
+      const result = await client.request({ method, params: { ...params, ...retry } } as never, withInputRequired(z.looseObject({})), {
+        allowInputRequired: true,
+      });
+      if (!isInputRequiredResult(result)) return { rounds, result: result as Record<string, any> };
+      expect(result.requestState).toMatch(/^v1\./);
+      rounds.push(result);
+      if (rounds.length > 5) throw new Error("too many rounds");
+      const inputResponses: Record<string, unknown> = {};
+      for (const [key, request] of Object.entries(result.inputRequests ?? {})) inputResponses[key] = await answer(key, request);
+      retry = { inputResponses, requestState: result.requestState };
+    }
+  } finally {
     await client.close();
+  }
+}
+
+describe("driven by hand (allowInputRequired): every example, round by round", () => {
+  // Its own server: these flows delete notes and connect the account.
+  let own: RunningServer;
+  beforeAll(async () => {
+    own = await startServer();
+  });
+  afterAll(() => own.stop());
+  it.each([
+    ["decline", { action: "decline" }, /^Kept note 12 .*chose decline/],
+    ["cancel", { action: "cancel" }, /^Kept note 12 .*chose cancel/],
+    ["accept", { action: "accept", content: { confirm: true } }, /^Deleted note 12/],
+  ])("delete_note: %s", async (_, response, expected) => {
+    const { rounds, result } = await driveByHand(own.url, "tools/call", { name: "delete_note", arguments: { note_id: "12" } }, () => response);
+    expect(rounds).toHaveLength(1);
+    expect(Object.keys(rounds[0]!.inputRequests!)).toEqual(["confirm"]);
+    expect(result.content[0].text).toMatch(expected);
+    expect(result.isError).toBeFalsy();
+  });
+
+  it("wizard: three rounds, a new state each time", async () => {
+    const content: Record<string, object> = { name: { name: "Bo" }, color: { color: "red" }, size: { size: 2 } };
+    const { rounds, result } = await driveByHand(own.url, "tools/call", { name: "wizard", arguments: {} }, (key) => ({ action: "accept", content: content[key] }));
+    expect(rounds.map((round) => Object.keys(round.inputRequests!)[0])).toEqual(["name", "color", "size"]);
+    expect(new Set(rounds.map((round) => round.requestState)).size).toBe(3);
+    expect(result.content[0].text).toBe("All set, Bo: a red one, size 2.");
+  });
+
+  it("write_note (prompts/get)", async () => {
+    const { rounds, result } = await driveByHand(own.url, "prompts/get", { name: "write_note" }, () => ({
+      action: "accept",
+      content: { topic: "tea", tone: "formal" },
+    }));
+    expect(rounds).toHaveLength(1);
+    expect(result.messages[0].content.text).toBe("Draft a short formal note about: tea");
+  });
+
+  it("notes://export (resources/read), declined: falls back to markdown", async () => {
+    const { rounds, result } = await driveByHand(own.url, "resources/read", { uri: "notes://export" }, () => ({ action: "decline" }));
+    expect(rounds).toHaveLength(1);
+    expect(result.contents[0].mimeType).toBe("text/markdown");
+    expect(result).toMatchObject({ ttlMs: 0, cacheScope: "private" });
+  });
+
+  it("connect_account (URL mode): accept without finishing the page is asked again", async () => {
+    let visits = 0;
+    const { rounds, result } = await driveByHand(own.url, "tools/call", { name: "connect_account", arguments: {} }, async (_, request) => {
+      if (++visits === 2) await fetch(String(request.params!.url), { method: "POST" });
+      return { action: "accept" };
+    });
+    expect(rounds).toHaveLength(2);
+    expect(rounds[0]!.inputRequests!.connect).toMatchObject({ method: "elicitation/create", params: { mode: "url" } });
+    expect(result.content[0].text).toBe("Your demo account is connected.");
   });
 });
 

@@ -370,3 +370,24 @@ describe("Origin and Host", () => {
     expect(preflight.status).toBe(403);
   });
 });
+
+describe("pagination", () => {
+  it("walks tools/list page by page with opaque cursors (NITRO_MCP_PAGE_SIZE=2)", async () => {
+    const small = await startServer({ env: { NITRO_MCP_PAGE_SIZE: "2" } });
+    const names: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const { body } = await post(small.url, "tools/list", cursor ? { cursor } : {});
+      expect(body.result.tools.length).toBeLessThanOrEqual(2);
+      expect(body.result).toMatchObject({ ttlMs: expect.any(Number), cacheScope: "public" });
+      names.push(...body.result.tools.map((tool: { name: string }) => tool.name));
+      cursor = body.result.nextCursor;
+      pages++;
+    } while (cursor);
+    const all = (await post(server.url, "tools/list", {})).body.result.tools.map((tool: { name: string }) => tool.name);
+    expect(names).toEqual(all);
+    expect(pages).toBe(Math.ceil(all.length / 2));
+    await small.stop();
+  });
+});
