@@ -38,6 +38,7 @@ export default defineNitroConfig({
       pageSize: 50,
       listTtlMs: 60000,
       listenMaxSeconds: 300,
+      legacy: true,
     },
   },
   typescript: { strict: true },

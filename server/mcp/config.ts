@@ -22,6 +22,8 @@ export interface McpConfig {
   readonly pageSize: number;
   readonly listCache: CacheHints;
   readonly listenMaxSeconds: number;
+  /** Serve 2025-11-25, 2025-06-18 and 2025-03-26 clients too (the dual-era endpoint). */
+  readonly legacy: boolean;
 }
 
 interface RawMcpConfig {
@@ -39,6 +41,7 @@ interface RawMcpConfig {
   pageSize: number | string;
   listTtlMs: number | string;
   listenMaxSeconds: number | string;
+  legacy: boolean | string;
 }
 
 /** Comma-separated list; values are trimmed and empty entries dropped. */
@@ -80,6 +83,7 @@ export function parseMcpConfig(raw: RawMcpConfig): McpConfig {
     pageSize: positiveInteger(raw.pageSize, "NITRO_MCP_PAGE_SIZE"),
     listCache: { ttlMs: positiveInteger(raw.listTtlMs, "NITRO_MCP_LIST_TTL_MS", 0), cacheScope: "public" },
     listenMaxSeconds: positiveInteger(raw.listenMaxSeconds, "NITRO_MCP_LISTEN_MAX_SECONDS"),
+    legacy: raw.legacy !== false && raw.legacy !== "false",
   };
 }
 

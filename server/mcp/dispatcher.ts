@@ -1,12 +1,13 @@
 /**
- * The dispatcher: method name → handler, then the result (or error) as a JSON-RPC response.
- * Methods exist only when the capability behind them does: a server with no prompts
- * answers `prompts/list` with -32601, as its discover result promises.
+ * The dispatcher: method name → handler, then the result (or error) as a JSON-RPC response,
+ * shaped for the request's era. Methods exist only when the capability behind them does:
+ * a server with no prompts answers `prompts/list` with -32601, as its discover result promises.
  */
 import type { McpContext } from "./context";
 import { McpError, internalError, methodNotFound } from "./errors";
 import { isInputRequiredOutcome } from "./input-required";
 import { errorBody, errorMessage, resultMessage } from "./jsonrpc";
+import { initialize, legacyError, legacyInputRequired, legacyResult, ping, setLogLevel } from "./legacy";
 import { complete } from "./methods/completion";
 import { discover } from "./methods/discover";
 import { listen } from "./methods/listen";
@@ -20,43 +21,54 @@ import { completeResult, inputRequiredResult } from "./results";
 import { markRedeemed } from "./state/redemptions";
 
 const { capabilities } = registry;
-const methods = new Map<string, MethodHandler>([
-  ["server/discover", discover],
-  ["subscriptions/listen", listen],
-  ...(capabilities.tools ? ([["tools/list", listTools], ["tools/call", callTool]] as const) : []),
-  ...(capabilities.prompts ? ([["prompts/list", listPrompts], ["prompts/get", getPrompt]] as const) : []),
-  ...(capabilities.resources
-    ? ([
-        ["resources/list", listResources],
-        ["resources/templates/list", listResourceTemplates],
-        ["resources/read", readResource],
-      ] as const)
-    : []),
-  ...(capabilities.completions ? ([["completion/complete", complete]] as const) : []),
-]);
+/** The methods both eras share, present only when the capability behind them is. */
+const features = new Map<string, MethodHandler>();
+if (capabilities.tools) features.set("tools/list", listTools).set("tools/call", callTool);
+if (capabilities.prompts) features.set("prompts/list", listPrompts).set("prompts/get", getPrompt);
+if (capabilities.resources) {
+  features.set("resources/list", listResources).set("resources/templates/list", listResourceTemplates).set("resources/read", readResource);
+}
+if (capabilities.completions) features.set("completion/complete", complete);
+
+const methods: Record<McpContext["era"], ReadonlyMap<string, MethodHandler>> = {
+  modern: new Map([["server/discover", discover], ["subscriptions/listen", listen], ...features]),
+  legacy: new Map([["initialize", initialize], ["ping", ping], ["logging/setLevel", setLogLevel], ...features]),
+};
 
 export interface JsonRpcReply {
   readonly status: number;
   readonly body: string;
 }
 
-/** Any thrown value as a JSON-RPC error reply; unexpected errors are logged with a reference, never echoed. */
-export function errorReply(id: RequestId | undefined, error: unknown): JsonRpcReply {
-  if (error instanceof McpError) return { status: error.httpStatus, body: errorMessage(id ?? error.requestId, errorBody(error)) };
+/** Any thrown value as an `McpError`; an unexpected one is logged with a reference, never echoed. */
+function toMcpError(error: unknown): McpError {
+  if (error instanceof McpError) return error;
   const reference = crypto.randomUUID();
   console.error(`[mcp] internal error (reference ${reference}):`, error);
-  return { status: 500, body: errorMessage(id, errorBody(internalError(`Internal error (reference ${reference})`))) };
+  return internalError(`Internal error (reference ${reference})`);
+}
+
+/** Any thrown value as a JSON-RPC error reply. */
+export function errorReply(id: RequestId | undefined, caught: unknown): JsonRpcReply {
+  const error = toMcpError(caught);
+  return { status: error.httpStatus, body: errorMessage(id ?? error.requestId, errorBody(error)) };
+}
+
+async function result(mcp: McpContext): Promise<Record<string, unknown>> {
+  const handler = methods[mcp.era].get(mcp.method);
+  if (!handler) throw methodNotFound(mcp.method);
+  const outcome = await handler(mcp);
+  if (mcp.era === "legacy") return isInputRequiredOutcome(outcome) ? legacyInputRequired(mcp, outcome) : legacyResult(outcome);
+  return isInputRequiredOutcome(outcome) ? inputRequiredResult(mcp, outcome) : completeResult(outcome);
 }
 
 export async function dispatch(mcp: McpContext): Promise<JsonRpcReply> {
   try {
-    const handler = methods.get(mcp.method);
-    if (!handler) throw methodNotFound(mcp.method);
-    const outcome = await handler(mcp);
-    const result = isInputRequiredOutcome(outcome) ? await inputRequiredResult(mcp, outcome) : completeResult(outcome);
+    const body = resultMessage(mcp.id, await result(mcp));
     if (mcp.state?.singleUse) await markRedeemed(mcp.state.id, mcp.state.expiresAt);
-    return { status: 200, body: resultMessage(mcp.id, result) };
-  } catch (error) {
-    return errorReply(mcp.id, error);
+    return { status: 200, body };
+  } catch (caught) {
+    const error = toMcpError(caught);
+    return errorReply(mcp.id, mcp.era === "legacy" ? legacyError(mcp, error) : error);
   }
 }

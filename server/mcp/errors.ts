@@ -62,8 +62,8 @@ export const missingClientCapabilities = (requiredCapabilities: ClientCapabiliti
     400,
   );
 
-export const unsupportedProtocolVersion = (requested: string, supported: readonly string[]) =>
-  new McpError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", { supported, requested }, 400);
+export const unsupportedProtocolVersion = (requested: string, supported: readonly string[], message = "Unsupported protocol version") =>
+  new McpError(ErrorCode.UnsupportedProtocolVersion, message, { supported, requested }, 400);
 
 export const internalError = (message = "Internal error") =>
   new McpError(ErrorCode.InternalError, message, undefined, 500);

@@ -3,7 +3,8 @@
  * `utils/`; the checks run right there, so a mistake surfaces where it is made:
  * - only tools/call, prompts/get and resources/read may ask (anything else is a
  *   programming error: logged, -32603);
- * - every embedded request must be answerable by this client (-32021 otherwise).
+ * - every embedded request must be answerable by this client (-32021 otherwise; legacy
+ *   requests are answered by `legacyInputRequired` instead).
  * The dispatcher then seals the state into `requestState`.
  */
 import { requireClientCapabilities } from "./capabilities";
@@ -29,7 +30,9 @@ export function createInputRequiredOutcome(
     console.error(`[mcp] programming error: inputRequired() called while serving ${mcp.method}; only tools/call, prompts/get and resources/read may ask for input`);
     throw internalError();
   }
-  requireClientCapabilities(mcp.clientCapabilities, inputRequests);
+  // Legacy clients declared their capabilities at `initialize`, which this stateless server
+  // cannot know; their requests are turned into a clear refusal by the dispatcher instead.
+  if (mcp.era === "modern") requireClientCapabilities(mcp.clientCapabilities, inputRequests);
   return { [OUTCOME]: true, inputRequests, state };
 }
 

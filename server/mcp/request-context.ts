@@ -10,13 +10,14 @@ import { invalidParams, invalidRequestState, unsupportedProtocolVersion } from "
 import { ResponseChannel } from "./http/channel";
 import { checkParamHeaders, checkStandardHeaders, type HeaderReader } from "./http/mcp-headers";
 import { isPlainObject, type JsonRpcRequest } from "./jsonrpc";
-import { parseRequestMeta } from "./request-meta";
+import { LEGACY_LOG_LEVEL } from "./legacy";
+import { parseRequestMeta, readProgressToken } from "./request-meta";
 import { registry } from "./registry";
 import { requestBindingOf } from "./state/binding";
 import { openRequestState } from "./state/codec";
 import { useStateKeyRing } from "./state/key-ring";
 import { isRedeemed } from "./state/redemptions";
-import { supportedProtocolVersions } from "./versions";
+import { MODERN_VERSIONS, selectEra, supportedProtocolVersions } from "./versions";
 import type { Entry } from "./definitions";
 
 /** The entry a request with `requestState` continues (to learn whether its state is single-use). */
@@ -59,12 +60,22 @@ function cancelOnDisconnect(event: H3Event, channel: ResponseChannel): void {
   });
 }
 
-export async function createMcpContext(event: H3Event, message: JsonRpcRequest, principal: string): Promise<McpContext> {
-  const read: HeaderReader = (name) => event.headers.get(name) ?? undefined;
+type EraFields = Omit<McpContext, "id" | "method" | "params" | "principal" | "signal" | "event" | "channel">;
+
+function finishContext(event: H3Event, message: JsonRpcRequest, principal: string, fields: EraFields): McpContext {
+  const abort = new AbortController();
+  const channel = new ResponseChannel(abort);
+  cancelOnDisconnect(event, channel);
+  return { id: message.id, method: message.method, params: message.params, principal, signal: abort.signal, event, channel, ...fields };
+}
+
+/** 2026-07-28: `_meta`, mirrored headers, version, `inputResponses` and `requestState`, all checked up front. */
+async function modernFields(read: HeaderReader, message: JsonRpcRequest, principal: string): Promise<EraFields> {
   const meta = parseRequestMeta(message.params);
   checkStandardHeaders(read, message, meta.protocolVersion);
-  const supported = supportedProtocolVersions();
-  if (!supported.includes(meta.protocolVersion)) throw unsupportedProtocolVersion(meta.protocolVersion, supported);
+  if (!MODERN_VERSIONS.includes(meta.protocolVersion)) {
+    throw unsupportedProtocolVersion(meta.protocolVersion, supportedProtocolVersions());
+  }
 
   const { params } = message;
   if (message.method === "tools/call" && typeof params.name === "string") {
@@ -79,26 +90,39 @@ export async function createMcpContext(event: H3Event, message: JsonRpcRequest, 
   const state = "requestState" in params ? await verifyRequestState(message, principal, entry) : undefined;
   // A single-use entry only takes answers that come with the state it issued.
   const answersAccepted = !(entry?.singleUseState && !state);
-  const inputResponses = answersAccepted && isPlainObject(params.inputResponses) ? params.inputResponses : {};
-
-  const abort = new AbortController();
-  const channel = new ResponseChannel(abort);
-  cancelOnDisconnect(event, channel);
   return {
-    id: message.id,
-    method: message.method,
-    params,
     era: "modern",
     protocolVersion: meta.protocolVersion,
     clientCapabilities: meta.clientCapabilities,
     clientInfo: meta.clientInfo,
     logLevel: meta.logLevel,
     progressToken: meta.progressToken,
-    principal,
-    signal: abort.signal,
-    inputResponses,
+    inputResponses: answersAccepted && isPlainObject(params.inputResponses) ? params.inputResponses : {},
     state,
-    event,
-    channel,
   };
+}
+
+/**
+ * 2025-era requests: no `_meta` envelope, no mirrored headers, and no memory of what the
+ * client declared at `initialize` (which may have reached another instance), so nothing
+ * can be asked of it. Logs are sent at the legacy default level (see legacy.ts).
+ */
+function legacyFields(message: JsonRpcRequest, version: string): EraFields {
+  const meta = isPlainObject(message.params._meta) ? message.params._meta : {};
+  return {
+    era: "legacy",
+    protocolVersion: version,
+    clientCapabilities: {},
+    logLevel: LEGACY_LOG_LEVEL,
+    progressToken: readProgressToken(meta),
+    inputResponses: {},
+  };
+}
+
+export async function createMcpContext(event: H3Event, message: JsonRpcRequest, principal: string): Promise<McpContext> {
+  const read: HeaderReader = (name) => event.headers.get(name) ?? undefined;
+  const selection = selectEra(message, read("mcp-protocol-version"));
+  const fields =
+    selection.era === "modern" ? await modernFields(read, message, principal) : legacyFields(message, selection.version);
+  return finishContext(event, message, principal, fields);
 }

@@ -24,7 +24,7 @@ it("runs the README curl walkthroughs with the documented results", () => {
   const output = execFileSync("bash", ["-e", "-c", script], { cwd: mkdtempSync(join(tmpdir(), "walkthrough-")), encoding: "utf8" });
   const lines = output.split("\n").filter(Boolean);
   const expected = [
-    /"supportedVersions":\["2026-07-28"\]/,
+    /"supportedVersions":\["2026-07-28","2025-11-25","2025-06-18","2025-03-26"\]/,
     /"tools":\[\{"name":"add"/,
     /"text":"Bonjour, Ada!"/,
     /"code":-32020,"message":"Header mismatch: Mcp-Param-Locale .*HTTP 400$/,

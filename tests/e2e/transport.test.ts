@@ -185,7 +185,7 @@ describe("methods", () => {
     const { body } = await post(server.url, "server/discover", {});
     expect(body.result).toMatchObject({
       resultType: "complete",
-      supportedVersions: ["2026-07-28"],
+      supportedVersions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"],
       capabilities: { tools: {}, prompts: {}, resources: {}, completions: {} },
       ttlMs: expect.any(Number),
       cacheScope: "public",

@@ -1,0 +1,83 @@
+/**
+ * The legacy era: clients of 2025-11-25, 2025-06-18 and 2025-03-26, served statelessly.
+ *
+ * - `initialize` negotiates a version and answers with capabilities; no session is minted.
+ * - `ping` and `logging/setLevel` answer `{}`. The level cannot be remembered without a session,
+ *   so legacy requests get log messages at LEGACY_LOG_LEVEL, which those revisions allow
+ *   ("the server MAY decide which messages to send") before any level is known.
+ * - Results lose the 2026-only fields (`resultType`, caching hints, `_meta` serverInfo);
+ *   errors use the negotiated revision's codes (resource not found is -32002) and HTTP 200.
+ * - Nothing can be asked of a legacy client: a server-to-client request would need the
+ *   client's answer to reach this very process mid-call. A URL-mode question on a
+ *   2025-11-25 request becomes that revision's -32042; anything else ends the call
+ *   with a clear message (an `isError` result for tools).
+ */
+import { useMcpConfig } from "./config";
+import type { McpContext } from "./context";
+import { ErrorCode, McpError, invalidParams } from "./errors";
+import type { InputRequiredOutcome } from "./input-required";
+import { isPlainObject } from "./jsonrpc";
+import type { MethodResult } from "./methods/types";
+import { LOG_LEVELS, MODERN_PROTOCOL_VERSION, type InputRequest, type LoggingLevel } from "./protocol";
+import { registry } from "./registry";
+
+export const LEGACY_LOG_LEVEL: LoggingLevel = "info";
+
+export function initialize(mcp: McpContext): MethodResult {
+  const { protocolVersion, capabilities, clientInfo } = mcp.params;
+  if (typeof protocolVersion !== "string" || !isPlainObject(capabilities) || !isPlainObject(clientInfo)) {
+    throw invalidParams("initialize requires protocolVersion, capabilities and clientInfo");
+  }
+  const config = useMcpConfig();
+  return {
+    protocolVersion: mcp.protocolVersion,
+    capabilities: registry.capabilities,
+    serverInfo: config.serverInfo,
+    ...(config.instructions ? { instructions: config.instructions } : {}),
+  };
+}
+
+export const ping = (): MethodResult => ({});
+
+export function setLogLevel(mcp: McpContext): MethodResult {
+  if (!LOG_LEVELS.includes(mcp.params.level as LoggingLevel)) {
+    throw invalidParams(`level must be one of ${LOG_LEVELS.join(", ")}`);
+  }
+  return {};
+}
+
+/** A result as the 2025 revisions shape it. */
+export function legacyResult(result: Record<string, unknown>): Record<string, unknown> {
+  const { ttlMs: _ttl, cacheScope: _scope, ...rest } = result;
+  return rest;
+}
+
+const isUrlElicitation = (request: InputRequest) =>
+  request.method === "elicitation/create" && (request.params as { mode?: string }).mode === "url";
+
+/** What a handler's "ask first" becomes for a client that cannot be asked. */
+export function legacyInputRequired(mcp: McpContext, outcome: InputRequiredOutcome): Record<string, unknown> {
+  const requests = Object.values(outcome.inputRequests);
+  if (mcp.protocolVersion === "2025-11-25" && requests.length > 0 && requests.every(isUrlElicitation)) {
+    const elicitations = requests.map((request) => {
+      const { message, url } = request.params as { message: string; url: string };
+      return { mode: "url", elicitationId: crypto.randomUUID(), url, message };
+    });
+    throw new McpError(ErrorCode.UrlElicitationRequired, "This request needs you to open a link first.", { elicitations });
+  }
+  const what = mcp.method === "tools/call" ? "tool" : mcp.method === "prompts/get" ? "prompt" : "resource";
+  const text =
+    `This ${what} needs to ask you something first, which requires an MCP client that supports protocol ` +
+    `${MODERN_PROTOCOL_VERSION}; this client uses ${mcp.protocolVersion}.`;
+  if (mcp.method === "tools/call") return { content: [{ type: "text", text }], isError: true };
+  throw new McpError(ErrorCode.InvalidRequest, text);
+}
+
+/** An error as the negotiated revision words it: in-band (HTTP 200), resource-not-found as -32002. */
+export function legacyError(mcp: McpContext, error: McpError): McpError {
+  const data = error.data;
+  if (mcp.method === "resources/read" && error.code === ErrorCode.InvalidParams && isPlainObject(data) && "uri" in data) {
+    return new McpError(ErrorCode.LegacyResourceNotFound, "Resource not found", data);
+  }
+  return new McpError(error.code, error.message, error.data);
+}

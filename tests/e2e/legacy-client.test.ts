@@ -1,0 +1,181 @@
+/**
+ * Older clients: the official `@modelcontextprotocol/sdk` 1.x client (2025-11-25, initialize
+ * handshake) against the same stateless endpoint, plus raw checks of era selection.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../helpers/server.mjs";
+
+let server: RunningServer;
+let client: Client;
+let transport: StreamableHTTPClientTransport;
+beforeAll(async () => {
+  server = await startServer();
+  client = new Client({ name: "legacy-test", version: "1.0.0" }, { capabilities: { elicitation: {}, sampling: {} } });
+  transport = new StreamableHTTPClientTransport(new URL(server.url));
+  await client.connect(transport);
+});
+afterAll(async () => {
+  await client.close();
+  await server.stop();
+});
+
+const text = (result: unknown) => ((result as { content: { text: string }[] }).content[0]!.text);
+
+/** A raw legacy request: no `_meta` envelope, no Mcp-Method. */
+async function legacyPost(body: object, headers: Record<string, string> = { "mcp-protocol-version": "2025-11-25" }) {
+  const response = await fetch(server.url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, ...body }),
+  });
+  return { status: response.status, body: await response.json(), headers: response.headers };
+}
+
+describe("the official 1.x client (2025-11-25)", () => {
+  it("initializes without a session and negotiates 2025-11-25", () => {
+    expect(transport.sessionId).toBeUndefined();
+    expect(client.getServerVersion()).toMatchObject({ name: "mcp-edge-template" });
+    expect(client.getServerCapabilities()).toMatchObject({ tools: {}, prompts: {}, resources: {}, logging: {} });
+  });
+
+  it("answers ping and logging/setLevel", async () => {
+    await expect(client.ping()).resolves.toEqual({});
+    await expect(client.setLoggingLevel("debug")).resolves.toEqual({});
+  });
+
+  it("lists and calls tools, with results in the 2025 shape", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain("delete_note");
+    const sum = await client.callTool({ name: "add", arguments: { a: 1, b: 2 } });
+    expect(sum.structuredContent).toEqual({ sum: 3 });
+    expect(sum).not.toHaveProperty("resultType");
+    expect(text(await client.callTool({ name: "greet", arguments: { name: "Ana", locale: "es" } }))).toBe("Hola, Ana!");
+  });
+
+  it("receives progress on the POST's SSE response", async () => {
+    const progress: number[] = [];
+    const result = await client.callTool({ name: "countdown", arguments: { from: 2, delay_ms: 5 } }, undefined, {
+      onprogress: (event) => progress.push(event.progress),
+    });
+    expect(progress).toEqual([0, 1, 2]);
+    expect(text(result)).toBe("Lift-off!");
+  });
+
+  it("gets prompts, reads resources and templates, completes", async () => {
+    const prompt = await client.getPrompt({ name: "summarize_note", arguments: { note_id: "12" } });
+    expect(prompt.messages[0]!.content).toMatchObject({ text: expect.stringContaining("Conference talk") });
+    const note = await client.readResource({ uri: "note://15" });
+    expect(note.contents[0]).toMatchObject({ uri: "note://15", text: expect.stringContaining("fern") });
+    expect(note).not.toHaveProperty("ttlMs");
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates[0]).toMatchObject({ uriTemplate: "note://{id}" });
+    const completion = await client.complete({ ref: { type: "ref/prompt", name: "summarize_note" }, argument: { name: "style", value: "h" } });
+    expect(completion.completion.values).toEqual(["haiku"]);
+  });
+
+  it("delete_note refuses to delete, and says why", async () => {
+    const result = await client.callTool({ name: "delete_note", arguments: { note_id: "7" } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/requires an MCP client that supports protocol 2026-07-28; this client uses 2025-11-25/);
+    expect(text(await client.callTool({ name: "list_notes", arguments: {} }))).toContain("#7 ");
+  });
+
+  it("turns a URL-mode question into -32042 with the URL", async () => {
+    const error = await client.callTool({ name: "connect_account", arguments: {} }).catch((caught) => caught);
+    expect(error).toBeInstanceOf(McpError);
+    expect(error.code).toBe(-32042);
+    expect(error.data.elicitations[0]).toMatchObject({ mode: "url", url: expect.stringMatching(/\/connect\//), elicitationId: expect.any(String) });
+  });
+
+  it("ends a prompt that needs to ask with a clear error, and lets a resource degrade", async () => {
+    const error = await client.getPrompt({ name: "write_note" }).catch((caught) => caught);
+    expect(error).toBeInstanceOf(McpError);
+    expect(error.message).toMatch(/requires an MCP client that supports protocol 2026-07-28/);
+    const exported = await client.readResource({ uri: "notes://export" });
+    expect(exported.contents[0]).toMatchObject({ mimeType: "text/markdown" });
+  });
+
+  it("uses the revision's resource-not-found code (-32002)", async () => {
+    const error = await client.readResource({ uri: "note://404" }).catch((caught) => caught);
+    expect(error.code).toBe(-32002);
+    expect(error.data).toEqual({ uri: "note://404" });
+  });
+});
+
+describe("era selection", () => {
+  it.each([
+    ["2025-06-18", "2025-06-18"],
+    ["2025-03-26", "2025-03-26"],
+    ["1999-01-01", "2025-11-25"],
+    ["2026-07-28", "2025-11-25"],
+  ])("initialize asking for %s answers %s", async (requested, answered) => {
+    const { body } = await legacyPost(
+      { method: "initialize", params: { protocolVersion: requested, capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+      {},
+    );
+    expect(body.result).toMatchObject({ protocolVersion: answered, serverInfo: { name: "mcp-edge-template" } });
+    expect(body.result).not.toHaveProperty("resultType");
+  });
+
+  it("answers notifications/initialized with 202 and mints no session", async () => {
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "mcp-protocol-version": "2025-11-25" },
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    });
+    expect(response.status).toBe(202);
+    expect(response.headers.get("mcp-session-id")).toBeNull();
+  });
+
+  it("takes a request with no version header and no _meta as 2025-03-26", async () => {
+    const { status, body } = await legacyPost({ method: "tools/list" }, {});
+    expect(status).toBe(200);
+    expect(body.result.tools.length).toBeGreaterThan(0);
+    expect(body.result).not.toHaveProperty("ttlMs");
+  });
+
+  it("rejects an unknown version header with 400 and -32022", async () => {
+    const { status, body } = await legacyPost({ method: "tools/list" }, { "mcp-protocol-version": "2024-11-05" });
+    expect(status).toBe(400);
+    expect(body.error).toMatchObject({ code: -32022, data: { requested: "2024-11-05", supported: expect.arrayContaining(["2026-07-28", "2025-11-25"]) } });
+  });
+
+  it("keeps 2026-only methods out of the legacy era", async () => {
+    const { body } = await legacyPost({ method: "server/discover", params: {} });
+    expect(body.error.code).toBe(-32601);
+  });
+
+  it("lists the legacy versions in server/discover", async () => {
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "server/discover",
+        params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+      }),
+    });
+    expect((await response.json()).result.supportedVersions).toEqual(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]);
+  });
+});
+
+describe("legacy support turned off (NITRO_MCP_LEGACY=false)", () => {
+  it("answers initialize with 400 and -32022 naming the versions it speaks", async () => {
+    const modernOnly = await startServer({ env: { NITRO_MCP_LEGACY: "false" } });
+    const legacy = new Client({ name: "legacy-test", version: "1.0.0" });
+    const error = await legacy.connect(new StreamableHTTPClientTransport(new URL(modernOnly.url))).catch((caught) => caught);
+    expect(String(error)).toMatch(/this server speaks MCP 2026-07-28 only/);
+    const raw = await fetch(modernOnly.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } }),
+    });
+    expect(raw.status).toBe(400);
+    expect((await raw.json()).error).toMatchObject({ code: -32022, data: { supported: ["2026-07-28"], requested: "2025-11-25" } });
+    await modernOnly.stop();
+  });
+});
