@@ -17,7 +17,7 @@ interface ConnectAttempt {
   done: boolean;
 }
 
-const storage = () => useStorage("connections");
+const storage = () => useStorage("mcp:connections");
 
 export async function isConnected(principal: string): Promise<boolean> {
   return storage().hasItem(`account:${principal}`);

@@ -16,7 +16,7 @@ const SAMPLE_NOTES: Note[] = [
   { id: "15", title: "Plant care", text: "Water the fern on Sundays; the cactus once a month." },
 ];
 
-const storage = () => useStorage("notes");
+const storage = () => useStorage("mcp:notes");
 let seeded: Promise<void> | undefined;
 
 /** Seeds the sample notes the first time any instance touches the store (not again after deletions). */

@@ -61,8 +61,8 @@ export default defineEventHandler(async (event) => {
       return { error: error.reason === "missing_token" ? "invalid_request" : "invalid_token", error_description: error.message };
     }
     if (error instanceof BodyTooLargeError) {
-      // The rest of the body is never read: close the connection rather than parse it as a next request.
-      return sendError(event, undefined, invalidRequest(error.message, 413), { connection: "close" });
+      // An unread remainder must not be parsed as the next request on this connection.
+      return sendError(event, undefined, invalidRequest(error.message, 413), error.drained ? undefined : { connection: "close" });
     }
     throw error;
   }

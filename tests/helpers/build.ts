@@ -1,7 +1,13 @@
-/** Global setup: build the Node server once; every e2e test talks to that real build over HTTP. */
+/**
+ * Global setup: build every target once, the way a user does (`npm run build`,
+ * `build:cloudflare`, `build:vercel`); the suites then talk to those real builds over HTTP.
+ * Builds run one after another: they share Nitro's build folder.
+ */
 import { execFileSync } from "node:child_process";
 
 export default function setup() {
   if (process.env.SKIP_BUILD === "1") return;
-  execFileSync("npx", ["nitropack", "build"], { stdio: "inherit", env: { ...process.env, MCP_FIXTURES: "" } });
+  for (const script of ["build", "build:cloudflare", "build:vercel"]) {
+    execFileSync("npm", ["run", "--silent", script], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, MCP_FIXTURES: "" } });
+  }
 }

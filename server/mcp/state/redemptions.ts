@@ -8,7 +8,7 @@
 import { useStorage } from "nitropack/runtime";
 import { CLOCK_SKEW_SECONDS } from "./codec";
 
-const storage = () => useStorage("mcp-redemptions");
+const storage = () => useStorage("mcp:redemptions");
 
 export async function isRedeemed(stateId: string): Promise<boolean> {
   return (await storage().getItem(stateId)) !== null;

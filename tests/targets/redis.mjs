@@ -1,0 +1,66 @@
+/**
+ * A real Redis for the multi-instance tests: Debian's redis-server, installed by this script
+ * when it is missing (CI starts from a clean machine), started on 127.0.0.1 and a free port,
+ * with no persistence.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+
+function findRedisServer() {
+  for (const candidate of ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]) if (existsSync(candidate)) return candidate;
+  try {
+    return execFileSync("sh", ["-c", "command -v redis-server"], { encoding: "utf8" }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function ensureRedisServer() {
+  const found = findRedisServer();
+  if (found) return found;
+  console.log("[redis] redis-server is missing: installing Debian's package (apt-get install redis-server)…");
+  const sudo = process.getuid?.() === 0 ? [] : ["sudo", "-n"];
+  const run = (args) => execFileSync(sudo[0] ?? args[0], [...sudo.slice(1), ...(sudo.length ? args : args.slice(1))], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  });
+  run(["apt-get", "update", "-qq"]);
+  run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "redis-server"]);
+  const installed = findRedisServer();
+  if (!installed) throw new Error("redis-server could not be installed");
+  return installed;
+}
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+
+/** @returns {Promise<{ url: string, stop: () => Promise<void> }>} */
+export async function startRedis() {
+  const binary = ensureRedisServer();
+  const port = await freePort();
+  const child = spawn(binary, ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  await new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 15_000);
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+      if (/Ready to accept connections/.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`redis-server exited with ${code}:\n${output}`)));
+  });
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM")))),
+  };
+}

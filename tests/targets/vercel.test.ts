@@ -1,0 +1,4 @@
+import { startVercelOutput } from "../helpers/server.mjs";
+import { describeTarget } from "./suite";
+
+describeTarget("Vercel output (npm run build:vercel)", () => startVercelOutput());
