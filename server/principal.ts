@@ -14,6 +14,7 @@ import type { H3Event } from "h3";
 import { createTokenTable, type TokenTable } from "./mcp/auth/bearer-tokens";
 import { unauthorized } from "./mcp/auth/unauthorized";
 import { useMcpConfig } from "./mcp/config";
+import { requestHeader } from "./mcp/http/request-headers";
 
 let tokens: TokenTable | undefined;
 
@@ -21,7 +22,7 @@ export async function resolvePrincipal(event: H3Event): Promise<string> {
   const config = useMcpConfig();
   if (config.authTokens.length === 0) return "anonymous";
   tokens ??= createTokenTable(config.authTokens);
-  const authorization = event.headers.get("authorization") ?? undefined;
+  const authorization = requestHeader(event, "authorization");
   const principal = await tokens.principalFor(authorization);
   if (!principal) throw unauthorized(authorization ? "invalid_token" : "missing_token");
   return principal;

@@ -14,7 +14,7 @@ import { LOG_LEVELS, type LoggingLevel } from "../server/mcp/protocol";
  * await sendProgress(mcp, 50, 100, "Half way");
  */
 export function sendProgress(mcp: McpContext, progress: number, total?: number, message?: string): void {
-  if (mcp.progressToken === undefined || mcp.signal.aborted) return;
+  if (mcp.progressToken === undefined || mcp.channel.closed) return;
   if (!mcp.channel.acceptProgress(progress)) {
     console.warn(`[mcp] dropped a non-increasing progress value (${progress}) on ${mcp.method}`);
     return;
@@ -34,7 +34,7 @@ export function sendProgress(mcp: McpContext, progress: number, total?: number, 
  * sendLog(mcp, "info", { step: "fetched 3 notes" });
  */
 export function sendLog(mcp: McpContext, level: LoggingLevel, data: unknown, logger?: string): void {
-  if (mcp.logLevel === undefined || mcp.signal.aborted) return;
+  if (mcp.logLevel === undefined || mcp.channel.closed) return;
   if (LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(mcp.logLevel)) return;
   const params: Record<string, unknown> = { level, data };
   if (logger !== undefined) params.logger = logger;

@@ -41,11 +41,6 @@ export function canonicalJson(value: unknown): string {
   return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(",")}}`;
 }
 
-export async function sha256Base64Url(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", utf8Encode(text));
-  return base64UrlEncode(new Uint8Array(digest));
-}
-
 /** Compares two byte arrays in time that depends only on the length of the first (used on fixed-size digests). */
 export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   let diff = a.length ^ b.length;

@@ -9,6 +9,7 @@ import type { McpContext } from "./context";
 import { invalidParams, invalidRequestState, unsupportedProtocolVersion } from "./errors";
 import { ResponseChannel } from "./http/channel";
 import { checkParamHeaders, checkStandardHeaders, type HeaderReader } from "./http/mcp-headers";
+import { requestHeader } from "./http/request-headers";
 import { isPlainObject, type JsonRpcRequest } from "./jsonrpc";
 import { LEGACY_LOG_LEVEL } from "./legacy";
 import { parseRequestMeta, readProgressToken } from "./request-meta";
@@ -63,10 +64,20 @@ function cancelOnDisconnect(event: H3Event, channel: ResponseChannel): void {
 type EraFields = Omit<McpContext, "id" | "method" | "params" | "principal" | "signal" | "event" | "channel">;
 
 function finishContext(event: H3Event, message: JsonRpcRequest, principal: string, fields: EraFields): McpContext {
-  const abort = new AbortController();
-  const channel = new ResponseChannel(abort);
+  const channel = new ResponseChannel();
   cancelOnDisconnect(event, channel);
-  return { id: message.id, method: message.method, params: message.params, principal, signal: abort.signal, event, channel, ...fields };
+  return {
+    id: message.id,
+    method: message.method,
+    params: message.params,
+    principal,
+    get signal() {
+      return channel.signal;
+    },
+    event,
+    channel,
+    ...fields,
+  };
 }
 
 /** 2026-07-28: `_meta`, mirrored headers, version, `inputResponses` and `requestState`, all checked up front. */
@@ -120,7 +131,7 @@ function legacyFields(message: JsonRpcRequest, version: string): EraFields {
 }
 
 export async function createMcpContext(event: H3Event, message: JsonRpcRequest, principal: string): Promise<McpContext> {
-  const read: HeaderReader = (name) => event.headers.get(name) ?? undefined;
+  const read: HeaderReader = (name) => requestHeader(event, name);
   const selection = selectEra(message, read("mcp-protocol-version"));
   const fields =
     selection.era === "modern" ? await modernFields(read, message, principal) : legacyFields(message, selection.version);

@@ -12,13 +12,17 @@ import { requestBindingOf } from "./state/binding";
 import { sealRequestState } from "./state/codec";
 import { useStateKeyRing } from "./state/key-ring";
 
+/** Adds `_meta["io.modelcontextprotocol/serverInfo"]`, keeping any `_meta` the handler set. Mutates: results are fresh objects. */
 function withServerInfo(result: Record<string, unknown>): Record<string, unknown> {
-  const meta = (result._meta as Record<string, unknown> | undefined) ?? {};
-  return { ...result, _meta: { ...meta, [META.serverInfo]: useMcpConfig().serverInfo } };
+  const serverInfo = useMcpConfig().serverInfo;
+  const meta = result._meta as Record<string, unknown> | undefined;
+  result._meta = meta ? { ...meta, [META.serverInfo]: serverInfo } : { [META.serverInfo]: serverInfo };
+  return result;
 }
 
 export function completeResult(result: Record<string, unknown>): Record<string, unknown> {
-  return withServerInfo({ ...result, resultType: "complete" });
+  result.resultType = "complete";
+  return withServerInfo(result);
 }
 
 export async function inputRequiredResult(mcp: McpContext, outcome: InputRequiredOutcome): Promise<Record<string, unknown>> {

@@ -11,6 +11,7 @@ import type { McpContext } from "../mcp/context";
 import { invalidRequest } from "../mcp/errors";
 import { BodyTooLargeError, readBodyText } from "../mcp/http/body";
 import { checkOriginAndHost, corsHeaders } from "../mcp/http/origin-guard";
+import { requestHeader } from "../mcp/http/request-headers";
 import { sendError } from "../mcp/http/respond";
 import { parseJsonRpcMessage, type JsonRpcNotification } from "../mcp/jsonrpc";
 import { createMcpContext } from "../mcp/request-context";
@@ -34,9 +35,9 @@ export default defineEventHandler(async (event) => {
     console.warn(`[mcp] 403: ${verdict.reason}`);
     return sendError(event, undefined, invalidRequest(`Forbidden: ${verdict.reason}`, 403));
   }
-  const preflight = event.method === "OPTIONS" && event.headers.has("access-control-request-method");
+  const preflight = event.method === "OPTIONS" && requestHeader(event, "access-control-request-method") !== undefined;
   const cors = verdict.corsOrigin
-    ? corsHeaders(verdict.corsOrigin, preflight ? event.headers.get("access-control-request-headers") : undefined)
+    ? corsHeaders(verdict.corsOrigin, preflight ? (requestHeader(event, "access-control-request-headers") ?? null) : undefined)
     : undefined;
   if (cors) setResponseHeaders(event, cors);
   if (preflight && cors) {
@@ -49,7 +50,7 @@ export default defineEventHandler(async (event) => {
   let principal: string;
   try {
     principal = await resolvePrincipal(event);
-    const contentType = event.headers.get("content-type") ?? "";
+    const contentType = requestHeader(event, "content-type") ?? "";
     if (!/^application\/json\b/i.test(contentType)) {
       return sendError(event, undefined, invalidRequest("Content-Type must be application/json", 415));
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** Prints the size of a server bundle (every .mjs under a folder, source maps excluded), raw and gzip. */
+/** Prints the size of a server bundle (every .mjs under a folder, source maps and node_modules excluded), raw and gzip. */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -9,7 +9,9 @@ export function bundleSize(dir) {
   const walk = (folder) => {
     for (const name of readdirSync(folder)) {
       const path = join(folder, name);
-      if (statSync(path).isDirectory()) walk(path);
+      if (statSync(path).isDirectory()) {
+        if (name !== "node_modules") walk(path);
+      }
       else if (name.endsWith(".mjs")) files.push(path);
     }
   };

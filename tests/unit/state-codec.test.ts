@@ -26,8 +26,8 @@ describe("requestState codec", () => {
 
   it.each([
     ["another principal", { ...binding, principal: "bob" }, "sealed for another principal"],
-    ["another argument value", { ...binding, arguments: { note_id: "8", b: [1, 2] } }, "sealed for another request"],
-    ["another method", { ...binding, method: "prompts/get" }, "sealed for another request"],
+    ["another argument value", { ...binding, arguments: { note_id: "8", b: [1, 2] } }, "authentication failed (tampered, or sealed for another request)"],
+    ["another method", { ...binding, method: "prompts/get" }, "authentication failed (tampered, or sealed for another request)"],
   ])("refuses %s", async (_, other, reason) => {
     const token = await sealRequestState(await ring(), binding, {}, { ttlSeconds: 60 });
     expect(await open(token, other)).toEqual({ ok: false, reason });

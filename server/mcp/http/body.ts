@@ -6,6 +6,7 @@
  * connection is closed. Nothing over the limit is ever kept in memory.
  */
 import { getRequestWebStream, readRawBody, type H3Event } from "h3";
+import { requestHeader } from "./request-headers";
 
 const DRAIN_FACTOR = 4;
 
@@ -48,7 +49,7 @@ async function readCounted(event: H3Event, limit: number): Promise<Uint8Array> {
 }
 
 export async function readBodyText(event: H3Event, limit: number): Promise<string> {
-  const declared = Number(event.headers.get("content-length") ?? Number.NaN);
+  const declared = Number(requestHeader(event, "content-length") ?? Number.NaN);
   if (declared > limit * DRAIN_FACTOR) throw new BodyTooLargeError(limit, false);
   if (declared <= limit) {
     // The common case, and the fast one: a small body of known length.

@@ -4,49 +4,63 @@
  *
  * Notifications sent before the responder decides are buffered, then flushed first.
  * After the client disconnects (or the stream ends) every send is a no-op, so a
- * cancelled request never writes anything more.
+ * cancelled request never writes anything more. The AbortSignal is created only when a
+ * handler asks for it: most requests never do.
  */
 const encoder = new TextEncoder();
 const sseFrame = (json: string) => encoder.encode(`event: message\ndata: ${json}\n\n`);
 
 export class ResponseChannel {
-  readonly #abort: AbortController;
-  #buffer: string[] = [];
-  #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
-  #done = false;
-  #lastProgress = -Infinity;
-  #signalFirst!: () => void;
-  /** Resolves when the first notification is sent. */
-  readonly firstNotification = new Promise<void>((resolve) => (this.#signalFirst = resolve));
+  private buffer: string[] = [];
+  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  private done = false;
+  private cancelled = false;
+  private abort: AbortController | undefined;
+  private lastProgress = -Infinity;
+  private onFirstNotification: (() => void) | undefined;
 
-  constructor(abort: AbortController) {
-    this.#abort = abort;
+  /** Fires when the client goes away. */
+  get signal(): AbortSignal {
+    this.abort ??= new AbortController();
+    if (this.cancelled && !this.abort.signal.aborted) this.abort.abort();
+    return this.abort.signal;
+  }
+
+  /** True once the response ended or the client went away: nothing more can be sent. */
+  get closed(): boolean {
+    return this.done;
   }
 
   /** Progress must increase: returns false (and records nothing) for a value that does not. */
   acceptProgress(progress: number): boolean {
-    if (!(progress > this.#lastProgress)) return false;
-    this.#lastProgress = progress;
+    if (!(progress > this.lastProgress)) return false;
+    this.lastProgress = progress;
     return true;
   }
 
   send(json: string): void {
-    if (this.#done) return;
-    if (this.#controller) {
-      this.#controller.enqueue(sseFrame(json));
+    if (this.done) return;
+    if (this.controller) {
+      this.controller.enqueue(sseFrame(json));
       return;
     }
-    this.#buffer.push(json);
-    if (this.#buffer.length === 1) this.#signalFirst();
+    this.buffer.push(json);
+    if (this.buffer.length === 1) this.onFirstNotification?.();
+  }
+
+  /** Calls `callback` on the first buffered notification, at once if one is already waiting. */
+  whenFirstNotification(callback: () => void): void {
+    if (this.buffer.length > 0) callback();
+    else this.onFirstNotification = callback;
   }
 
   /** Switches to SSE: returns the stream, starting with whatever was buffered. */
   openStream(): ReadableStream<Uint8Array> {
     return new ReadableStream<Uint8Array>({
       start: (controller) => {
-        this.#controller = controller;
-        for (const json of this.#buffer) controller.enqueue(sseFrame(json));
-        this.#buffer = [];
+        this.controller = controller;
+        for (const json of this.buffer) controller.enqueue(sseFrame(json));
+        this.buffer = [];
       },
       cancel: () => this.cancel(),
     });
@@ -54,22 +68,23 @@ export class ResponseChannel {
 
   /** An SSE comment: keeps idle intermediaries from closing a long-lived stream. */
   keepAlive(): void {
-    if (!this.#done && this.#controller) this.#controller.enqueue(encoder.encode(": keep-alive\n\n"));
+    if (!this.done && this.controller) this.controller.enqueue(encoder.encode(": keep-alive\n\n"));
   }
 
   /** Ends the response: on a stream, writes the final message and closes it. Later sends are dropped. */
   finish(json: string): void {
-    if (this.#done) return;
-    this.#done = true;
-    if (!this.#controller) return;
-    this.#controller.enqueue(sseFrame(json));
-    this.#controller.close();
+    if (this.done) return;
+    this.done = true;
+    if (!this.controller) return;
+    this.controller.enqueue(sseFrame(json));
+    this.controller.close();
   }
 
   /** The client went away: the request is cancelled and nothing more is written. */
   cancel(): void {
-    if (this.#done) return;
-    this.#done = true;
-    this.#abort.abort();
+    if (this.done) return;
+    this.done = true;
+    this.cancelled = true;
+    this.abort?.abort();
   }
 }

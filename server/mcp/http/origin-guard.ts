@@ -12,6 +12,7 @@
  */
 import type { H3Event } from "h3";
 import type { McpConfig } from "../config";
+import { requestHeader } from "./request-headers";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 const ALLOWED_REQUEST_HEADERS = /^(content-type|accept|authorization|mcp-protocol-version|mcp-method|mcp-name|mcp-param-[!#$%&'*+.^_`|~0-9a-z-]+|traceparent|tracestate|baggage)$/;
@@ -30,7 +31,7 @@ function isLoopbackAddress(address: string | undefined): boolean {
 export type GuardVerdict = { ok: true; corsOrigin?: string } | { ok: false; reason: string };
 
 export function checkOriginAndHost(event: H3Event, config: McpConfig): GuardVerdict {
-  const host = event.headers.get("host") ?? "";
+  const host = requestHeader(event, "host") ?? "";
   const hostname = hostnameOf(host);
   // `nitropack dev` listens on 127.0.0.1 only but proxies to a worker, so trust the mode there.
   const onLoopback = !!import.meta.dev || isLoopbackAddress(event.node?.req?.socket?.localAddress);
@@ -42,8 +43,8 @@ export function checkOriginAndHost(event: H3Event, config: McpConfig): GuardVerd
     return { ok: false, reason: `Host "${host}" is not in NITRO_MCP_ALLOWED_HOSTS` };
   }
 
-  const origin = event.headers.get("origin");
-  if (origin === null) return { ok: true };
+  const origin = requestHeader(event, "origin");
+  if (origin === undefined) return { ok: true };
   const normalized = origin.toLowerCase();
   if (config.allowedOrigins.includes(normalized) || config.allowedOrigins.includes("*")) {
     return { ok: true, corsOrigin: origin };

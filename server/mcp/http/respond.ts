@@ -25,7 +25,12 @@ export const sendError = (event: H3Event, id: RequestId | undefined, error: unkn
 
 export async function respondToRequest(event: H3Event, mcp: McpContext): Promise<string | ReadableStream<Uint8Array>> {
   const reply = dispatch(mcp);
-  const first = await Promise.race([reply, mcp.channel.firstNotification.then(() => undefined)]);
+  // Whichever comes first: the final reply (→ one JSON body) or a notification (→ SSE).
+  // A handler may notify before its first await, so the channel replays one already buffered.
+  const first = await new Promise<JsonRpcReply | undefined>((resolve) => {
+    mcp.channel.whenFirstNotification(() => resolve(undefined));
+    void reply.then(resolve);
+  });
   if (first) {
     mcp.channel.finish(first.body);
     return sendReply(event, first);

@@ -1,17 +1,20 @@
 /**
  * The `requestState` codec: AES-256-GCM sealed claims, bound to a principal, a request and an expiry.
  *
- * Wire format: `v1.<kid>.<base64url(iv ‖ ciphertext ‖ tag)>`, with `v1.<kid>` as the
- * additional authenticated data, so neither the version nor the key id can be swapped.
+ * Wire format: `v1.<kid>.<base64url(iv ‖ ciphertext ‖ tag)>`. The additional authenticated
+ * data is `v1.<kid>` plus the canonical request (method, target, arguments): the request is
+ * authenticated without being stored, so a state presented on another request fails like a
+ * forged one, and sealing or opening costs one Web Crypto call.
  *
  * The client may send anything back. `openRequestState` therefore returns a reason
  * for the server log, and the caller answers every failure with the same opaque error.
  */
-import { base64UrlDecode, base64UrlEncode, canonicalJson, sha256Base64Url, utf8Decode, utf8Encode } from "../encoding";
+import { base64UrlDecode, base64UrlEncode, canonicalJson, utf8Decode, utf8Encode } from "../encoding";
 import type { StateKeyRing } from "./keys";
 
 const VERSION = "v1";
 const IV_BYTES = 12;
+const ID_BYTES = 16;
 const TAG_BYTES = 16;
 const FORMAT = /^v1\.([A-Za-z0-9_-]{8})\.([A-Za-z0-9_-]+)$/;
 /** Tolerated clock difference between instances, in seconds. */
@@ -32,8 +35,6 @@ export interface StateClaims {
   readonly iat: number;
   readonly exp: number;
   readonly sub: string;
-  /** SHA-256 of the canonical request binding. */
-  readonly req: string;
   /** Random id: the key for single-use redemption. */
   readonly jti: string;
   /** The author's payload. */
@@ -44,10 +45,9 @@ export type OpenResult = { ok: true; claims: StateClaims } | { ok: false; reason
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-/** Digest of the request a state belongs to: method, target and canonical arguments. */
-export function digestRequestBinding(binding: RequestBinding): Promise<string> {
-  return sha256Base64Url(canonicalJson([binding.method, binding.target, binding.arguments ?? {}]));
-}
+/** The authenticated data: the format and key, and the request the state belongs to (key order does not matter). */
+const additionalData = (kid: string, binding: RequestBinding) =>
+  utf8Encode(`${VERSION}.${kid}\n${canonicalJson([binding.method, binding.target, binding.arguments ?? {}])}`);
 
 /**
  * Seals `data` for the request described by `binding`.
@@ -64,25 +64,24 @@ export async function sealRequestState(
   const sealing = ring.sealing;
   if (!sealing) throw new Error("requestState sealing is disabled: no NITRO_MCP_STATE_SECRET");
   const iat = options.now ?? nowSeconds();
+  const random = crypto.getRandomValues(new Uint8Array(IV_BYTES + ID_BYTES));
+  const iv = random.subarray(0, IV_BYTES);
   const claims: StateClaims = {
     iat,
     exp: iat + options.ttlSeconds,
     sub: binding.principal,
-    req: await digestRequestBinding(binding),
-    jti: base64UrlEncode(crypto.getRandomValues(new Uint8Array(16))),
+    jti: base64UrlEncode(random.subarray(IV_BYTES)),
     data,
   };
-  const header = `${VERSION}.${sealing.kid}`;
-  const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
   const sealed = await crypto.subtle.encrypt(
-    { name: "AES-GCM", iv, additionalData: utf8Encode(header) },
+    { name: "AES-GCM", iv, additionalData: additionalData(sealing.kid, binding) },
     sealing.key,
     utf8Encode(JSON.stringify(claims)),
   );
   const body = new Uint8Array(IV_BYTES + sealed.byteLength);
   body.set(iv);
   body.set(new Uint8Array(sealed), IV_BYTES);
-  return `${header}.${base64UrlEncode(body)}`;
+  return `${VERSION}.${sealing.kid}.${base64UrlEncode(body)}`;
 }
 
 function isClaims(value: unknown): value is StateClaims {
@@ -92,7 +91,6 @@ function isClaims(value: unknown): value is StateClaims {
     Number.isInteger(claims.iat) &&
     Number.isInteger(claims.exp) &&
     typeof claims.sub === "string" &&
-    typeof claims.req === "string" &&
     typeof claims.jti === "string" &&
     !!claims.data &&
     typeof claims.data === "object" &&
@@ -102,8 +100,8 @@ function isClaims(value: unknown): value is StateClaims {
 
 /**
  * Opens and verifies a state presented by a client. Never throws for bad input.
- * Checks, in order: type and size (before any crypto), format, key id, tag, claims,
- * expiry, principal, request binding. Single-use redemption is the caller's job.
+ * Checks, in order: type and size (before any crypto), format, key id, tag (which also
+ * covers the request binding), claims, expiry, principal. Single-use redemption is the caller's job.
  */
 export async function openRequestState(
   ring: StateKeyRing,
@@ -123,13 +121,13 @@ export async function openRequestState(
   let claims: unknown;
   try {
     const plain = await crypto.subtle.decrypt(
-      { name: "AES-GCM", iv: body.subarray(0, IV_BYTES), additionalData: utf8Encode(`${VERSION}.${key.kid}`) },
+      { name: "AES-GCM", iv: body.subarray(0, IV_BYTES), additionalData: additionalData(key.kid, binding) },
       key.key,
       body.subarray(IV_BYTES),
     );
     claims = JSON.parse(utf8Decode(new Uint8Array(plain)));
   } catch {
-    return { ok: false, reason: "authentication failed" };
+    return { ok: false, reason: "authentication failed (tampered, or sealed for another request)" };
   }
   if (!isClaims(claims)) return { ok: false, reason: "malformed claims" };
 
@@ -137,6 +135,5 @@ export async function openRequestState(
   if (claims.iat > now + CLOCK_SKEW_SECONDS) return { ok: false, reason: "issued in the future" };
   if (now > claims.exp + CLOCK_SKEW_SECONDS) return { ok: false, reason: "expired" };
   if (claims.sub !== binding.principal) return { ok: false, reason: "sealed for another principal" };
-  if (claims.req !== (await digestRequestBinding(binding))) return { ok: false, reason: "sealed for another request" };
   return { ok: true, claims };
 }

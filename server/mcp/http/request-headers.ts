@@ -1,0 +1,11 @@
+/**
+ * Reads one request header straight from the request object Nitro gives us (Node's
+ * `IncomingMessage`, or its mock on Workers), whose names are already lower case.
+ * Cheaper than `event.headers`, which builds a whole `Headers` object per request.
+ */
+import type { H3Event } from "h3";
+
+export function requestHeader(event: H3Event, lowerCaseName: string): string | undefined {
+  const value = event.node.req.headers[lowerCaseName];
+  return Array.isArray(value) ? value.join(", ") : value;
+}

@@ -1,0 +1,98 @@
+/**
+ * The benchmark scenarios: the same JSON-RPC requests for every contender (the bare h3
+ * contender ignores them and answers its fixed result).
+ *
+ * Each scenario gives autocannon its `requests` (one step, or two for a full flow) and a
+ * `call` used to measure latency one request at a time. `prepare` runs before each
+ * measurement, untimed.
+ */
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" },
+  "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+};
+const DELETE_7 = { name: "delete_note", arguments: { note_id: "7" } };
+const DECLINE = { confirm: { action: "decline" } };
+
+const body = (method, params, id = 1) => JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: META } });
+
+function request(method, params) {
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+  };
+  if (method === "tools/call") headers["mcp-name"] = params.name;
+  return { method: "POST", headers, body: body(method, params) };
+}
+
+async function send(url, method, params) {
+  const { headers, body } = request(method, params);
+  const response = await fetch(url, { method: "POST", headers, body });
+  const json = await response.json();
+  if (!response.ok || json.error) throw new Error(`${method} failed: ${response.status} ${JSON.stringify(json.error)}`);
+  return json.result;
+}
+
+/** Round one of delete_note: its sealed state (the bare contender has none). */
+const askToDelete = async (url, contender) => (contender === "bare" ? "" : (await send(url, "tools/call", DELETE_7)).requestState);
+const declineWith = (requestState) => ({ ...DELETE_7, inputResponses: DECLINE, requestState });
+
+const constant = (name, method, params) => ({
+  name,
+  requests: () => [request(method, params)],
+  call: (url) => send(url, method, params),
+});
+
+/**
+ * Round two alone, each request with a fresh state (delete_note's states are single use).
+ * The pool is made before the measurement, so only the retry is timed.
+ */
+function retryRound(poolSize) {
+  let pool = [];
+  return {
+    name: "MRTR retry round (delete_note, decline)",
+    amount: poolSize,
+    async prepare(url, contender) {
+      pool = [];
+      for (let batch = 0; batch < poolSize; batch += 50) {
+        pool.push(...(await Promise.all(Array.from({ length: Math.min(50, poolSize - batch) }, () => askToDelete(url, contender)))));
+      }
+    },
+    requests() {
+      let next = 0;
+      return [{ ...request("tools/call", DELETE_7), setupRequest: (req) => ({ ...req, body: body("tools/call", declineWith(pool[next++])) }) }];
+    },
+    call: async (url, contender) => send(url, "tools/call", declineWith(await askToDelete(url, contender))),
+  };
+}
+
+/** Both rounds on one connection: round one, then the retry with the state it returned. Reported per flow. */
+const fullFlow = {
+  name: "MRTR full flow (2 rounds, per flow)",
+  requestsPerUnit: 2,
+  requests: () => [
+    {
+      ...request("tools/call", DELETE_7),
+      onResponse: (status, text, context) => {
+        context.state = JSON.parse(text).result?.requestState ?? "";
+      },
+    },
+    { ...request("tools/call", DELETE_7), setupRequest: (req, context) => ({ ...req, body: body("tools/call", declineWith(context.state)) }) },
+  ],
+  call: async (url, contender) => send(url, "tools/call", declineWith(await askToDelete(url, contender))),
+};
+
+export function scenarios({ smoke }) {
+  return [
+    constant("tools/list", "tools/list", {}),
+    constant("tools/call (text)", "tools/call", { name: "greet", arguments: { name: "Ada" } }),
+    retryRound(smoke ? 300 : 10_000),
+    fullFlow,
+    constant("server/discover", "server/discover", {}),
+  ];
+}
+
+/** The request cold start waits for. */
+export const firstCall = (url) => send(url, "tools/call", { name: "greet", arguments: { name: "Ada" } });
