@@ -8,9 +8,9 @@ const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), 
   version: string;
 };
 
-// `MCP_FIXTURES=conformance nitropack build` adds the conformance-suite fixtures
-// (tests/conformance/fixtures) to a separate output folder. A normal build or
-// `npm run dev` never contains them.
+// `MCP_FIXTURES=conformance nitropack build` adds the test fixtures (the conformance suite's in
+// tests/conformance/fixtures, the template's own in tests/fixtures) to a separate output folder.
+// A normal build or `npm run dev` never contains them.
 const withConformanceFixtures = process.env.MCP_FIXTURES === "conformance";
 // Each target builds into its own folder, so the Node, Workers and Vercel builds can coexist.
 const target = process.env.NITRO_PRESET ?? "";
@@ -26,7 +26,7 @@ export default defineNitroConfig({
   srcDir: ".",
   scanDirs: ["server"],
   modules: [
-    mcpDefinitionsModule(withConformanceFixtures ? ["server", "tests/conformance/fixtures"] : ["server"]),
+    mcpDefinitionsModule(withConformanceFixtures ? ["server", "tests/conformance/fixtures", "tests/fixtures"] : ["server"]),
     mcpStorageModule(),
   ],
   ...(outputDir ? { output: { dir: outputDir }, buildDir: `.nitro/${outputDir.slice(1)}` } : {}),
@@ -58,7 +58,6 @@ export default defineNitroConfig({
       maxBodyBytes: 1048576,
       pageSize: 50,
       listTtlMs: 60000,
-      listenMaxSeconds: 300,
       legacy: true,
     },
   },

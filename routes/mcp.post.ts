@@ -6,5 +6,7 @@ export default defineEventHandler((event) => {
     setResponseStatus(event, 202);
     return null;
   }
-  return respondToRequest(event, event.context.mcp!);
+  // The middleware validated every request this route can receive and left its context.
+  if (!event.context.mcp) throw createError({ statusCode: 500, statusMessage: "MCP request context missing" });
+  return respondToRequest(event, event.context.mcp);
 });

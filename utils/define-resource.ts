@@ -72,6 +72,13 @@ function toContents(value: Exclude<ResourceReturn, InputRequiredOutcome | undefi
   return value;
 }
 
+function checkedCacheHints(name: string, cache: Partial<CacheHints> = {}): Partial<CacheHints> {
+  if (cache.ttlMs !== undefined && !(Number.isInteger(cache.ttlMs) && cache.ttlMs >= 0)) {
+    throw new Error(`Resource "${name}": cache.ttlMs must be an integer >= 0`);
+  }
+  return cache;
+}
+
 export function defineResource(options: FixedResourceOptions): ResourceEntry;
 export function defineResource<Template extends string>(options: TemplatedResourceOptions<Template>): ResourceEntry;
 export function defineResource(options: FixedResourceOptions | TemplatedResourceOptions<string>): ResourceEntry {
@@ -94,16 +101,18 @@ export function defineResource(options: FixedResourceOptions | TemplatedResource
     [DEFINITION]: true,
     kind: "resource",
     descriptor,
-    cache: options.cache ?? {},
+    cache: checkedCacheHints(name, options.cache),
     completers: templated ? ((options.complete ?? {}) as Record<string, Completer>) : {},
     singleUseState: options.singleUseState ?? false,
-    match: (uri) => (template ? template.match(uri) : uri === (options as FixedResourceOptions).uri ? {} : null),
+    ...(template ? { template } : {}),
     ...(templated && options.list ? { list: async (mcp: McpContext) => options.list!(mcp) } : {}),
     async read(uri, variables, mcp) {
       const value = await options.read(variables as Record<string, never> & Record<string, string>, mcp);
       if (isInputRequiredOutcome(value)) return value;
-      if (value === undefined) throw invalidParams(`Resource not found: ${uri}`, { uri });
-      return { contents: toContents(value, uri, mimeType) };
+      const contents = value === undefined ? [] : toContents(value, uri, mimeType);
+      // Empty contents would read as "found, but nothing there"; the spec wants an error for a missing resource.
+      if (contents.length === 0) throw invalidParams(`Resource not found: ${uri}`, { uri });
+      return { contents };
     },
   };
 }

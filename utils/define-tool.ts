@@ -17,6 +17,7 @@ import { DEFINITION, type ToolEntry } from "../server/mcp/definitions";
 import { McpError } from "../server/mcp/errors";
 import { findHeaderParams } from "../server/mcp/http/header-params";
 import { isInputRequiredOutcome, type InputRequiredOutcome } from "../server/mcp/input-required";
+import { logWithReference } from "../server/mcp/log";
 import type { CallToolResult, ContentBlock, Tool, ToolAnnotations } from "../server/mcp/protocol";
 import { describeIssues, objectSchema, type InputOf, type ObjectInput } from "../server/mcp/zod-input";
 
@@ -77,6 +78,7 @@ export function defineTool<Input extends ObjectInput, Output extends StructuredO
 export function defineTool(options: ToolOptions<ObjectInput> | StructuredToolOptions<ObjectInput, StructuredOutput>): ToolEntry {
   const input = objectSchema(options.input);
   const inputSchema = (options.inputJsonSchema ?? z.toJSONSchema(input, { io: "input" })) as Tool["inputSchema"];
+  if (inputSchema.type !== "object") throw new Error(`Tool "${options.name}": the input schema must describe an object`);
   const outputSchema = options.output ? (z.toJSONSchema(options.output, { io: "output" }) as Tool["outputSchema"]) : undefined;
   const descriptor: Tool = {
     name: options.name,
@@ -114,8 +116,7 @@ export function defineTool(options: ToolOptions<ObjectInput> | StructuredToolOpt
         return isInputRequiredOutcome(value) ? value : toResult(value);
       } catch (error) {
         if (error instanceof McpError) throw error;
-        const reference = crypto.randomUUID();
-        console.error(`[mcp] tool "${options.name}" threw (reference ${reference}):`, error);
+        const reference = logWithReference(`tool "${options.name}" threw`, error);
         return toolError(`The tool "${options.name}" failed unexpectedly (reference ${reference}).`);
       }
     },

@@ -12,7 +12,7 @@
 import { ElicitResultSchema } from "@modelcontextprotocol/core";
 import { z } from "zod";
 import { askFor, type AskFor } from "../server/mcp/input-requests";
-import type { ElicitRequestFormParams } from "../server/mcp/protocol";
+import type { ElicitRequestFormParams, InputRequest, UrlElicitationParams } from "../server/mcp/protocol";
 
 export type ElicitAnswer<Content> = { action: "accept"; content: Content } | { action: "decline" } | { action: "cancel" };
 export type UrlElicitAnswer = { action: "accept" } | { action: "decline" } | { action: "cancel" };
@@ -102,7 +102,8 @@ export function elicitForm<Content>(message: string, form: ElicitationForm<Conte
  * const ask = { connect: elicitUrl("Connect your calendar account", `${origin}/connect/${code}`) };
  */
 export function elicitUrl(message: string, url: string): AskFor<UrlElicitAnswer> {
-  return askFor({ method: "elicitation/create", params: { mode: "url", message, url } as never }, (raw) => {
+  const params: UrlElicitationParams = { mode: "url", message, url };
+  return askFor({ method: "elicitation/create", params } as InputRequest, (raw) => {
     const result = parseElicitResult(raw);
     return result ? { action: result.action } : undefined;
   });

@@ -11,7 +11,7 @@ import { LOG_LEVELS, type LoggingLevel } from "../server/mcp/protocol";
  * with `_meta.progressToken`. Values must increase; a non-increasing value is dropped.
  *
  * @example
- * await sendProgress(mcp, 50, 100, "Half way");
+ * sendProgress(mcp, 50, 100, "Half way");
  */
 export function sendProgress(mcp: McpContext, progress: number, total?: number, message?: string): void {
   if (mcp.progressToken === undefined || mcp.channel.closed) return;

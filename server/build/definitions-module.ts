@@ -9,7 +9,7 @@
  * In `nitropack dev` the folders are watched: adding or removing a file rebuilds.
  */
 import { existsSync, readdirSync, watch } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import type { Nitro } from "nitropack";
 
 const KINDS = ["tools", "prompts", "resources"] as const;
@@ -23,20 +23,21 @@ function listDefinitionFiles(dir: string): string[] {
     .map((file) => join(dir, file));
 }
 
-function generateRegistryModule(roots: string[]): string {
+/** `export const tools = [[definition, "server/tools/add.ts"], …]`, and the same for prompts and resources. */
+function generateRegistryModule(rootDir: string, roots: string[]): string {
   const lines: string[] = [];
   const exports: string[] = [];
   let counter = 0;
   for (const kind of KINDS) {
-    const names: string[] = [];
+    const entries: string[] = [];
     for (const root of roots) {
       for (const file of listDefinitionFiles(join(root, kind))) {
         const local = `${kind}_${counter++}`;
         lines.push(`import ${local} from ${JSON.stringify(file)};`);
-        names.push(local);
+        entries.push(`[${local}, ${JSON.stringify(relative(rootDir, file))}]`);
       }
     }
-    exports.push(`export const ${kind} = [${names.join(", ")}];`);
+    exports.push(`export const ${kind} = [${entries.join(", ")}];`);
   }
   return [...lines, ...exports].join("\n");
 }
@@ -45,7 +46,7 @@ function generateRegistryModule(roots: string[]): string {
 export function mcpDefinitionsModule(roots: string[]) {
   return (nitro: Nitro) => {
     const absoluteRoots = roots.map((root) => resolve(nitro.options.rootDir, root));
-    nitro.options.virtual["#mcp-definitions"] = () => generateRegistryModule(absoluteRoots);
+    nitro.options.virtual["#mcp-definitions"] = () => generateRegistryModule(nitro.options.rootDir, absoluteRoots);
 
     if (!nitro.options.dev) return;
     const watchers = absoluteRoots

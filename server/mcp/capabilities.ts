@@ -48,7 +48,7 @@ function declares(declared: Declared, required: ClientCapabilities): boolean {
   return true;
 }
 
-/** Can this client answer the request? `false` on legacy requests, which cannot carry input requests. */
+/** Does this declaration cover the request? (Legacy requests never get here: `canRequestInput` checks the era.) */
 export function clientCanAnswer(declared: Declared, request: InputRequest): boolean {
   return declares(declared, requiredCapabilities(request));
 }

@@ -21,7 +21,6 @@ export interface McpConfig {
   readonly maxBodyBytes: number;
   readonly pageSize: number;
   readonly listCache: CacheHints;
-  readonly listenMaxSeconds: number;
   /** Serve 2025-11-25, 2025-06-18 and 2025-03-26 clients too (the dual-era endpoint). */
   readonly legacy: boolean;
 }
@@ -40,7 +39,6 @@ interface RawMcpConfig {
   maxBodyBytes: number | string;
   pageSize: number | string;
   listTtlMs: number | string;
-  listenMaxSeconds: number | string;
   legacy: boolean | string;
 }
 
@@ -68,7 +66,7 @@ function parseAuthTokens(value: unknown): McpConfig["authTokens"] {
   });
 }
 
-export function parseMcpConfig(raw: RawMcpConfig): McpConfig {
+function parseMcpConfig(raw: RawMcpConfig): McpConfig {
   return {
     serverInfo: { name: raw.serverName, version: String(raw.serverVersion) },
     instructions: raw.instructions || undefined,
@@ -82,15 +80,34 @@ export function parseMcpConfig(raw: RawMcpConfig): McpConfig {
     maxBodyBytes: positiveInteger(raw.maxBodyBytes, "NITRO_MCP_MAX_BODY_BYTES", 1024),
     pageSize: positiveInteger(raw.pageSize, "NITRO_MCP_PAGE_SIZE"),
     listCache: { ttlMs: positiveInteger(raw.listTtlMs, "NITRO_MCP_LIST_TTL_MS", 0), cacheScope: "public" },
-    listenMaxSeconds: positiveInteger(raw.listenMaxSeconds, "NITRO_MCP_LISTEN_MAX_SECONDS"),
     legacy: raw.legacy !== false && raw.legacy !== "false",
   };
 }
 
+/**
+ * Nitro runs env values through `destr`, which turns "1.0" into 1 and an all-digit secret
+ * into an imprecise number. Settings that must stay text are read from the variable itself.
+ */
+const TEXT_SETTINGS = {
+  serverName: "NITRO_MCP_SERVER_NAME",
+  serverVersion: "NITRO_MCP_SERVER_VERSION",
+  instructions: "NITRO_MCP_INSTRUCTIONS",
+  stateSecret: "NITRO_MCP_STATE_SECRET",
+  stateSecretPrevious: "NITRO_MCP_STATE_SECRET_PREVIOUS",
+  authTokens: "NITRO_MCP_AUTH_TOKENS",
+} as const;
+
 let cached: McpConfig | undefined;
 
-/** The configuration, parsed on first use (on Workers, env vars are only visible once a request arrives). */
+/** The configuration, parsed once (Workers populate `process.env` from their vars and secrets). */
 export function useMcpConfig(): McpConfig {
-  cached ??= parseMcpConfig(useRuntimeConfig().mcp as RawMcpConfig);
+  if (!cached) {
+    const raw = { ...(useRuntimeConfig().mcp as RawMcpConfig) };
+    for (const [key, variable] of Object.entries(TEXT_SETTINGS)) {
+      const text = process.env[variable];
+      if (text !== undefined) raw[key as keyof typeof TEXT_SETTINGS] = text;
+    }
+    cached = parseMcpConfig(raw);
+  }
   return cached;
 }

@@ -1,8 +1,10 @@
 /** Generated at build time by server/build/definitions-module.ts. */
 declare module "#mcp-definitions" {
-  export const tools: readonly unknown[];
-  export const prompts: readonly unknown[];
-  export const resources: readonly unknown[];
+  /** Each file's default export, with the file's path (for error messages). */
+  type Definitions = readonly (readonly [definition: unknown, file: string])[];
+  export const tools: Definitions;
+  export const prompts: Definitions;
+  export const resources: Definitions;
 }
 
 /** Generated at build time by server/build/storage-module.ts, per preset. */
@@ -10,5 +12,5 @@ declare module "#mcp-storage-driver" {
   import type { Driver } from "unstorage";
   export function selectStorageDriver(
     env: Record<string, string | undefined>,
-  ): { name: string; shared: boolean; driver: Driver } | undefined;
+  ): { name: string; driver: Driver } | undefined;
 }

@@ -7,6 +7,7 @@
 import type { McpContext } from "./context";
 import type { HeaderParam } from "./http/mcp-headers";
 import type { InputRequiredOutcome } from "./input-required";
+import type { UriTemplate } from "./uri-template";
 import type {
   CacheHints,
   CallToolResult,
@@ -53,8 +54,8 @@ export interface ResourceEntry extends EntryBase {
   readonly descriptor: Resource | ResourceTemplate;
   readonly cache: Partial<CacheHints>;
   readonly completers: Readonly<Record<string, Completer>>;
-  /** Variables when `uri` belongs to this entry, else null. */
-  match(uri: string): Readonly<Record<string, string>> | null;
+  /** For templates: the compiled `uriTemplate` (fixed resources are found by their URI). */
+  readonly template?: UriTemplate;
   /** For templates: the concrete resources to show in `resources/list`. */
   list?(mcp: McpContext): Promise<readonly Resource[]>;
   read(uri: string, variables: Readonly<Record<string, string>>, mcp: McpContext): Promise<ReadResourceResult | InputRequiredOutcome>;

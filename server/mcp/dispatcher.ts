@@ -17,6 +17,7 @@ import { callTool, listTools } from "./methods/tools";
 import type { MethodHandler } from "./methods/types";
 import type { RequestId } from "./protocol";
 import { registry } from "./registry";
+import { logWithReference } from "./log";
 import { completeResult, inputRequiredResult } from "./results";
 import { markRedeemed } from "./state/redemptions";
 
@@ -43,9 +44,7 @@ export interface JsonRpcReply {
 /** Any thrown value as an `McpError`; an unexpected one is logged with a reference, never echoed. */
 function toMcpError(error: unknown): McpError {
   if (error instanceof McpError) return error;
-  const reference = crypto.randomUUID();
-  console.error(`[mcp] internal error (reference ${reference}):`, error);
-  return internalError(`Internal error (reference ${reference})`);
+  return internalError(`Internal error (reference ${logWithReference("internal error", error)})`);
 }
 
 /** Any thrown value as a JSON-RPC error reply. */

@@ -18,13 +18,13 @@ export const base64UrlEncode = (bytes: Uint8Array): string =>
 
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
-/** Returns null for anything that is not canonical unpadded base64url. */
+/** Returns null for anything that is not canonical unpadded base64url (so one value has one spelling). */
 export function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> | null {
   if (!BASE64URL.test(text) || text.length % 4 === 1) return null;
   const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+  return base64UrlEncode(bytes) === text ? bytes : null;
 }
 
 /**

@@ -32,7 +32,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The id of a message we could not fully validate, so the error can still echo it. */
-export function readableId(message: unknown): RequestId | undefined {
+function readableId(message: unknown): RequestId | undefined {
   if (!isPlainObject(message)) return undefined;
   const id = message.id;
   return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : undefined;

@@ -70,7 +70,7 @@ export function legacyInputRequired(mcp: McpContext, outcome: InputRequiredOutco
     `This ${what} needs to ask you something first, which requires an MCP client that supports protocol ` +
     `${MODERN_PROTOCOL_VERSION}; this client uses ${mcp.protocolVersion}.`;
   if (mcp.method === "tools/call") return { content: [{ type: "text", text }], isError: true };
-  throw new McpError(ErrorCode.InvalidRequest, text);
+  throw new McpError(ErrorCode.InternalError, text);
 }
 
 /** An error as the negotiated revision words it: in-band (HTTP 200), resource-not-found as -32002. */

@@ -33,6 +33,16 @@ export type {
   ToolAnnotations,
 } from "@modelcontextprotocol/server";
 
+/**
+ * URL-mode elicitation as 2026-07-28 defines it. The SDK's `ElicitRequestURLParams` (2.4) still
+ * requires 2025-11-25's `elicitationId`, which this revision removed.
+ */
+export interface UrlElicitationParams {
+  mode: "url";
+  message: string;
+  url: string;
+}
+
 /** The revision this server speaks natively. */
 export const MODERN_PROTOCOL_VERSION = "2026-07-28";
 

@@ -23,12 +23,14 @@ export interface Registry {
   findTemplate(uriTemplate: string): ResourceEntry | undefined;
 }
 
-function entries<K extends Entry["kind"]>(modules: readonly unknown[], kind: K): Extract<Entry, { kind: K }>[] {
-  return modules.map((module, index) => {
-    if (!isEntry(module) || module.kind !== kind) {
-      throw new Error(`server/${kind}s: file #${index + 1} must default-export define${kind[0]!.toUpperCase()}${kind.slice(1)}(...)`);
+type Definitions = readonly (readonly [definition: unknown, file: string])[];
+
+function entries<K extends Entry["kind"]>(definitions: Definitions, kind: K): Extract<Entry, { kind: K }>[] {
+  return definitions.map(([definition, file]) => {
+    if (!isEntry(definition) || definition.kind !== kind) {
+      throw new Error(`${file} must default-export define${kind[0]!.toUpperCase()}${kind.slice(1)}(...)`);
     }
-    return module as Extract<Entry, { kind: K }>;
+    return definition as Extract<Entry, { kind: K }>;
   });
 }
 
@@ -45,11 +47,7 @@ function indexBy<T>(items: readonly T[], keyOf: (item: T) => string, what: strin
 const byKey = <T>(keyOf: (item: T) => string) => (a: T, b: T) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0);
 const uriOf = (entry: ResourceEntry) => ("uri" in entry.descriptor ? entry.descriptor.uri : entry.descriptor.uriTemplate);
 
-export function buildRegistry(modules: {
-  tools: readonly unknown[];
-  prompts: readonly unknown[];
-  resources: readonly unknown[];
-}): Registry {
+function buildRegistry(modules: { tools: Definitions; prompts: Definitions; resources: Definitions }): Registry {
   const tools = entries(modules.tools, "tool").sort(byKey((tool) => tool.descriptor.name));
   const prompts = entries(modules.prompts, "prompt").sort(byKey((prompt) => prompt.descriptor.name));
   const allResources = entries(modules.resources, "resource").sort(byKey(uriOf));
@@ -82,7 +80,7 @@ export function buildRegistry(modules: {
       const fixed = resourcesByUri.get(uri);
       if (fixed) return { entry: fixed, variables: {} };
       for (const entry of templates) {
-        const variables = entry.match(uri);
+        const variables = entry.template!.match(uri);
         if (variables) return { entry, variables };
       }
       return undefined;

@@ -1,61 +1,38 @@
 /**
- * Builds the `McpContext` of one JSON-RPC request: validates `_meta`, the mirrored
- * headers and the protocol version, and verifies `requestState` — all before any
- * handler runs. Throws `McpError` with the right code and HTTP status.
+ * Builds the `McpContext` of one JSON-RPC request, for its era. For a 2026-07-28 request:
+ * `_meta`, the mirrored headers and the version, `inputResponses`, and `requestState`,
+ * all checked before any handler runs. Throws `McpError` with the right code and status.
  */
 import type { H3Event } from "h3";
-import { useMcpConfig } from "./config";
 import type { McpContext } from "./context";
-import { invalidParams, invalidRequestState, unsupportedProtocolVersion } from "./errors";
+import { invalidParams } from "./errors";
 import { ResponseChannel } from "./http/channel";
-import { checkParamHeaders, checkStandardHeaders, type HeaderReader } from "./http/mcp-headers";
+import { checkMethodHeaders, checkParamHeaders, checkVersionHeader, type HeaderReader } from "./http/mcp-headers";
 import { requestHeader } from "./http/request-headers";
 import { isPlainObject, type JsonRpcRequest } from "./jsonrpc";
 import { LEGACY_LOG_LEVEL } from "./legacy";
 import { parseRequestMeta, readProgressToken } from "./request-meta";
 import { registry } from "./registry";
-import { requestBindingOf } from "./state/binding";
-import { openRequestState } from "./state/codec";
-import { useStateKeyRing } from "./state/key-ring";
-import { isRedeemed } from "./state/redemptions";
-import { MODERN_VERSIONS, selectEra, supportedProtocolVersions } from "./versions";
+import { targetOf } from "./request-target";
+import { verifyRequestState } from "./state/verify";
+import { requireModernVersion, selectEra } from "./versions";
 import type { Entry } from "./definitions";
 
-/** The entry a request with `requestState` continues (to learn whether its state is single-use). */
+/** The tool, prompt or resource a request acts on, if it exists. */
 function entryOf(message: JsonRpcRequest): Entry | undefined {
-  const { name, uri } = message.params;
-  if (message.method === "tools/call" && typeof name === "string") return registry.toolsByName.get(name);
-  if (message.method === "prompts/get" && typeof name === "string") return registry.promptsByName.get(name);
-  if (message.method === "resources/read" && typeof uri === "string") return registry.findResource(uri)?.entry;
-  return undefined;
-}
-
-async function verifyRequestState(message: JsonRpcRequest, principal: string, entry: Entry | undefined) {
-  const binding = requestBindingOf(message.method, message.params, principal);
-  if (!binding || !entry) return undefined; // the method itself reports the unknown target
-  const config = useMcpConfig();
-  const opened = await openRequestState(await useStateKeyRing(), message.params.requestState, binding, {
-    maxLength: config.stateMaxLength,
-  });
-  const reject = (reason: string): never => {
-    // The client only ever sees the one opaque error; the reason is for the operator.
-    console.warn(`[mcp] requestState rejected on ${message.method} (${binding.target}): ${reason}`);
-    throw invalidRequestState();
-  };
-  if (!opened.ok) return reject(opened.reason);
-  if (entry.singleUseState && (await isRedeemed(opened.claims.jti))) return reject("already redeemed");
-  return {
-    data: opened.claims.data,
-    id: opened.claims.jti,
-    expiresAt: opened.claims.exp,
-    singleUse: entry.singleUseState,
-  };
+  const target = targetOf(message.method, message.params)?.value;
+  if (typeof target !== "string") return undefined;
+  if (message.method === "tools/call") return registry.toolsByName.get(target);
+  if (message.method === "prompts/get") return registry.promptsByName.get(target);
+  return registry.findResource(target)?.entry;
 }
 
 /** Cancels the request when a Node client disconnects before the response is complete. */
 function cancelOnDisconnect(event: H3Event, channel: ResponseChannel): void {
   const response = event.node?.res;
-  if (typeof response?.once !== "function") return; // Workers: the stream's cancel() does it
+  // On Workers the response object is a stand-in: an SSE stream is cancelled through its
+  // ReadableStream instead, and a JSON answer is produced at once anyway.
+  if (typeof response?.once !== "function") return;
   response.once("close", () => {
     if (!response.writableFinished) channel.cancel();
   });
@@ -83,21 +60,17 @@ function finishContext(event: H3Event, message: JsonRpcRequest, principal: strin
 /** 2026-07-28: `_meta`, mirrored headers, version, `inputResponses` and `requestState`, all checked up front. */
 async function modernFields(read: HeaderReader, message: JsonRpcRequest, principal: string): Promise<EraFields> {
   const meta = parseRequestMeta(message.params);
-  checkStandardHeaders(read, message, meta.protocolVersion);
-  if (!MODERN_VERSIONS.includes(meta.protocolVersion)) {
-    throw unsupportedProtocolVersion(meta.protocolVersion, supportedProtocolVersions());
-  }
+  checkVersionHeader(read, meta.protocolVersion);
+  requireModernVersion(meta.protocolVersion);
+  checkMethodHeaders(read, message);
 
   const { params } = message;
-  if (message.method === "tools/call" && typeof params.name === "string") {
-    const tool = registry.toolsByName.get(params.name);
-    if (tool?.headerParams.length) checkParamHeaders(read, tool.headerParams, params.arguments);
-  }
+  const entry = entryOf(message);
+  if (entry?.kind === "tool" && entry.headerParams.length) checkParamHeaders(read, entry.headerParams, params.arguments);
   if ("inputResponses" in params && !isPlainObject(params.inputResponses)) {
     throw invalidParams("params.inputResponses must be an object mapping input request keys to responses");
   }
 
-  const entry = entryOf(message);
   const state = "requestState" in params ? await verifyRequestState(message, principal, entry) : undefined;
   // A single-use entry only takes answers that come with the state it issued.
   const answersAccepted = !(entry?.singleUseState && !state);

@@ -6,10 +6,9 @@ const VARIABLE = /\{([A-Za-z0-9_]+)\}/g;
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 export interface UriTemplate {
-  readonly template: string;
   readonly variables: readonly string[];
+  /** The decoded variables when `uri` belongs to the template, else null. */
   match(uri: string): Record<string, string> | null;
-  expand(values: Readonly<Record<string, string>>): string;
 }
 
 export function compileUriTemplate(template: string): UriTemplate {
@@ -27,7 +26,6 @@ export function compileUriTemplate(template: string): UriTemplate {
   }
   const regexp = new RegExp(`${pattern}${escapeRegExp(template.slice(last))}$`);
   return {
-    template,
     variables,
     match(uri) {
       const found = regexp.exec(uri);
@@ -39,9 +37,6 @@ export function compileUriTemplate(template: string): UriTemplate {
         return null;
       }
       return values;
-    },
-    expand(values) {
-      return template.replace(VARIABLE, (_, name: string) => encodeURIComponent(values[name] ?? ""));
     },
   };
 }

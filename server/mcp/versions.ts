@@ -13,9 +13,9 @@ import type { JsonRpcRequest } from "./jsonrpc";
 import { MODERN_PROTOCOL_VERSION } from "./protocol";
 import { hasModernMeta } from "./request-meta";
 
-export const MODERN_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION];
+const MODERN_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION];
 /** Newest first: `initialize` falls back to the first one when the client asks for a version we do not know. */
-export const LEGACY_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26"];
+const LEGACY_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26"];
 /** What a legacy request without `MCP-Protocol-Version` is taken to be. */
 const HEADERLESS_LEGACY_VERSION = "2025-03-26";
 
@@ -27,8 +27,17 @@ export function supportedProtocolVersions(): readonly string[] {
 export type EraSelection = { era: "modern" } | { era: Extract<Era, "legacy">; version: string };
 
 /** The version `initialize` answers with: the requested one if we speak it, else our latest legacy one. */
-export function negotiateLegacyVersion(requested: unknown): string {
+function negotiateLegacyVersion(requested: unknown): string {
   return typeof requested === "string" && LEGACY_VERSIONS.includes(requested) ? requested : LEGACY_VERSIONS[0]!;
+}
+
+/** A request with the 2026-07-28 envelope must name a version of that era. Throws -32022 (400) otherwise. */
+export function requireModernVersion(requested: string): void {
+  if (MODERN_VERSIONS.includes(requested)) return;
+  const message = LEGACY_VERSIONS.includes(requested)
+    ? `Protocol version ${requested} is served through initialize, without the per-request _meta envelope`
+    : "Unsupported protocol version";
+  throw unsupportedProtocolVersion(requested, supportedProtocolVersions(), message);
 }
 
 /** Which era serves this request. Throws -32022 (400) for a version header nobody here speaks. */

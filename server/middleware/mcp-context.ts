@@ -26,8 +26,11 @@ declare module "h3" {
   }
 }
 
+/** `/mcp`, `/mcp/` and `/mcp?…`: the paths the router sends to routes/mcp*.ts. */
+const MCP_PATH = /^\/mcp\/?(?:\?|$)/;
+
 export default defineEventHandler(async (event) => {
-  if (event.path !== "/mcp" && !event.path.startsWith("/mcp?")) return;
+  if (!MCP_PATH.test(event.path)) return;
   const config = useMcpConfig();
 
   const verdict = checkOriginAndHost(event, config);
@@ -51,7 +54,7 @@ export default defineEventHandler(async (event) => {
   try {
     principal = await resolvePrincipal(event);
     const contentType = requestHeader(event, "content-type") ?? "";
-    if (!/^application\/json\b/i.test(contentType)) {
+    if (!/^application\/json\s*(?:;|$)/i.test(contentType)) {
       return sendError(event, undefined, invalidRequest("Content-Type must be application/json", 415));
     }
     text = await readBodyText(event, config.maxBodyBytes);

@@ -7,6 +7,9 @@ import { useMcpConfig } from "../mcp/config";
 import { useStateKeyRing } from "../mcp/state/key-ring";
 
 export default defineNitroPlugin(() => {
-  useMcpConfig();
+  const config = useMcpConfig();
   void useStateKeyRing();
+  if (config.allowedOrigins.includes("*")) {
+    console.warn("[mcp] ⚠ NITRO_MCP_ALLOWED_ORIGINS=* lets any web page call this server from a browser; on a local server, that includes hostile ones.");
+  }
 });

@@ -1,5 +1,5 @@
 import { getRequestURL } from "h3";
-import { isConnectAttemptDone, isConnected, startConnectAttempt } from "../connections";
+import { getConnectAttempt, isConnected, startConnectAttempt } from "../connections";
 
 type Attempt = { code: string };
 
@@ -16,16 +16,16 @@ export default defineTool({
   async run(_args, mcp) {
     if (await isConnected(mcp.principal)) return "Your demo account is connected.";
 
-    const attempt = readRequestState<Attempt>(mcp) ?? { code: await startConnectAttempt(mcp.principal) };
+    // Continue the attempt this flow started, unless its link expired: then start afresh.
+    const previous = readRequestState<Attempt>(mcp);
+    const stillOpen = previous && (await getConnectAttempt(previous.code))?.principal === mcp.principal;
+    const attempt = stillOpen ? previous : { code: await startConnectAttempt(mcp.principal) };
+
     const url = `${getRequestURL(mcp.event).origin}/connect/${attempt.code}`;
     const ask = { connect: elicitUrl("Open this page to connect your demo account, then come back.", url) };
     const { connect } = readInputResponses(mcp, ask);
-
     if (connect && connect.action !== "accept") return `Not connected: you chose "${connect.action}".`;
-    if (connect && (await isConnectAttemptDone(attempt.code, mcp.principal))) {
-      return "Your demo account is connected.";
-    }
-    // First round, or the page was not completed yet: ask (again) with the same link.
+    // First round, or the page was not completed yet: ask (again) with the link.
     return inputRequired(mcp, ask, attempt);
   },
 });

@@ -1,6 +1,6 @@
 /** Micro-benchmarks of the hot path, bundled by micro.mjs: the state codec, and per-request validation. */
 import { createRequestStateCodec } from "@modelcontextprotocol/server";
-import { checkStandardHeaders } from "../../server/mcp/http/mcp-headers";
+import { checkMethodHeaders, checkVersionHeader } from "../../server/mcp/http/mcp-headers";
 import { parseJsonRpcMessage, type JsonRpcRequest } from "../../server/mcp/jsonrpc";
 import { parseRequestMeta } from "../../server/mcp/request-meta";
 import { openRequestState, sealRequestState, type RequestBinding } from "../../server/mcp/state/codec";
@@ -58,7 +58,9 @@ export async function runMicroBenchmarks(smoke: boolean): Promise<Record<string,
     "validate one request: envelope + _meta + mirrored headers": await measure(size * 5, batches, () => {
       const message = parseJsonRpcMessage(body) as JsonRpcRequest;
       const meta = parseRequestMeta(message.params);
-      checkStandardHeaders((name) => headers[name], message, meta.protocolVersion);
+      const read = (name: string) => headers[name];
+      checkVersionHeader(read, meta.protocolVersion);
+      checkMethodHeaders(read, message);
     }),
   };
 }

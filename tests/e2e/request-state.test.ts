@@ -72,7 +72,7 @@ describe("tampering, on one server", () => {
     const first = await retryDelete(server.url, "15", state);
     expect(first.body.result.content[0].text).toMatch(/^Deleted note 15/);
     expectOpaqueRejection(await retryDelete(server.url, "15", state));
-    expect(server.logs()).toMatch(/requestState rejected on tools\/call \(delete_note\): already redeemed/);
+    expect(server.logs()).toMatch(/requestState rejected on tools\/call "delete_note": already redeemed/);
   });
 
   it("ignores answers sent without the state this single-use tool issued, and asks", async () => {
@@ -97,7 +97,7 @@ describe("tampering, on one server", () => {
   });
 
   it("logs the real reason but never the state or the secret", () => {
-    expect(server.logs()).toMatch(/requestState rejected on tools\/call \(delete_note\): (authentication failed|malformed)/);
+    expect(server.logs()).toMatch(/requestState rejected on tools\/call "delete_note": (authentication failed|malformed)/);
     expect(server.logs()).toMatch(/sealed for another request/);
     expect(server.logs()).not.toContain(TEST_SECRET);
     expect(server.logs()).not.toMatch(/v1\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]{20,}/);

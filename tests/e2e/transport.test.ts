@@ -80,6 +80,16 @@ describe("envelope", () => {
     expect(response.status).toBe(415);
   });
 
+  it("serves /mcp/ like /mcp", async () => {
+    const response = await fetch(`${server.url}/`, {
+      method: "POST",
+      headers: standardHeaders("server/discover"),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 5, method: "server/discover", params: { _meta: meta() } }),
+    });
+    expect(response.status).toBe(200);
+    expect((await response.json()).result.resultType).toBe("complete");
+  });
+
   it("ignores Mcp-Session-Id and Last-Event-ID and never mints a session", async () => {
     const result = await post(server.url, "tools/list", {}, { headers: { "mcp-session-id": "abc", "last-event-id": "7" } });
     expect(result.status).toBe(200);
@@ -126,6 +136,7 @@ describe("mirrored headers", () => {
     ["MCP-Protocol-Version that differs from _meta", { "mcp-protocol-version": "2025-11-25" }],
     ["Mcp-Method that differs from the body", { "mcp-method": "tools/list" }],
     ["Mcp-Method with different case", { "mcp-method": "TOOLS/CALL" }],
+    ["Mcp-Method in base64 (only Mcp-Name and Mcp-Param-* may be encoded)", { "mcp-method": `=?base64?${btoa("tools/call")}?=` }],
     ["Mcp-Name that differs from the body", { "mcp-name": "add" }],
     ["a missing Mcp-Param-Locale", {}],
     ["Mcp-Param-Locale that differs from the body", { "mcp-param-locale": "de" }],

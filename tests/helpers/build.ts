@@ -10,4 +10,6 @@ export default function setup() {
   for (const script of ["build", "build:cloudflare", "build:vercel"]) {
     execFileSync("npm", ["run", "--silent", script], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, MCP_FIXTURES: "" } });
   }
+  // The fixture build (.output-conformance): the conformance suite's fixtures and the tests' own.
+  execFileSync("npx", ["nitropack", "build"], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, MCP_FIXTURES: "conformance" } });
 }

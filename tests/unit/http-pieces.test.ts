@@ -69,11 +69,12 @@ describe("client capabilities", () => {
 });
 
 describe("URI templates and cursors", () => {
-  it("matches and expands level-1 templates", () => {
+  it("matches level-1 templates and decodes their variables", () => {
     const template = compileUriTemplate("note://{id}/v/{rev}");
+    expect(template.variables).toEqual(["id", "rev"]);
     expect(template.match("note://12/v/3")).toEqual({ id: "12", rev: "3" });
+    expect(template.match("note://a%20b/v/1")).toEqual({ id: "a b", rev: "1" });
     expect(template.match("note://12/v/3/x")).toBeNull();
-    expect(template.expand({ id: "a b", rev: "1" })).toBe("note://a%20b/v/1");
     expect(() => compileUriTemplate("file:///{+path}")).toThrow(/level 1/);
   });
 

@@ -66,11 +66,6 @@ export class ResponseChannel {
     });
   }
 
-  /** An SSE comment: keeps idle intermediaries from closing a long-lived stream. */
-  keepAlive(): void {
-    if (!this.done && this.controller) this.controller.enqueue(encoder.encode(": keep-alive\n\n"));
-  }
-
   /** Ends the response: on a stream, writes the final message and closes it. Later sends are dropped. */
   finish(json: string): void {
     if (this.done) return;

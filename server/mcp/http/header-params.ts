@@ -3,18 +3,18 @@
  * when the tool is defined. An invalid annotation is a definition error: clients
  * must drop such a tool from tools/list, so it must never be published.
  */
+import { isPlainObject } from "../jsonrpc";
 import type { HeaderParam } from "./mcp-headers";
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_TYPES = new Set(["string", "integer", "boolean"]);
 
 type Schema = Record<string, unknown>;
-const isSchema = (value: unknown): value is Schema => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Counts every `x-mcp-header` key anywhere in the schema. */
 function countAnnotations(value: unknown): number {
   if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + countAnnotations(item), 0);
-  if (!isSchema(value)) return 0;
+  if (!isPlainObject(value)) return 0;
   return Object.entries(value).reduce((sum, [key, child]) => sum + (key === "x-mcp-header" ? 1 : 0) + countAnnotations(child), 0);
 }
 
@@ -24,9 +24,9 @@ export function findHeaderParams(toolName: string, inputSchema: Schema): HeaderP
     throw new Error(`Tool "${toolName}": invalid x-mcp-header: ${reason}`);
   };
   const visit = (schema: Schema, path: string[]) => {
-    if (!isSchema(schema.properties)) return;
+    if (!isPlainObject(schema.properties)) return;
     for (const [key, property] of Object.entries(schema.properties)) {
-      if (!isSchema(property)) continue;
+      if (!isPlainObject(property)) continue;
       const here = [...path, key];
       const header = property["x-mcp-header"];
       if (header !== undefined) {

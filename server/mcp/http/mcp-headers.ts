@@ -6,6 +6,7 @@
  */
 import { headerMismatch } from "../errors";
 import type { JsonRpcRequest } from "../jsonrpc";
+import { targetOf } from "../request-target";
 import { utf8Decode } from "../encoding";
 
 /** Reads a request header by lower-case name; `undefined` when absent. */
@@ -23,6 +24,7 @@ export interface HeaderParam {
 const VISIBLE_ASCII = /^[\x20-\x7e\t]*$/;
 const SENTINEL = /^=\?base64\?(.*)\?=$/;
 const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
 /**
  * Decodes a header value: trims optional whitespace, rejects invalid characters,
@@ -47,43 +49,36 @@ export function decodeHeaderValue(raw: string): string | null {
 function requireHeader(read: HeaderReader, name: string): string {
   const raw = read(name.toLowerCase());
   if (raw === undefined) throw headerMismatch(`missing required ${name} header`);
+  return raw;
+}
+
+/** Mcp-Name and Mcp-Param-* may carry the base64 sentinel; decoded before comparison. */
+function decodedHeader(name: string, raw: string): string {
   const value = decodeHeaderValue(raw);
   if (value === null) throw headerMismatch(`${name} header contains invalid characters or a malformed base64 value`);
   return value;
 }
 
-/** The body field `Mcp-Name` mirrors for this method, if any. */
-export function mcpNameOf(message: JsonRpcRequest): { field: "name" | "uri"; value: unknown } | undefined {
-  switch (message.method) {
-    case "tools/call":
-    case "prompts/get":
-      return { field: "name", value: message.params.name };
-    case "resources/read":
-      return { field: "uri", value: message.params.uri };
-    default:
-      return undefined;
+/** `MCP-Protocol-Version` must be present and equal `_meta`'s version (checked before the version itself). */
+export function checkVersionHeader(read: HeaderReader, protocolVersion: string): void {
+  const version = requireHeader(read, "MCP-Protocol-Version").trim();
+  if (version !== protocolVersion) {
+    throw headerMismatch(`MCP-Protocol-Version header value '${version}' does not match _meta protocolVersion '${protocolVersion}'`);
   }
 }
 
-/** Checks `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` against the body. */
-export function checkStandardHeaders(read: HeaderReader, message: JsonRpcRequest, protocolVersion: string): void {
-  const version = read("mcp-protocol-version")?.trim();
-  if (version === undefined) throw headerMismatch("missing required MCP-Protocol-Version header");
-  if (version !== protocolVersion) {
-    throw headerMismatch(
-      `MCP-Protocol-Version header value '${version}' does not match _meta protocolVersion '${protocolVersion}'`,
-    );
-  }
-  const method = requireHeader(read, "Mcp-Method");
+/** `Mcp-Method` (compared literally: values are case-sensitive) and `Mcp-Name` against the body. */
+export function checkMethodHeaders(read: HeaderReader, message: JsonRpcRequest): void {
+  const method = requireHeader(read, "Mcp-Method").trim();
   if (method !== message.method) {
     throw headerMismatch(`Mcp-Method header value '${method}' does not match body method '${message.method}'`);
   }
-  const name = mcpNameOf(message);
-  if (!name) return;
-  const header = requireHeader(read, "Mcp-Name");
+  const target = targetOf(message.method, message.params);
+  if (!target) return;
+  const header = decodedHeader("Mcp-Name", requireHeader(read, "Mcp-Name"));
   // A missing or non-string body value is reported by the method itself (-32602).
-  if (typeof name.value === "string" && header !== name.value) {
-    throw headerMismatch(`Mcp-Name header value '${header}' does not match body ${name.field} '${name.value}'`);
+  if (typeof target.value === "string" && header !== target.value) {
+    throw headerMismatch(`Mcp-Name header value '${header}' does not match body ${target.field} '${target.value}'`);
   }
 }
 
@@ -103,8 +98,8 @@ function matches(header: string, body: unknown, type: HeaderParam["type"]): bool
     case "boolean":
       return header === String(body) && typeof body === "boolean";
     case "integer":
-      // Compared numerically: "42.0" and 42 are the same value.
-      return typeof body === "number" && header.trim() !== "" && Number(header) === body;
+      // Compared numerically ("42.0" and 42 are the same value), decimal notation only.
+      return typeof body === "number" && DECIMAL.test(header) && Number(header) === body;
   }
 }
 
@@ -118,9 +113,7 @@ export function checkParamHeaders(read: HeaderReader, params: readonly HeaderPar
       if (body === undefined || body === null) continue;
       throw headerMismatch(`missing ${name} header for parameter '${param.path.join(".")}'`);
     }
-    const header = decodeHeaderValue(raw);
-    if (header === null) throw headerMismatch(`${name} header contains invalid characters or a malformed base64 value`);
-    if (!matches(header, body, param.type)) {
+    if (!matches(decodedHeader(name, raw), body, param.type)) {
       throw headerMismatch(`${name} header value does not match parameter '${param.path.join(".")}' in the body`);
     }
   }

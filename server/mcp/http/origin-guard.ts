@@ -1,64 +1,63 @@
 /**
  * DNS-rebinding protection and CORS for the MCP endpoint.
  *
- * - Host: when the connection arrived on a loopback address, the `Host` header must name
- *   loopback too (`localhost`, `127.0.0.1`, `[::1]`) or be listed in NITRO_MCP_ALLOWED_HOSTS.
- *   A rebinding page reaches 127.0.0.1 under its own host name and is refused with 403.
- *   When NITRO_MCP_ALLOWED_HOSTS is set, it applies to every connection.
- * - Origin: a request carrying `Origin` must come from the same origin as the endpoint or
- *   from one listed in NITRO_MCP_ALLOWED_ORIGINS; anything else is 403.
- * - CORS: allowed cross-origin browsers get their preflight answered, may send the MCP
- *   headers, and may read `WWW-Authenticate` and `MCP-Protocol-Version`.
+ * A rebinding page reaches a local server under its own DNS name, so the browser sends
+ * `Host: evil.example` and `Origin: http://evil.example` — and the two agree. The Host
+ * header is therefore checked first, against names this server trusts:
+ * - when the connection arrived on a loopback or private address (127.0.0.0/8, ::1,
+ *   10/8, 172.16/12, 192.168/16, fc00::/7, link-local: a laptop, a LAN, a container),
+ *   `Host` must be a loopback name, an IP literal, or listed in NITRO_MCP_ALLOWED_HOSTS;
+ * - when NITRO_MCP_ALLOWED_HOSTS is set, it applies to every connection.
+ * Then a request carrying `Origin` must come from that (checked) host or from
+ * NITRO_MCP_ALLOWED_ORIGINS. Anything else is 403.
+ *
+ * On Workers and Vercel there is no socket address: the platform routes by host name.
  */
 import type { H3Event } from "h3";
 import type { McpConfig } from "../config";
 import { requestHeader } from "./request-headers";
 
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+const PRIVATE_ADDRESS = /^(?:::ffff:)?(?:127\.|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.)|^(?:::1$|f[cd][0-9a-f]{2}:|fe80:)/i;
 const ALLOWED_REQUEST_HEADERS = /^(content-type|accept|authorization|mcp-protocol-version|mcp-method|mcp-name|mcp-param-[!#$%&'*+.^_`|~0-9a-z-]+|traceparent|tracestate|baggage)$/;
 
 function hostnameOf(host: string): string {
-  const lower = host.toLowerCase();
-  if (lower.startsWith("[")) return lower.slice(0, lower.indexOf("]") + 1);
-  const colon = lower.lastIndexOf(":");
-  return colon === -1 ? lower : lower.slice(0, colon);
+  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
+  const colon = host.lastIndexOf(":");
+  return colon === -1 ? host : host.slice(0, colon);
 }
 
-function isLoopbackAddress(address: string | undefined): boolean {
-  return !!address && (address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127."));
-}
+/** A name a rebinding attack cannot produce: loopback names and IP literals. */
+const isRebindingSafe = (hostname: string) => LOOPBACK_HOSTS.has(hostname) || IPV4.test(hostname) || hostname.startsWith("[");
 
 export type GuardVerdict = { ok: true; corsOrigin?: string } | { ok: false; reason: string };
 
 export function checkOriginAndHost(event: H3Event, config: McpConfig): GuardVerdict {
-  const host = requestHeader(event, "host") ?? "";
+  const host = (requestHeader(event, "host") ?? "").toLowerCase();
   const hostname = hostnameOf(host);
+  const listed = config.allowedHosts.includes(host) || config.allowedHosts.includes(hostname);
   // `nitropack dev` listens on 127.0.0.1 only but proxies to a worker, so trust the mode there.
-  const onLoopback = !!import.meta.dev || isLoopbackAddress(event.node?.req?.socket?.localAddress);
-  const hostListed = config.allowedHosts.includes(host.toLowerCase()) || config.allowedHosts.includes(hostname);
-  if (onLoopback && !LOOPBACK_HOSTS.has(hostname) && !hostListed) {
-    return { ok: false, reason: `Host "${host}" is not allowed for a server bound to a loopback address` };
-  }
-  if (config.allowedHosts.length > 0 && !hostListed && !(onLoopback && LOOPBACK_HOSTS.has(hostname))) {
-    return { ok: false, reason: `Host "${host}" is not in NITRO_MCP_ALLOWED_HOSTS` };
+  const localAddress = event.node?.req?.socket?.localAddress;
+  const local = !!import.meta.dev || (!!localAddress && PRIVATE_ADDRESS.test(localAddress));
+  if (!listed && ((local && !isRebindingSafe(hostname)) || config.allowedHosts.length > 0)) {
+    return { ok: false, reason: `Host "${host}" is not allowed: list it in NITRO_MCP_ALLOWED_HOSTS` };
   }
 
   const origin = requestHeader(event, "origin");
   if (origin === undefined) return { ok: true };
   const normalized = origin.toLowerCase();
-  if (config.allowedOrigins.includes(normalized) || config.allowedOrigins.includes("*")) {
-    return { ok: true, corsOrigin: origin };
-  }
+  if (config.allowedOrigins.includes(normalized) || config.allowedOrigins.includes("*")) return { ok: true, corsOrigin: origin };
   let sameOrigin = false;
   try {
-    sameOrigin = new URL(normalized).host === host.toLowerCase();
+    sameOrigin = new URL(normalized).host === host;
   } catch {
     // "null" and other opaque origins are never same-origin
   }
-  return sameOrigin ? { ok: true } : { ok: false, reason: `Origin "${origin}" is not allowed` };
+  return sameOrigin ? { ok: true } : { ok: false, reason: `Origin "${origin}" is not allowed: list it in NITRO_MCP_ALLOWED_ORIGINS` };
 }
 
-/** CORS headers for an allowed cross-origin request (and its preflight). */
+/** CORS headers for an allowed cross-origin request (and its preflight, when `requestedHeaders` is given). */
 export function corsHeaders(origin: string, requestedHeaders?: string | null): Record<string, string> {
   const headers: Record<string, string> = {
     "access-control-allow-origin": origin,

@@ -14,7 +14,7 @@ const SSE_HEADERS = {
   "x-accel-buffering": "no",
 } as const;
 
-export function sendReply(event: H3Event, reply: JsonRpcReply, headers?: Record<string, string>): string {
+function sendReply(event: H3Event, reply: JsonRpcReply, headers?: Record<string, string>): string {
   setResponseStatus(event, reply.status);
   setResponseHeaders(event, { "content-type": "application/json", ...headers });
   return reply.body;

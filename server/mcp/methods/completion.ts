@@ -22,6 +22,7 @@ function completerFor(ref: unknown, argument: string): Completer | undefined {
     if (typeof ref.uri !== "string") throw invalidParams("ref/resource requires a uri");
     const template = registry.findTemplate(ref.uri);
     if (!template) throw invalidParams(`Unknown resource template: ${ref.uri}`, { uri: ref.uri });
+    if (!template.template!.variables.includes(argument)) throw invalidParams(`Template "${ref.uri}" has no variable "${argument}"`);
     return template.completers[argument];
   }
   throw invalidParams('params.ref.type must be "ref/prompt" or "ref/resource"');

@@ -1,19 +1,14 @@
 /** `prompts/list` and `prompts/get`. */
-import { useMcpConfig } from "../config";
 import type { McpContext } from "../context";
 import { invalidParams } from "../errors";
 import { isPlainObject } from "../jsonrpc";
-import { paginate } from "../pagination";
 import { registry } from "../registry";
+import { listResult } from "./list-result";
 import type { MethodResult } from "./types";
 
 const descriptors = registry.prompts.map((prompt) => prompt.descriptor);
 
-export function listPrompts(mcp: McpContext): MethodResult {
-  const config = useMcpConfig();
-  const page = paginate(descriptors, mcp.params.cursor, config.pageSize, "prompts");
-  return { prompts: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}), ...config.listCache };
-}
+export const listPrompts = (mcp: McpContext): MethodResult => listResult("prompts", descriptors, mcp);
 
 /** The prompt a `prompts/get` (or a completion reference) names; -32602 for a missing or unknown name. */
 export function requirePrompt(name: unknown) {

@@ -1,49 +1,33 @@
 /** `resources/list`, `resources/templates/list` and `resources/read`. */
-import { useMcpConfig } from "../config";
 import type { McpContext } from "../context";
 import { invalidParams } from "../errors";
 import { isInputRequiredOutcome } from "../input-required";
-import { paginate } from "../pagination";
 import type { Resource } from "../protocol";
 import { registry } from "../registry";
+import { listResult } from "./list-result";
 import type { MethodResult } from "./types";
 
 const fixedResources = registry.resources.map((entry) => entry.descriptor as Resource);
 const templateDescriptors = registry.templates.map((entry) => entry.descriptor);
+/** Templates that list their resources at run time may list per caller: keep shared caches out. */
+const listScope = registry.templates.some((entry) => entry.list) ? "private" : undefined;
 
 /** Resources are read fresh by default: results may be private to the caller and may change. */
 const DEFAULT_READ_CACHE = { ttlMs: 0, cacheScope: "private" } as const;
 
 export async function listResources(mcp: McpContext): Promise<MethodResult> {
-  const config = useMcpConfig();
   const listed = await Promise.all(registry.templates.map((entry) => entry.list?.(mcp) ?? []));
-  const all = [...fixedResources, ...listed.flat()];
-  const page = paginate(all, mcp.params.cursor, config.pageSize, "resources");
-  return { resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}), ...config.listCache };
+  return listResult("resources", [...fixedResources, ...listed.flat()], mcp, listScope);
 }
 
-export function listResourceTemplates(mcp: McpContext): MethodResult {
-  const config = useMcpConfig();
-  const page = paginate(templateDescriptors, mcp.params.cursor, config.pageSize, "templates");
-  return {
-    resourceTemplates: page.items,
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-    ...config.listCache,
-  };
-}
+export const listResourceTemplates = (mcp: McpContext): MethodResult => listResult("resourceTemplates", templateDescriptors, mcp);
 
-/** The entry a `resources/read` URI belongs to; -32602 with `data.uri` when there is none. */
-export function requireResource(uri: unknown) {
+export async function readResource(mcp: McpContext): Promise<MethodResult> {
+  const uri = mcp.params.uri;
   if (typeof uri !== "string") throw invalidParams("resources/read requires params.uri (a string)");
   const found = registry.findResource(uri);
   if (!found) throw invalidParams(`Resource not found: ${uri}`, { uri });
-  return found;
-}
-
-export async function readResource(mcp: McpContext): Promise<MethodResult> {
-  const uri = mcp.params.uri as string;
-  const { entry, variables } = requireResource(uri);
-  const result = await entry.read(uri, variables, mcp);
+  const result = await found.entry.read(uri, found.variables, mcp);
   if (isInputRequiredOutcome(result)) return result;
-  return { ...result, ...DEFAULT_READ_CACHE, ...entry.cache };
+  return { ...result, ...DEFAULT_READ_CACHE, ...found.entry.cache };
 }

@@ -1,5 +1,5 @@
 /** Which request a `requestState` belongs to: the principal, the method, its target and its arguments. */
-import { INPUT_REQUIRED_METHODS } from "../protocol";
+import { targetOf } from "../request-target";
 import type { RequestBinding } from "./codec";
 
 /** The binding for a request that may carry a `requestState`, or undefined for other methods. */
@@ -8,8 +8,7 @@ export function requestBindingOf(
   params: Readonly<Record<string, unknown>>,
   principal: string,
 ): RequestBinding | undefined {
-  if (!INPUT_REQUIRED_METHODS.has(method)) return undefined;
-  const target = method === "resources/read" ? params.uri : params.name;
+  const target = targetOf(method, params)?.value;
   if (typeof target !== "string") return undefined;
   return { principal, method, target, arguments: method === "resources/read" ? undefined : params.arguments };
 }

@@ -8,7 +8,7 @@
  */
 import { base64UrlEncode, utf8Encode } from "../encoding";
 
-export const MIN_SECRET_BYTES = 32;
+const MIN_SECRET_BYTES = 32;
 const HKDF_SALT = utf8Encode("mcp-edge-template/request-state");
 
 export interface StateKey {

@@ -1,0 +1,46 @@
+/**
+ * Short-lived records in unstorage whose expiry holds on every driver. Redis, Upstash and
+ * Workers KV drop expired keys themselves (`ttl`); the memory and file drivers ignore it,
+ * so the expiry is also stored with the value, checked on every read, and expired records
+ * are swept now and then on those drivers.
+ */
+import { useStorage } from "nitropack/runtime";
+
+interface Stored<T> {
+  value: T;
+  expiresAt: number;
+}
+
+const SWEEP_EVERY = 256;
+const DRIVERS_WITHOUT_TTL = new Set(["memory", "fs", "fs-lite"]);
+const now = () => Math.floor(Date.now() / 1000);
+
+export interface ExpiringStore<T> {
+  get(key: string): Promise<T | null>;
+  set(key: string, value: T, ttlSeconds: number): Promise<void>;
+}
+
+export function expiringStore<T>(base: string): ExpiringStore<T> {
+  const storage = () => useStorage(base);
+  let writes = 0;
+
+  async function sweep(): Promise<void> {
+    const driver = useStorage().getMount(base).driver.name ?? "";
+    if (!DRIVERS_WITHOUT_TTL.has(driver)) return;
+    for (const key of await storage().getKeys()) {
+      const item = await storage().getItem<Stored<T>>(key);
+      if (!item || item.expiresAt < now()) await storage().removeItem(key);
+    }
+  }
+
+  return {
+    async get(key) {
+      const item = await storage().getItem<Stored<T>>(key);
+      return item && item.expiresAt >= now() ? item.value : null;
+    },
+    async set(key, value, ttlSeconds) {
+      await storage().setItem<Stored<T>>(key, { value, expiresAt: now() + ttlSeconds }, { ttl: Math.max(60, ttlSeconds) });
+      if (++writes % SWEEP_EVERY === 0) await sweep();
+    },
+  };
+}
