@@ -2,7 +2,7 @@
  * Short-lived records in unstorage whose expiry holds on every driver. Redis, Upstash and
  * Workers KV drop expired keys themselves (`ttl`); the memory and file drivers ignore it,
  * so the expiry is also stored with the value, checked on every read, and expired records
- * are swept now and then on those drivers.
+ * are swept on those drivers at most once a minute (a sweep reads every key).
  */
 import { useStorage } from "nitropack/runtime";
 
@@ -11,7 +11,7 @@ interface Stored<T> {
   expiresAt: number;
 }
 
-const SWEEP_EVERY = 256;
+const SWEEP_INTERVAL_SECONDS = 60;
 const DRIVERS_WITHOUT_TTL = new Set(["memory", "fs", "fs-lite"]);
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -22,7 +22,7 @@ export interface ExpiringStore<T> {
 
 export function expiringStore<T>(base: string): ExpiringStore<T> {
   const storage = () => useStorage(base);
-  let writes = 0;
+  let lastSweep = now();
 
   async function sweep(): Promise<void> {
     const driver = useStorage().getMount(base).driver.name ?? "";
@@ -40,7 +40,11 @@ export function expiringStore<T>(base: string): ExpiringStore<T> {
     },
     async set(key, value, ttlSeconds) {
       await storage().setItem<Stored<T>>(key, { value, expiresAt: now() + ttlSeconds }, { ttl: Math.max(60, ttlSeconds) });
-      if (++writes % SWEEP_EVERY === 0) await sweep();
+      if (now() - lastSweep >= SWEEP_INTERVAL_SECONDS) {
+        lastSweep = now();
+        // In the background: the request that happens to trigger it should not wait for it.
+        void sweep().catch((error) => console.error("[mcp] sweeping expired records failed:", error));
+      }
     },
   };
 }

@@ -60,7 +60,7 @@ async function throughput(url, scenario, contender) {
     method: "POST",
     connections: CONNECTIONS,
     requests,
-    ...(scenario.amount ? { amount: scenario.amount } : smoke ? { amount: 300 } : { duration: DURATION_S }),
+    ...(smoke ? { amount: 300 } : { duration: DURATION_S }),
   });
   if (result.non2xx > 0 || result.errors > 0 || rpcErrors > 0) {
     throw new Error(`${scenario.name} on ${contender}: ${result.non2xx} non-2xx, ${result.errors} errors, ${rpcErrors} JSON-RPC errors`);

@@ -35,6 +35,8 @@ export async function respondToRequest(event: H3Event, mcp: McpContext): Promise
     mcp.channel.finish(first.body);
     return sendReply(event, first);
   }
+  // Streaming commits to 200: a final error (say -32021 raised after a progress notification)
+  // travels in the stream with its JSON-RPC code, since HTTP allows no second status.
   setResponseStatus(event, 200);
   setResponseHeaders(event, SSE_HEADERS);
   const stream = mcp.channel.openStream();
