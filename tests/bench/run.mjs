@@ -149,6 +149,7 @@ function render({ measured, micro, cold, nodeBundle, workerBundle }) {
       `latency: ${LATENCY_SAMPLES} sequential requests, µs`,
     "",
   );
+  if (smoke) lines.push("**Smoke mode: 300 requests per run, too few for meaningful figures. It only proves the script works.**", "");
   lines.push("Medians over the repeats, with min–max. a/b and a/c compare throughput.", "");
   lines.push("| scenario | contender | req/s | p50 µs | p99 µs | a/b | a/c |", "|---|---|---|---|---|---|---|");
   for (const [name, byContender] of Object.entries(measured)) {
