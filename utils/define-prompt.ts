@@ -40,7 +40,7 @@ export interface PromptOptions<Args extends StringArguments> {
 function toResult(value: Exclude<PromptReturn, InputRequiredOutcome>, description: string): GetPromptResult {
   if (typeof value === "string") return { description, messages: [{ role: "user", content: { type: "text", text: value } }] };
   if (Array.isArray(value)) return { description, messages: value };
-  return { ...value }; // a copy: the dispatcher adds resultType and _meta
+  return value;
 }
 
 export function definePrompt<Args extends StringArguments = {}>(options: PromptOptions<Args>): PromptEntry {

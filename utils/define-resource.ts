@@ -22,7 +22,7 @@
  */
 import type { McpContext } from "../server/mcp/context";
 import { DEFINITION, type Completer, type ResourceEntry } from "../server/mcp/definitions";
-import { invalidParams } from "../server/mcp/errors";
+import { ResourceNotFoundError } from "../server/mcp/errors";
 import { isInputRequiredOutcome, type InputRequiredOutcome } from "../server/mcp/input-required";
 import type { CacheHints, ReadResourceResult, Resource, ResourceTemplate } from "../server/mcp/protocol";
 import { base64Encode } from "../server/mcp/encoding";
@@ -111,7 +111,7 @@ export function defineResource(options: FixedResourceOptions | TemplatedResource
       if (isInputRequiredOutcome(value)) return value;
       const contents = value === undefined ? [] : toContents(value, uri, mimeType);
       // Empty contents would read as "found, but nothing there"; the spec wants an error for a missing resource.
-      if (contents.length === 0) throw invalidParams(`Resource not found: ${uri}`, { uri });
+      if (contents.length === 0) throw new ResourceNotFoundError(uri);
       return { contents };
     },
   };

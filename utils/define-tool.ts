@@ -98,7 +98,7 @@ export function defineTool(options: ToolOptions<ObjectInput> | StructuredToolOpt
       const structured = options.output.parse(value) as Record<string, unknown>;
       return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
     }
-    if (isToolResult(value)) return { ...value }; // a copy: the dispatcher adds resultType and _meta
+    if (isToolResult(value)) return value;
     throw new TypeError(`tool "${options.name}" returned something that is not a tool result`);
   }
 

@@ -68,6 +68,6 @@ export async function dispatch(mcp: McpContext): Promise<JsonRpcReply> {
     return { status: 200, body };
   } catch (caught) {
     const error = toMcpError(caught);
-    return errorReply(mcp.id, mcp.era === "legacy" ? legacyError(mcp, error) : error);
+    return errorReply(mcp.id, mcp.era === "legacy" ? legacyError(error) : error);
   }
 }

@@ -65,6 +65,16 @@ export const missingClientCapabilities = (requiredCapabilities: ClientCapabiliti
 export const unsupportedProtocolVersion = (requested: string, supported: readonly string[], message = "Unsupported protocol version") =>
   new McpError(ErrorCode.UnsupportedProtocolVersion, message, { supported, requested }, 400);
 
+/**
+ * -32602 with `data.uri`, as 2026-07-28 words "resource not found" (HTTP 200). Its own class
+ * so that a legacy request can be answered with that revision's -32002 instead.
+ */
+export class ResourceNotFoundError extends McpError {
+  constructor(readonly uri: string) {
+    super(ErrorCode.InvalidParams, `Resource not found: ${uri}`, { uri });
+  }
+}
+
 export const internalError = (message = "Internal error") =>
   new McpError(ErrorCode.InternalError, message, undefined, 500);
 

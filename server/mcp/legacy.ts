@@ -14,7 +14,7 @@
  */
 import { useMcpConfig } from "./config";
 import type { McpContext } from "./context";
-import { ErrorCode, McpError, invalidParams } from "./errors";
+import { ErrorCode, McpError, ResourceNotFoundError, invalidParams } from "./errors";
 import type { InputRequiredOutcome } from "./input-required";
 import { isPlainObject } from "./jsonrpc";
 import type { MethodResult } from "./methods/types";
@@ -74,10 +74,9 @@ export function legacyInputRequired(mcp: McpContext, outcome: InputRequiredOutco
 }
 
 /** An error as the negotiated revision words it: in-band (HTTP 200), resource-not-found as -32002. */
-export function legacyError(mcp: McpContext, error: McpError): McpError {
-  const data = error.data;
-  if (mcp.method === "resources/read" && error.code === ErrorCode.InvalidParams && isPlainObject(data) && "uri" in data) {
-    return new McpError(ErrorCode.LegacyResourceNotFound, "Resource not found", data);
+export function legacyError(error: McpError): McpError {
+  if (error instanceof ResourceNotFoundError) {
+    return new McpError(ErrorCode.LegacyResourceNotFound, "Resource not found", { uri: error.uri });
   }
   return new McpError(error.code, error.message, error.data);
 }

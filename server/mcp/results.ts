@@ -12,18 +12,19 @@ import { requestBindingOf } from "./state/binding";
 import { sealRequestState } from "./state/codec";
 import { useStateKeyRing } from "./state/key-ring";
 
-/** Adds `_meta["io.modelcontextprotocol/serverInfo"]`, keeping any `_meta` the handler set. Mutates: results are fresh objects. */
+let serverInfoMeta: Record<string, unknown> | undefined;
+
+/**
+ * A copy of `result` with `_meta["io.modelcontextprotocol/serverInfo"]`, keeping any `_meta` the
+ * handler set. Never mutates: a handler may return the same object every time.
+ */
 function withServerInfo(result: Record<string, unknown>): Record<string, unknown> {
-  const serverInfo = useMcpConfig().serverInfo;
+  serverInfoMeta ??= { [META.serverInfo]: useMcpConfig().serverInfo };
   const meta = result._meta as Record<string, unknown> | undefined;
-  result._meta = meta ? { ...meta, [META.serverInfo]: serverInfo } : { [META.serverInfo]: serverInfo };
-  return result;
+  return { ...result, _meta: meta ? { ...meta, ...serverInfoMeta } : serverInfoMeta };
 }
 
-export function completeResult(result: Record<string, unknown>): Record<string, unknown> {
-  result.resultType = "complete";
-  return withServerInfo(result);
-}
+export const completeResult = (result: Record<string, unknown>) => withServerInfo({ ...result, resultType: "complete" });
 
 export async function inputRequiredResult(mcp: McpContext, outcome: InputRequiredOutcome): Promise<Record<string, unknown>> {
   // createInputRequiredOutcome() allowed only methods that have a binding.

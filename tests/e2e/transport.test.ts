@@ -3,7 +3,7 @@
  * every error path asserts both the JSON-RPC code and the HTTP status.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { meta, parseSse, post, standardHeaders } from "../helpers/rpc";
+import { meta, post, standardHeaders } from "../helpers/rpc";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
 
 let server: RunningServer;
@@ -267,28 +267,15 @@ describe("methods", () => {
     expect(template.body.result.completion.values).toEqual(expect.arrayContaining(["12", "15"]));
   });
 
-  it("acknowledges subscriptions/listen first, tagged with its id, and ends it when the client leaves", async () => {
-    const controller = new AbortController();
-    const response = await fetch(server.url, {
-      method: "POST",
-      headers: standardHeaders("subscriptions/listen"),
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: "sub-1",
-        method: "subscriptions/listen",
-        params: { _meta: meta(), notifications: { toolsListChanged: true } },
-      }),
-      signal: controller.signal,
-    });
-    expect(response.headers.get("content-type")).toBe("text/event-stream");
-    const reader = response.body!.getReader();
-    const { value } = await reader.read();
-    const [ack] = parseSse(new TextDecoder().decode(value));
-    expect(ack).toMatchObject({
-      method: "notifications/subscriptions/acknowledged",
-      params: { _meta: { "io.modelcontextprotocol/subscriptionId": "sub-1" }, notifications: {} },
-    });
-    controller.abort();
+  it("acknowledges subscriptions/listen first, honouring nothing, tagged with its id, then ends it gracefully", async () => {
+    const result = await post(server.url, "subscriptions/listen", { notifications: { toolsListChanged: true } }, { id: "sub-1" });
+    expect(result.status).toBe(200);
+    expect(result.type).toBe("text/event-stream");
+    const tag = { "io.modelcontextprotocol/subscriptionId": "sub-1" };
+    expect(result.messages).toEqual([
+      { jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: tag, notifications: {} } },
+      { jsonrpc: "2.0", id: "sub-1", result: expect.objectContaining({ resultType: "complete", _meta: expect.objectContaining(tag) }) },
+    ]);
   });
 });
 

@@ -1,5 +1,5 @@
 /** Raw JSON-RPC over fetch, with the headers and `_meta` a 2026-07-28 request needs. */
-export const PROTOCOL_VERSION = "2026-07-28";
+const PROTOCOL_VERSION = "2026-07-28";
 
 export type Json = Record<string, any>;
 

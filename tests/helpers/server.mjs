@@ -25,29 +25,40 @@ export const TEST_SECRET = "test-secret-0123456789abcdef0123456789";
  * @param {{ command: string, args: string[], env: Record<string, string | undefined>, ready: RegExp, timeoutMs?: number }} options
  * @returns {Promise<RunningServer>}
  */
-async function startProcess({ command, args, env, ready, timeoutMs = 15_000 }) {
+/** Spawns a process that collects everything it prints, calling `onOutput` after each chunk. */
+function spawnCollecting(command, args, env, onOutput = () => {}) {
   const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  let output = "";
+  const collected = { child, output: "" };
+  const onData = (chunk) => {
+    collected.output += chunk;
+    onOutput(collected.output);
+  };
+  child.stdout.on("data", onData);
+  child.stderr.on("data", onData);
+  return collected;
+}
+
+async function startProcess({ command, args, env, ready, timeoutMs = 15_000 }) {
+  let resolveBase;
+  const collected = spawnCollecting(command, args, env, (output) => {
+    const match = ready.exec(output);
+    if (match) resolveBase(match[1]);
+  });
+  const { child } = collected;
   const base = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${command} did not start:\n${output}`)), timeoutMs);
-    const onData = (chunk) => {
-      output += chunk;
-      const match = ready.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
+    const timer = setTimeout(() => reject(new Error(`${command} did not start:\n${collected.output}`)), timeoutMs);
+    resolveBase = (value) => {
+      clearTimeout(timer);
+      resolve(value);
     };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
     child.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`${command} exited with ${code}:\n${output}`));
+      reject(new Error(`${command} exited with ${code}:\n${collected.output}`));
     });
   });
   return {
     url: `${base}/mcp`,
-    logs: () => output,
+    logs: () => collected.output,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -77,7 +88,8 @@ export function startVercelOutput(options = {}) {
   return startServer({ ...options, entry: "tests/targets/serve-vercel.mjs" });
 }
 
-async function freePort() {
+/** A TCP port free on 127.0.0.1 right now. */
+export async function freePort() {
   return new Promise((resolve) => {
     const server = createServer().listen(0, "127.0.0.1", () => {
       const { port } = server.address();
@@ -129,18 +141,17 @@ export async function startWorker(options = {}) {
  * @returns {Promise<{ code: number | null, output: string }>}
  */
 export function startServerExpectingFailure(env) {
+  const collected = spawnCollecting(process.execPath, [".output/server/index.mjs"], {
+    PATH: process.env.PATH,
+    HOST: "127.0.0.1",
+    PORT: "0",
+    ...env,
+  });
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [".output/server/index.mjs"], {
-      env: { PATH: process.env.PATH, HOST: "127.0.0.1", PORT: "0", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    child.stderr.on("data", (chunk) => (output += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    child.once("exit", (code) => {
+    const timer = setTimeout(() => collected.child.kill("SIGKILL"), 10_000);
+    collected.child.once("exit", (code) => {
       clearTimeout(timer);
-      resolve({ code, output });
+      resolve({ code, output: collected.output });
     });
   });
 }

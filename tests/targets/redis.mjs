@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
+import { freePort } from "../helpers/server.mjs";
 
 function findRedisServer() {
   for (const candidate of ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]) if (existsSync(candidate)) return candidate;
@@ -16,7 +16,7 @@ function findRedisServer() {
   }
 }
 
-export function ensureRedisServer() {
+function ensureRedisServer() {
   const found = findRedisServer();
   if (found) return found;
   console.log("[redis] redis-server is missing: installing Debian's package (apt-get install redis-server)…");
@@ -31,14 +31,6 @@ export function ensureRedisServer() {
   if (!installed) throw new Error("redis-server could not be installed");
   return installed;
 }
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 /** @returns {Promise<{ url: string, stop: () => Promise<void> }>} */
 export async function startRedis() {

@@ -1,6 +1,6 @@
 /** `resources/list`, `resources/templates/list` and `resources/read`. */
 import type { McpContext } from "../context";
-import { invalidParams } from "../errors";
+import { ResourceNotFoundError, invalidParams } from "../errors";
 import { isInputRequiredOutcome } from "../input-required";
 import type { Resource } from "../protocol";
 import { registry } from "../registry";
@@ -26,7 +26,7 @@ export async function readResource(mcp: McpContext): Promise<MethodResult> {
   const uri = mcp.params.uri;
   if (typeof uri !== "string") throw invalidParams("resources/read requires params.uri (a string)");
   const found = registry.findResource(uri);
-  if (!found) throw invalidParams(`Resource not found: ${uri}`, { uri });
+  if (!found) throw new ResourceNotFoundError(uri);
   const result = await found.entry.read(uri, found.variables, mcp);
   if (isInputRequiredOutcome(result)) return result;
   return { ...result, ...DEFAULT_READ_CACHE, ...found.entry.cache };
