@@ -2,34 +2,24 @@ import { readFileSync } from "node:fs";
 import { defineNitroConfig } from "nitropack/config";
 import { mcpDefinitionsModule } from "./server/build/definitions-module";
 import { mcpStorageModule } from "./server/build/storage-module";
+import { settingDefaults } from "./server/mcp/settings";
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
   name: string;
   version: string;
 };
 
-// `MCP_FIXTURES=conformance nitropack build` adds the test fixtures (the conformance suite's in
-// tests/conformance/fixtures, the template's own in tests/fixtures) to a separate output folder.
-// A normal build or `npm run dev` never contains them.
-const withConformanceFixtures = process.env.MCP_FIXTURES === "conformance";
-// Each target builds into its own folder, so the Node, Workers and Vercel builds can coexist.
-const target = process.env.NITRO_PRESET ?? "";
-const outputDir = withConformanceFixtures
-  ? ".output-conformance"
-  : target.startsWith("cloudflare")
-    ? ".output-cloudflare"
-    : undefined;
+// `npm run build:cloudflare` builds into its own folder, so the Node and Workers builds can coexist.
+const cloudflare = (process.env.NITRO_PRESET ?? "").startsWith("cloudflare");
 
 export default defineNitroConfig({
   // Workers: the newest date the workerd in wrangler 4.86 (the last release for Node 20) supports.
   compatibilityDate: { default: "2026-07-28", cloudflare: "2026-05-01" },
   srcDir: ".",
+  // Definitions (tools/, prompts/, resources/) are read from every scan dir.
   scanDirs: ["server"],
-  modules: [
-    mcpDefinitionsModule(withConformanceFixtures ? ["server", "tests/conformance/fixtures", "tests/fixtures"] : ["server"]),
-    mcpStorageModule(),
-  ],
-  ...(outputDir ? { output: { dir: outputDir }, buildDir: `.nitro/${outputDir.slice(1)}` } : {}),
+  modules: [mcpDefinitionsModule(), mcpStorageModule()],
+  ...(cloudflare ? { output: { dir: ".output-cloudflare" }, buildDir: ".nitro/output-cloudflare" } : {}),
   cloudflare: {
     deployConfig: true,
     nodeCompat: true,
@@ -41,25 +31,10 @@ export default defineNitroConfig({
       observability: { enabled: true },
     },
   },
-  // Every key here can be overridden at run time by an env var: mcp.stateSecret ← NITRO_MCP_STATE_SECRET.
+  // Every setting (server/mcp/settings.ts) can be overridden at run time by its NITRO_MCP_* variable.
   // Never put a secret or a connection URL in this file: it is baked into the bundle.
   runtimeConfig: {
-    mcp: {
-      serverName: pkg.name,
-      serverVersion: pkg.version,
-      instructions: "",
-      stateSecret: "",
-      stateSecretPrevious: "",
-      stateTtlSeconds: 600,
-      stateMaxLength: 16384,
-      authTokens: "",
-      allowedOrigins: "",
-      allowedHosts: "",
-      maxBodyBytes: 1048576,
-      pageSize: 50,
-      listTtlMs: 60000,
-      legacy: true,
-    },
+    mcp: { ...settingDefaults(), serverName: pkg.name, serverVersion: pkg.version },
   },
   typescript: { strict: true },
 });

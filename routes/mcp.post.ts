@@ -1,12 +1,20 @@
-/** POST /mcp — the MCP endpoint. The middleware has validated the request; this answers it. */
-import { respondToRequest } from "../server/mcp/http/respond";
+/**
+ * POST /mcp — the MCP endpoint. Each step either lets the request through or answers it
+ * itself (a refusal with the spec's code and status, or 202 for a notification):
+ *
+ * 1. guard Origin and Host (403), add CORS headers;
+ * 2. authenticate the caller (401);
+ * 3. read and validate the request into `event.context.mcp`: body, JSON-RPC envelope, `_meta`,
+ *    mirrored headers, version, target, and `requestState` (opened, claimed if single use);
+ * 4. respond: dispatch to the method and write the result as JSON, or as SSE once the
+ *    handler sends a notification.
+ */
+import { authenticate } from "../server/mcp/auth/authenticate";
+import { guardOriginAndHost } from "../server/mcp/http/guard";
+import { respond } from "../server/mcp/http/respond";
+import { readMcpRequest } from "../server/mcp/read-request";
 
-export default defineEventHandler((event) => {
-  if (event.context.mcpNotification) {
-    setResponseStatus(event, 202);
-    return null;
-  }
-  // The middleware validated every request this route can receive and left its context.
-  if (!event.context.mcp) throw createError({ statusCode: 500, statusMessage: "MCP request context missing" });
-  return respondToRequest(event, event.context.mcp);
+export default defineEventHandler({
+  onRequest: [guardOriginAndHost, authenticate, readMcpRequest],
+  handler: (event) => respond(event, event.context.mcp!),
 });

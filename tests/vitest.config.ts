@@ -1,13 +1,33 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+/**
+ * Three projects:
+ * - `unit`: no build, seconds (`npm run test:unit`);
+ * - `e2e`: the real builds over HTTP (the global setup builds them once);
+ * - `fork`: last and alone, the proof that a fork without the examples still passes its tests.
+ */
 export default defineConfig({
   root: fileURLToPath(new URL("..", import.meta.url)),
   test: {
-    include: ["tests/**/*.test.ts"],
-    globalSetup: ["tests/helpers/build.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
     reporters: ["default", "./tests/helpers/summary-reporter.ts"],
+    projects: [
+      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["tests/**/*.test.ts"],
+          exclude: ["tests/unit/**", "tests/fork/**"],
+          globalSetup: ["tests/helpers/build.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: { name: "fork", include: ["tests/fork/**/*.test.ts"], testTimeout: 1_800_000, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });

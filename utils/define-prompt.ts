@@ -1,24 +1,11 @@
-/**
- * `definePrompt`: one file in `server/prompts/` = one prompt. Prompt arguments are strings.
- *
- * @example
- * // server/prompts/summarize.ts
- * import { z } from "zod";
- * export default definePrompt({
- *   name: "summarize",
- *   description: "Summarize a text in a given tone.",
- *   arguments: { text: z.string().describe("What to summarize"), tone: z.string().optional() },
- *   complete: { tone: (value) => ["formal", "friendly"].filter((t) => t.startsWith(value)) },
- *   run: ({ text, tone }) => `Summarize this${tone ? ` in a ${tone} tone` : ""}:\n\n${text}`,
- * });
- */
+/** `definePrompt`: one file in `server/prompts/` = one prompt. */
 import { z } from "zod";
 import type { McpContext } from "../server/mcp/context";
-import { DEFINITION, type Completer, type PromptEntry } from "../server/mcp/definitions";
+import { DEFINITION, type Completer, type PromptEntry } from "../server/mcp/entries";
 import { invalidParams } from "../server/mcp/errors";
-import { isInputRequiredOutcome, type InputRequiredOutcome } from "../server/mcp/input-required";
+import { isInputRequiredOutcome, type InputRequiredOutcome } from "../server/mcp/outcome";
 import type { GetPromptResult, Prompt, PromptArgument, PromptMessage } from "../server/mcp/protocol";
-import { describeIssues } from "../server/mcp/zod-input";
+import { describeIssues } from "../server/mcp/internal/zod";
 
 type StringArguments = Record<string, z.ZodType<string | undefined>>;
 
@@ -33,7 +20,9 @@ export interface PromptOptions<Args extends StringArguments> {
   /** Completion for arguments, by argument name. */
   complete?: { [K in keyof Args]?: Completer };
   icons?: Prompt["icons"];
+  /** Each `requestState` this prompt issues is accepted once (see `defineTool`). */
   singleUseState?: boolean;
+  /** Runs on every call (and every round) with the validated arguments: text, messages, a full result, or `inputRequired(…)`. */
   run(args: z.output<z.ZodObject<Args>>, mcp: McpContext): PromptReturn | Promise<PromptReturn>;
 }
 
@@ -43,6 +32,24 @@ function toResult(value: Exclude<PromptReturn, InputRequiredOutcome>, descriptio
   return value;
 }
 
+/**
+ * Declares a prompt: the default export of one file in `server/prompts/`. Arguments are strings
+ * (`.describe()` is the argument's description, `.optional()` makes it optional); `complete`
+ * suggests values for them. `run` returns the text of one user message, a list of messages,
+ * a full `GetPromptResult`, or `inputRequired(…)` to ask first. Throw `invalidArguments(…)`
+ * for arguments that are well-formed but unusable (-32602).
+ *
+ * @example
+ * // server/prompts/summarize.ts
+ * import { z } from "zod";
+ * export default definePrompt({
+ *   name: "summarize",
+ *   description: "Summarize a text in a given tone.",
+ *   arguments: { text: z.string().describe("What to summarize"), tone: z.string().optional() },
+ *   complete: { tone: (value) => ["formal", "friendly"].filter((t) => t.startsWith(value)) },
+ *   run: ({ text, tone }) => `Summarize this${tone ? ` in a ${tone} tone` : ""}:\n\n${text}`,
+ * });
+ */
 export function definePrompt<Args extends StringArguments = {}>(options: PromptOptions<Args>): PromptEntry {
   const shape = (options.arguments ?? {}) as Args;
   const schema = z.object(shape);

@@ -1,31 +1,10 @@
-/**
- * `defineResource`: one file in `server/resources/` = one resource, fixed (`uri`) or
- * templated (`uriTemplate`, RFC 6570 level 1: `note://{id}`).
- *
- * @example
- * // server/resources/readme.ts
- * export default defineResource({
- *   uri: "docs://readme",
- *   name: "readme",
- *   mimeType: "text/markdown",
- *   read: () => "# Hello",
- * });
- *
- * @example
- * // server/resources/note.ts
- * export default defineResource({
- *   uriTemplate: "note://{id}",
- *   name: "note",
- *   mimeType: "text/plain",
- *   read: async ({ id }) => (await getNote(id))?.text, // undefined → "resource not found"
- * });
- */
+/** `defineResource`: one file in `server/resources/` = one resource, fixed (`uri`) or templated (`uriTemplate`). */
 import type { McpContext } from "../server/mcp/context";
-import { DEFINITION, type Completer, type ResourceEntry } from "../server/mcp/definitions";
+import { DEFINITION, type Completer, type ResourceEntry } from "../server/mcp/entries";
 import { ResourceNotFoundError } from "../server/mcp/errors";
-import { isInputRequiredOutcome, type InputRequiredOutcome } from "../server/mcp/input-required";
+import { isInputRequiredOutcome, type InputRequiredOutcome } from "../server/mcp/outcome";
 import type { CacheHints, ReadResourceResult, Resource, ResourceTemplate } from "../server/mcp/protocol";
-import { base64Encode } from "../server/mcp/encoding";
+import { base64Encode } from "../server/mcp/internal/encoding";
 import { compileUriTemplate } from "../server/mcp/uri-template";
 
 type Contents = ReadResourceResult["contents"];
@@ -42,6 +21,7 @@ interface ResourceMetadata {
   annotations?: Resource["annotations"];
   /** Caching hints for `resources/read`; the default is `{ ttlMs: 0, cacheScope: "private" }`. */
   cache?: Partial<CacheHints>;
+  /** Each `requestState` this resource issues is accepted once (see `defineTool`). */
   singleUseState?: boolean;
 }
 
@@ -79,7 +59,37 @@ function checkedCacheHints(name: string, cache: Partial<CacheHints> = {}): Parti
   return cache;
 }
 
+/**
+ * Declares a fixed resource: the default export of one file in `server/resources/`. `read`
+ * returns text, bytes (sent as base64), explicit contents, `undefined` for "not found", or
+ * `inputRequired(…)` to ask first. `cache` sets the caching hints of its reads (default: not cached).
+ *
+ * @example
+ * // server/resources/readme.ts
+ * export default defineResource({
+ *   uri: "docs://readme",
+ *   name: "readme",
+ *   mimeType: "text/markdown",
+ *   cache: { ttlMs: 3_600_000, cacheScope: "public" },
+ *   read: () => "# Hello",
+ * });
+ */
 export function defineResource(options: FixedResourceOptions): ResourceEntry;
+/**
+ * Declares a resource template (RFC 6570 level 1, e.g. `note://{id}`): `read` receives the
+ * decoded variables; `list` names the concrete resources for `resources/list`; `complete`
+ * suggests values for the variables.
+ *
+ * @example
+ * // server/resources/note.ts
+ * export default defineResource({
+ *   uriTemplate: "note://{id}",
+ *   name: "note",
+ *   mimeType: "text/plain",
+ *   list: async () => (await listNotes()).map((note) => ({ uri: `note://${note.id}`, name: note.title })),
+ *   read: async ({ id }) => (await getNote(id))?.text, // undefined → "resource not found"
+ * });
+ */
 export function defineResource<Template extends string>(options: TemplatedResourceOptions<Template>): ResourceEntry;
 export function defineResource(options: FixedResourceOptions | TemplatedResourceOptions<string>): ResourceEntry {
   const { name, title, description, mimeType, icons, annotations } = options;

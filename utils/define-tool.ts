@@ -1,5 +1,64 @@
+/** `defineTool`: one file in `server/tools/` = one tool. */
+import { z } from "zod";
+import type { McpContext } from "../server/mcp/context";
+import { DEFINITION, type ToolEntry } from "../server/mcp/entries";
+import { McpError } from "../server/mcp/errors";
+import { findHeaderParams } from "../server/mcp/http/header-params";
+import { describeIssues, objectSchema, type InputOf, type ObjectInput } from "../server/mcp/internal/zod";
+import { logWithReference } from "../server/mcp/log";
+import { isInputRequiredOutcome, isToolErrorResult, toolErrorResult, type InputRequiredOutcome, type ToolErrorResult } from "../server/mcp/outcome";
+import type { CallToolResult, ContentBlock, Tool, ToolAnnotations } from "../server/mcp/protocol";
+
+type StructuredOutput = z.ZodType<Record<string, unknown>>;
+
+/** What `run` may return: text, content blocks, a full result, `toolError(…)`, or `inputRequired(…)`. */
+export type ToolReturn = string | ContentBlock[] | CallToolResult | InputRequiredOutcome;
+/** With an `output` schema, `run` returns the structured value (or `toolError(…)`, or `inputRequired(…)`). */
+export type StructuredToolReturn<Output extends StructuredOutput> = z.input<Output> | ToolErrorResult | InputRequiredOutcome;
+
+interface ToolOptionsBase<Input extends ObjectInput> {
+  /** Unique among the server's tools; what the model calls. */
+  name: string;
+  title?: string;
+  /** What the tool does, for the model. Required: clients and the conformance suite expect one. */
+  description: string;
+  /** Arguments, as a zod object or a shape. Published as JSON Schema 2020-12 and checked on every call. */
+  input?: Input;
+  /** Publish this JSON Schema verbatim instead of the one generated from `input` (which still validates). */
+  inputJsonSchema?: Tool["inputSchema"];
+  annotations?: ToolAnnotations;
+  icons?: Tool["icons"];
+  _meta?: Record<string, unknown>;
+  /**
+   * Each `requestState` this tool issues is accepted once, across every instance sharing the
+   * storage (the claim is made before `run`), and answers only count when they come with one.
+   * For tools that act on a confirmation: one yes, one action.
+   */
+  singleUseState?: boolean;
+}
+
+export interface ToolOptions<Input extends ObjectInput> extends ToolOptionsBase<Input> {
+  output?: undefined;
+  /** Runs on every call (and on every round of a multi-round call) with the validated arguments. */
+  run(args: InputOf<Input>, mcp: McpContext): ToolReturn | Promise<ToolReturn>;
+}
+
+export interface StructuredToolOptions<Input extends ObjectInput, Output extends StructuredOutput> extends ToolOptionsBase<Input> {
+  /** Structured output: `run` returns an object of this shape; it is sent as `structuredContent` and as JSON text. */
+  output: Output;
+  /** Runs on every call (and on every round of a multi-round call) with the validated arguments. */
+  run(args: InputOf<Input>, mcp: McpContext): StructuredToolReturn<Output> | Promise<StructuredToolReturn<Output>>;
+}
+
+const isToolResult = (value: unknown): value is CallToolResult =>
+  typeof value === "object" && value !== null && Array.isArray((value as CallToolResult).content);
+
 /**
- * `defineTool`: one file in `server/tools/` = one tool.
+ * Declares a tool: the default export of one file in `server/tools/` (picked up at build time,
+ * no list to edit). `run` gets the arguments validated by `input` and the request's `mcp`
+ * context, and returns text, content blocks, a full result, `toolError(…)` for a failure the
+ * model should read, or `inputRequired(…)` to ask the person first. Invalid arguments and
+ * exceptions become `isError` results; an exception's details stay in the server log.
  *
  * @example
  * // server/tools/add.ts
@@ -8,70 +67,25 @@
  *   name: "add",
  *   description: "Adds two numbers.",
  *   input: { a: z.number(), b: z.number() },
- *   run: ({ a, b }) => `${a + b}`,
+ *   output: z.object({ sum: z.number() }),
+ *   annotations: { readOnlyHint: true },
+ *   run: ({ a, b }) => ({ sum: a + b }),
  * });
  */
-import { z } from "zod";
-import type { McpContext } from "../server/mcp/context";
-import { DEFINITION, type ToolEntry } from "../server/mcp/definitions";
-import { McpError } from "../server/mcp/errors";
-import { findHeaderParams } from "../server/mcp/http/header-params";
-import { isInputRequiredOutcome, type InputRequiredOutcome } from "../server/mcp/input-required";
-import { logWithReference } from "../server/mcp/log";
-import type { CallToolResult, ContentBlock, Tool, ToolAnnotations } from "../server/mcp/protocol";
-import { describeIssues, objectSchema, type InputOf, type ObjectInput } from "../server/mcp/zod-input";
-
-const TOOL_RESULT = Symbol.for("mcp-edge-template.tool-result");
-
-type BrandedToolResult = CallToolResult & { readonly [TOOL_RESULT]: true };
-type StructuredOutput = z.ZodType<Record<string, unknown>>;
-
-/** What `run` may return: text, content blocks, a full result, `toolError(…)`, or `inputRequired(…)`. */
-export type ToolReturn = string | ContentBlock[] | CallToolResult | InputRequiredOutcome;
-/** With an `output` schema, `run` returns the structured value (or `toolError(…)`, or `inputRequired(…)`). */
-export type StructuredToolReturn<Output extends StructuredOutput> = z.input<Output> | BrandedToolResult | InputRequiredOutcome;
-
-interface ToolOptionsBase<Input extends ObjectInput> {
-  name: string;
-  title?: string;
-  /** What the tool does, for the model. Required: clients and the conformance suite expect one. */
-  description: string;
-  /** Arguments, as a zod object or a shape. Published as JSON Schema 2020-12. */
-  input?: Input;
-  /** Publish this JSON Schema verbatim instead of the one generated from `input` (which still validates). */
-  inputJsonSchema?: Tool["inputSchema"];
-  annotations?: ToolAnnotations;
-  icons?: Tool["icons"];
-  _meta?: Record<string, unknown>;
-  /** Each `requestState` this tool issues is accepted once, and answers need one (see README, "Single use"). */
-  singleUseState?: boolean;
-}
-
-export interface ToolOptions<Input extends ObjectInput> extends ToolOptionsBase<Input> {
-  output?: undefined;
-  run(args: InputOf<Input>, mcp: McpContext): ToolReturn | Promise<ToolReturn>;
-}
-
-export interface StructuredToolOptions<Input extends ObjectInput, Output extends StructuredOutput> extends ToolOptionsBase<Input> {
-  /** Structured output: `run` returns an object of this shape; it is sent as `structuredContent` and as JSON text. */
-  output: Output;
-  run(args: InputOf<Input>, mcp: McpContext): StructuredToolReturn<Output> | Promise<StructuredToolReturn<Output>>;
-}
-
+export function defineTool<Input extends ObjectInput = z.ZodObject<{}>>(options: ToolOptions<Input>): ToolEntry;
 /**
- * A failed tool call the model can read and act on (`isError: true`), not a protocol error.
+ * Declares a tool with structured output: `run` returns a value of the `output` schema, sent as
+ * `structuredContent` and as JSON text (or `toolError(…)`, or `inputRequired(…)`).
  *
  * @example
- * if (!note) return toolError(`There is no note with id ${note_id}.`);
+ * export default defineTool({
+ *   name: "add",
+ *   description: "Adds two numbers.",
+ *   input: { a: z.number(), b: z.number() },
+ *   output: z.object({ sum: z.number() }),
+ *   run: ({ a, b }) => ({ sum: a + b }),
+ * });
  */
-export function toolError(message: string): BrandedToolResult {
-  return { content: [{ type: "text", text: message }], isError: true, [TOOL_RESULT]: true };
-}
-
-const isToolResult = (value: unknown): value is CallToolResult =>
-  typeof value === "object" && value !== null && Array.isArray((value as CallToolResult).content);
-
-export function defineTool<Input extends ObjectInput = z.ZodObject<{}>>(options: ToolOptions<Input>): ToolEntry;
 export function defineTool<Input extends ObjectInput, Output extends StructuredOutput>(
   options: StructuredToolOptions<Input, Output>,
 ): ToolEntry;
@@ -94,9 +108,11 @@ export function defineTool(options: ToolOptions<ObjectInput> | StructuredToolOpt
   function toResult(value: unknown): CallToolResult {
     if (typeof value === "string") return { content: [{ type: "text", text: value }] };
     if (Array.isArray(value)) return { content: value as ContentBlock[] };
-    if (options.output && !(value as Partial<BrandedToolResult>)?.[TOOL_RESULT]) {
-      const structured = options.output.parse(value) as Record<string, unknown>;
-      return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+    if (options.output && !isToolErrorResult(value)) {
+      const structured = options.output.safeParse(value);
+      // A value the tool cannot represent (a sum that overflowed to Infinity, say) is its own failure, not a crash.
+      if (!structured.success) return toolErrorResult(`The tool "${options.name}" produced no valid result: ${describeIssues(structured.error)}`);
+      return { content: [{ type: "text", text: JSON.stringify(structured.data) }], structuredContent: structured.data };
     }
     if (isToolResult(value)) return value;
     throw new TypeError(`tool "${options.name}" returned something that is not a tool result`);
@@ -110,14 +126,14 @@ export function defineTool(options: ToolOptions<ObjectInput> | StructuredToolOpt
     singleUseState: options.singleUseState ?? false,
     async call(args, mcp) {
       const parsed = input.safeParse(args);
-      if (!parsed.success) return toolError(`Invalid arguments for tool "${options.name}": ${describeIssues(parsed.error)}`);
+      if (!parsed.success) return toolErrorResult(`Invalid arguments for tool "${options.name}": ${describeIssues(parsed.error)}`);
       try {
         const value: unknown = await options.run(parsed.data, mcp);
         return isInputRequiredOutcome(value) ? value : toResult(value);
       } catch (error) {
         if (error instanceof McpError) throw error;
         const reference = logWithReference(`tool "${options.name}" threw`, error);
-        return toolError(`The tool "${options.name}" failed unexpectedly (reference ${reference}).`);
+        return toolErrorResult(`The tool "${options.name}" failed unexpectedly (reference ${reference}).`);
       }
     },
   };

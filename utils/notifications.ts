@@ -4,6 +4,7 @@
  */
 import type { McpContext } from "../server/mcp/context";
 import { notificationMessage } from "../server/mcp/jsonrpc";
+import { logWarning } from "../server/mcp/log";
 import { LOG_LEVELS, type LoggingLevel } from "../server/mcp/protocol";
 
 /**
@@ -16,7 +17,7 @@ import { LOG_LEVELS, type LoggingLevel } from "../server/mcp/protocol";
 export function sendProgress(mcp: McpContext, progress: number, total?: number, message?: string): void {
   if (mcp.progressToken === undefined || mcp.channel.closed) return;
   if (!mcp.channel.acceptProgress(progress)) {
-    console.warn(`[mcp] dropped a non-increasing progress value (${progress}) on ${mcp.method}`);
+    logWarning(`dropped a non-increasing progress value (${progress}) on ${mcp.method}`);
     return;
   }
   const params: Record<string, unknown> = { progressToken: mcp.progressToken, progress };

@@ -1,6 +1,6 @@
 /** The page a URL-mode elicitation of `connect_account` opens. */
-import { expiredLinkPage, escapeHtml, htmlPage } from "../../server/connect-page";
-import { getConnectAttempt } from "../../server/connections";
+import { expiredLinkPage, escapeHtml, htmlPage } from "../../server/examples/connect-page";
+import { getConnectAttempt } from "../../server/examples/connections";
 
 export default defineEventHandler(async (event) => {
   const attempt = await getConnectAttempt(getRouterParam(event, "code") ?? "");

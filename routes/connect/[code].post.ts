@@ -1,6 +1,6 @@
 /** Completes a connect attempt (the form on the page posts here). */
-import { expiredLinkPage, htmlPage } from "../../server/connect-page";
-import { completeConnectAttempt } from "../../server/connections";
+import { expiredLinkPage, htmlPage } from "../../server/examples/connect-page";
+import { completeConnectAttempt } from "../../server/examples/connections";
 
 export default defineEventHandler(async (event) => {
   const attempt = await completeConnectAttempt(getRouterParam(event, "code") ?? "");

@@ -1,15 +1,15 @@
 /**
  * Build-time registry of MCP definitions.
  *
- * Every file in `server/tools`, `server/prompts` and `server/resources` (and, for the
- * conformance build, the fixture folders) default-exports one definition. This Nitro
- * module turns those folders into the virtual module `#mcp-definitions`, so adding a
- * tool is "drop a file in the folder": there is no central list to edit.
+ * Every file in the `tools/`, `prompts/` and `resources/` folders of each Nitro scan dir
+ * (`server/`; the test builds add `tests/fixtures/` and the conformance fixtures) default-exports
+ * one definition. This Nitro module turns those folders into the virtual module
+ * `#mcp-definitions`, so adding a tool is "drop a file in the folder": there is no list to edit.
  *
  * In `nitropack dev` the folders are watched: adding or removing a file rebuilds.
  */
 import { existsSync, readdirSync, watch } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { join, relative } from "node:path";
 import type { Nitro } from "nitropack";
 
 const KINDS = ["tools", "prompts", "resources"] as const;
@@ -42,10 +42,9 @@ function generateRegistryModule(rootDir: string, roots: string[]): string {
   return [...lines, ...exports].join("\n");
 }
 
-/** @param roots folders that contain `tools/`, `prompts/` and `resources/` sub-folders. */
-export function mcpDefinitionsModule(roots: string[]) {
+export function mcpDefinitionsModule() {
   return (nitro: Nitro) => {
-    const absoluteRoots = roots.map((root) => resolve(nitro.options.rootDir, root));
+    const absoluteRoots = nitro.options.scanDirs;
     nitro.options.virtual["#mcp-definitions"] = () => generateRegistryModule(nitro.options.rootDir, absoluteRoots);
 
     if (!nitro.options.dev) return;

@@ -1,42 +1,52 @@
 /**
  * `McpContext`: everything a handler may know about the request it serves.
  *
- * The event-context middleware builds it once per request and stores it on
- * `event.context.mcp`; tools, prompts and resources receive it as their `mcp`
- * argument. Nothing in it survives the request.
+ * `readMcpRequest` (read-request.ts) builds it once per request and stores it on
+ * `event.context.mcp`; tools, prompts and resources receive it as their `mcp` argument.
+ * Nothing in it survives the request.
  */
 import type { H3Event } from "h3";
+import type { Entry } from "./entries";
 import type { ResponseChannel } from "./http/channel";
-import type { Implementation, LoggingLevel, ProgressToken, RequestId } from "./protocol";
+import type { RequestId } from "./protocol";
+import type { RequestMeta } from "./request-meta";
+
+/** Who is calling, as the authenticate step established it. */
+export interface AuthInfo {
+  /** A stable name for the caller; sealed into every requestState. */
+  readonly principal: string;
+}
 
 /** `modern`: 2026-07-28 per-request `_meta`. `legacy`: 2025-11-25 and earlier, opened with `initialize`. */
 export type Era = "modern" | "legacy";
+
+/** What tools/call, prompts/get and resources/read act on, resolved once per request. */
+export interface RequestTarget {
+  /** The body field that names it. */
+  readonly field: "name" | "uri";
+  /** The tool or prompt name, or the resource URI. */
+  readonly name: string;
+  /** The definition registered under that name; undefined when there is none (the method reports it). */
+  readonly entry?: Entry;
+  /** For a resource template: the variables decoded from the URI. */
+  readonly variables: Readonly<Record<string, string>>;
+}
 
 /** The verified `requestState` of the round this request continues. */
 export interface OpenedState {
   /** What the author put in the state on the previous round. */
   readonly data: Readonly<Record<string, unknown>>;
-  /** Random id of this state, used to refuse a second redemption. */
-  readonly id: string;
-  /** Expiry, seconds since the epoch. */
-  readonly expiresAt: number;
-  /** The entry declared `singleUseState`: the state is recorded as redeemed once this round is answered. */
-  readonly singleUse: boolean;
 }
 
-export interface McpContext {
+export interface McpContext extends RequestMeta {
   readonly id: RequestId;
   readonly method: string;
   /** The request params, `_meta` included, exactly as sent. */
   readonly params: Readonly<Record<string, unknown>>;
   readonly era: Era;
-  readonly protocolVersion: string;
-  /** As declared by the client for this request; values are untrusted (see `capabilities.ts`). */
-  readonly clientCapabilities: Readonly<Record<string, unknown>>;
-  readonly clientInfo?: Implementation;
-  readonly logLevel?: LoggingLevel;
-  readonly progressToken?: ProgressToken;
-  /** Who is calling, as resolved by `server/principal.ts`. */
+  /** Present for tools/call, prompts/get and resources/read when the body names a target. */
+  readonly target?: RequestTarget;
+  /** Who is calling, as resolved by `auth/authenticate.ts`. */
   readonly principal: string;
   /** Fires when the client goes away: stop working, nothing more will be sent. */
   readonly signal: AbortSignal;
@@ -47,4 +57,13 @@ export interface McpContext {
   readonly event: H3Event;
   /** @internal the response this request writes to. */
   readonly channel: ResponseChannel;
+}
+
+declare module "h3" {
+  interface H3EventContext {
+    /** Set by the authenticate step of `POST /mcp`. */
+    mcpAuth?: AuthInfo;
+    /** Set by `readMcpRequest`: the validated request the route's handler answers. */
+    mcp?: McpContext;
+  }
 }

@@ -5,7 +5,6 @@
  */
 import type { McpContext } from "./context";
 import { McpError, internalError, methodNotFound } from "./errors";
-import { isInputRequiredOutcome } from "./input-required";
 import { errorBody, errorMessage, resultMessage } from "./jsonrpc";
 import { initialize, legacyError, legacyInputRequired, legacyResult, ping, setLogLevel } from "./legacy";
 import { complete } from "./methods/completion";
@@ -15,11 +14,12 @@ import { getPrompt, listPrompts } from "./methods/prompts";
 import { listResourceTemplates, listResources, readResource } from "./methods/resources";
 import { callTool, listTools } from "./methods/tools";
 import type { MethodHandler } from "./methods/types";
+import { logWithReference } from "./log";
+import { isInputRequiredOutcome } from "./outcome";
 import type { RequestId } from "./protocol";
 import { registry } from "./registry";
-import { logWithReference } from "./log";
 import { completeResult, inputRequiredResult } from "./results";
-import { markRedeemed } from "./state/redemptions";
+import { sealOutgoingState } from "./state/request-state";
 
 const { capabilities } = registry;
 /** The methods both eras share, present only when the capability behind them is. */
@@ -57,15 +57,14 @@ async function result(mcp: McpContext): Promise<Record<string, unknown>> {
   const handler = methods[mcp.era].get(mcp.method);
   if (!handler) throw methodNotFound(mcp.method);
   const outcome = await handler(mcp);
-  if (mcp.era === "legacy") return isInputRequiredOutcome(outcome) ? legacyInputRequired(mcp, outcome) : legacyResult(outcome);
-  return isInputRequiredOutcome(outcome) ? inputRequiredResult(mcp, outcome) : completeResult(outcome);
+  if (!isInputRequiredOutcome(outcome)) return mcp.era === "legacy" ? legacyResult(outcome) : completeResult(outcome);
+  if (mcp.era === "legacy") return legacyInputRequired(mcp, outcome);
+  return inputRequiredResult(outcome.inputRequests, await sealOutgoingState(mcp, outcome.state));
 }
 
 export async function dispatch(mcp: McpContext): Promise<JsonRpcReply> {
   try {
-    const body = resultMessage(mcp.id, await result(mcp));
-    if (mcp.state?.singleUse) await markRedeemed(mcp.state.id, mcp.state.expiresAt);
-    return { status: 200, body };
+    return { status: 200, body: resultMessage(mcp.id, await result(mcp)) };
   } catch (caught) {
     const error = toMcpError(caught);
     return errorReply(mcp.id, mcp.era === "legacy" ? legacyError(error) : error);

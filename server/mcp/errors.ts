@@ -5,7 +5,11 @@
  * Anything else thrown while handling a request is logged and answered with a
  * generic -32603, so internal details never leak.
  */
+import { clip } from "./internal/text";
 import type { ClientCapabilities, RequestId } from "./protocol";
+
+/** Longest error message sent: messages may quote what the client sent, never all of it. */
+const MAX_MESSAGE = 500;
 
 export const ErrorCode = {
   ParseError: -32700,
@@ -32,7 +36,7 @@ export class McpError extends Error {
     readonly data?: unknown,
     readonly httpStatus = 200,
   ) {
-    super(message);
+    super(clip(message, MAX_MESSAGE));
     this.name = "McpError";
   }
 }
@@ -45,7 +49,7 @@ export const invalidRequest = (message: string, httpStatus = 400) =>
   new McpError(ErrorCode.InvalidRequest, message, undefined, httpStatus);
 
 export const methodNotFound = (method: string) =>
-  new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, 404);
+  new McpError(ErrorCode.MethodNotFound, `Method not found: ${clip(method)}`, undefined, 404);
 
 /** -32602. Malformed request metadata is a 400; a bad argument inside a valid request stays 200. */
 export const invalidParams = (message: string, data?: unknown, httpStatus = 200) =>
@@ -63,15 +67,18 @@ export const missingClientCapabilities = (requiredCapabilities: ClientCapabiliti
   );
 
 export const unsupportedProtocolVersion = (requested: string, supported: readonly string[], message = "Unsupported protocol version") =>
-  new McpError(ErrorCode.UnsupportedProtocolVersion, message, { supported, requested }, 400);
+  new McpError(ErrorCode.UnsupportedProtocolVersion, message, { supported, requested: clip(requested) }, 400);
 
 /**
  * -32602 with `data.uri`, as 2026-07-28 words "resource not found" (HTTP 200). Its own class
  * so that a legacy request can be answered with that revision's -32002 instead.
  */
 export class ResourceNotFoundError extends McpError {
-  constructor(readonly uri: string) {
-    super(ErrorCode.InvalidParams, `Resource not found: ${uri}`, { uri });
+  readonly uri: string;
+  constructor(uri: string) {
+    const quoted = clip(uri, 2048);
+    super(ErrorCode.InvalidParams, `Resource not found: ${quoted}`, { uri: quoted });
+    this.uri = quoted;
   }
 }
 

@@ -5,6 +5,8 @@
  * are swept on those drivers at most once a minute (a sweep reads every key).
  */
 import { useStorage } from "nitropack/runtime";
+import { nowSeconds as now } from "./internal/time";
+import { logError } from "./log";
 
 interface Stored<T> {
   value: T;
@@ -13,7 +15,6 @@ interface Stored<T> {
 
 const SWEEP_INTERVAL_SECONDS = 60;
 const DRIVERS_WITHOUT_TTL = new Set(["memory", "fs", "fs-lite"]);
-const now = () => Math.floor(Date.now() / 1000);
 
 export interface ExpiringStore<T> {
   get(key: string): Promise<T | null>;
@@ -43,7 +44,7 @@ export function expiringStore<T>(base: string): ExpiringStore<T> {
       if (now() - lastSweep >= SWEEP_INTERVAL_SECONDS) {
         lastSweep = now();
         // In the background: the request that happens to trigger it should not wait for it.
-        void sweep().catch((error) => console.error("[mcp] sweeping expired records failed:", error));
+        void sweep().catch((error) => logError("sweeping expired records failed", error));
       }
     },
   };

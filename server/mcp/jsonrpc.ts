@@ -5,6 +5,7 @@
  * (arrays) and responses sent by the client are rejected with -32600.
  */
 import { type McpError, invalidRequest, parseError } from "./errors";
+import { isPlainObject } from "./internal/object";
 import type { RequestId } from "./protocol";
 
 export interface JsonRpcRequest {
@@ -27,9 +28,6 @@ export interface JsonRpcErrorBody {
   message: string;
   data?: unknown;
 }
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The id of a message we could not fully validate, so the error can still echo it. */
 function readableId(message: unknown): RequestId | undefined {
@@ -82,5 +80,3 @@ export const errorBody = (error: McpError): JsonRpcErrorBody =>
   error.data === undefined
     ? { code: error.code, message: error.message }
     : { code: error.code, message: error.message, data: error.data };
-
-export { isPlainObject };

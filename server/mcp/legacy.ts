@@ -15,8 +15,8 @@
 import { useMcpConfig } from "./config";
 import type { McpContext } from "./context";
 import { ErrorCode, McpError, ResourceNotFoundError, invalidParams } from "./errors";
-import type { InputRequiredOutcome } from "./input-required";
-import { isPlainObject } from "./jsonrpc";
+import type { InputRequiredOutcome } from "./outcome";
+import { isPlainObject } from "./internal/object";
 import type { MethodResult } from "./methods/types";
 import { LOG_LEVELS, MODERN_PROTOCOL_VERSION, type InputRequest, type LoggingLevel } from "./protocol";
 import { registry } from "./registry";

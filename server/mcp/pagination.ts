@@ -4,15 +4,18 @@
  * belongs to another list, is -32602.
  */
 import { invalidParams } from "./errors";
-import { base64UrlDecode, base64UrlEncode, utf8Decode, utf8Encode } from "./encoding";
+import { base64UrlDecode, base64UrlEncode, utf8Decode, utf8Encode } from "./internal/encoding";
 
 export interface Page<T> {
   readonly items: readonly T[];
   readonly nextCursor?: string;
 }
 
+/** Cursors this server issues are short; anything longer is not one of them (and is not decoded). */
+const MAX_CURSOR_LENGTH = 128;
+
 function decodeCursor(cursor: unknown, list: string): number {
-  const bytes = typeof cursor === "string" ? base64UrlDecode(cursor) : null;
+  const bytes = typeof cursor === "string" && cursor.length <= MAX_CURSOR_LENGTH ? base64UrlDecode(cursor) : null;
   let text = "";
   try {
     text = bytes ? utf8Decode(bytes) : "";
@@ -20,7 +23,7 @@ function decodeCursor(cursor: unknown, list: string): number {
     // fall through to the error below
   }
   const match = /^(.+):(\d{1,9})$/.exec(text);
-  if (!match || match[1] !== list) throw invalidParams("Invalid cursor", { cursor });
+  if (!match || match[1] !== list) throw invalidParams("Invalid cursor: pass a nextCursor this server returned for the same list");
   return Number(match[2]);
 }
 

@@ -62,6 +62,12 @@ export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "criti
 /** The only requests that may answer `resultType: "input_required"`. */
 export const INPUT_REQUIRED_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
 
+/** The body field naming what tools/call, prompts/get and resources/read act on; undefined for other methods. */
+export function targetFieldOf(method: string): "name" | "uri" | undefined {
+  if (!INPUT_REQUIRED_METHODS.has(method)) return undefined;
+  return method === "resources/read" ? "uri" : "name";
+}
+
 export type CacheScope = "public" | "private";
 export interface CacheHints {
   ttlMs: number;

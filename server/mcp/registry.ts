@@ -4,7 +4,7 @@
  * and the server capabilities derived from what is actually there.
  */
 import { prompts as promptModules, resources as resourceModules, tools as toolModules } from "#mcp-definitions";
-import { isEntry, type Entry, type PromptEntry, type ResourceEntry, type ToolEntry } from "./definitions";
+import { isEntry, type Entry, type PromptEntry, type ResourceEntry, type ToolEntry } from "./entries";
 import type { ServerCapabilities } from "./protocol";
 
 export interface Registry {

@@ -6,7 +6,7 @@
  */
 import { ImplementationSchema } from "@modelcontextprotocol/core";
 import { invalidParams } from "./errors";
-import { isPlainObject } from "./jsonrpc";
+import { isPlainObject } from "./internal/object";
 import { LOG_LEVELS, META, type Implementation, type LoggingLevel, type ProgressToken } from "./protocol";
 
 export interface RequestMeta {

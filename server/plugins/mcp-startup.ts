@@ -4,12 +4,13 @@
  * of failing on the first request.
  */
 import { useMcpConfig } from "../mcp/config";
-import { useStateKeyRing } from "../mcp/state/key-ring";
+import { logWarning } from "../mcp/log";
+import { useStateKeyRing } from "../mcp/state/request-state";
 
 export default defineNitroPlugin(() => {
   const config = useMcpConfig();
   void useStateKeyRing();
   if (config.allowedOrigins.includes("*")) {
-    console.warn("[mcp] ⚠ NITRO_MCP_ALLOWED_ORIGINS=* lets any web page call this server from a browser; on a local server, that includes hostile ones.");
+    logWarning("⚠ NITRO_MCP_ALLOWED_ORIGINS=* lets any web page call this server from a browser; on a local server, that includes hostile ones.");
   }
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getNote, listNotes } from "../notes";
+import { getNote, listNotes } from "../examples/notes";
 
 /** A prompt with an argument and completion for it. */
 export default definePrompt({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listNotes, type Note } from "../notes";
+import { listNotes, type Note } from "../examples/notes";
 
 const Format = defineForm({ format: z.enum(["markdown", "json"]).describe("Export format") });
 

@@ -1,4 +1,4 @@
-import { getNote, listNotes } from "../notes";
+import { getNote, listNotes } from "../examples/notes";
 
 /** A resource template: one resource per note, listed in resources/list. */
 export default defineResource({

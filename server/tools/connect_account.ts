@@ -1,5 +1,5 @@
 import { getRequestURL } from "h3";
-import { getConnectAttempt, isConnected, startConnectAttempt } from "../connections";
+import { getConnectAttempt, isConnected, startConnectAttempt } from "../examples/connections";
 
 type Attempt = { code: string };
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { deleteNote, getNote } from "../notes";
+import { deleteNote, getNote } from "../examples/notes";
 
 const Confirm = defineForm({
   confirm: z.boolean().describe("Yes, delete this note for good"),

@@ -1,4 +1,4 @@
-import { listNotes } from "../notes";
+import { listNotes } from "../examples/notes";
 
 export default defineTool({
   name: "list_notes",

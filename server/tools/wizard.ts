@@ -4,8 +4,11 @@ const NameForm = defineForm({ name: z.string().min(1).max(60).describe("What sho
 const ColorForm = defineForm({ color: z.enum(["red", "green", "blue"]).describe("Pick a colour") });
 const SizeForm = defineForm({ size: z.int().min(1).max(10).describe("From 1 (tiny) to 10 (huge)") });
 
-/** What the wizard remembers between rounds: sealed in requestState, never in inputResponses. */
-type Progress = { name?: string; color?: string };
+/**
+ * What the wizard remembers between rounds: sealed in requestState, never in inputResponses.
+ * Read through this schema, a state sealed by an older deploy with another shape starts the wizard over.
+ */
+const Progress = z.object({ name: z.string().optional(), color: z.string().optional() });
 
 const stopped = (step: number, action: string) =>
   `Wizard stopped at step ${step} of 3 because you chose "${action}". Nothing was saved.`;
@@ -17,7 +20,7 @@ export default defineTool({
   description: "Asks three questions, one at a time (name, colour, size), and summarises the answers.",
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(_args, mcp) {
-    const progress = readRequestState<Progress>(mcp) ?? {};
+    const progress = readRequestState(mcp, Progress) ?? {};
 
     if (progress.name === undefined) {
       const ask = { name: elicitForm("Step 1 of 3: what should we call you?", NameForm) };

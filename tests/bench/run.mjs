@@ -11,15 +11,16 @@
  *   npm run bench                 full run, writes tests/bench/results.md
  *   node tests/bench/run.mjs --smoke   a few hundred requests, to prove the script works
  *
- * Assumes the builds exist (`npm run build`, `npm run build:cloudflare`); run.mjs builds
- * them when missing.
+ * The template runs as the benchmark build (the server plus tests/bench/fixtures: the same two
+ * tools every contender has); run.mjs makes it, and the Cloudflare build, when missing.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import autocannon from "autocannon";
+import { buildTarget } from "../helpers/builds.mjs";
 import { startServer } from "../helpers/server.mjs";
-import { bundleSize } from "../targets/bundle-size.mjs";
+import { bundleSize } from "../../server/build/bundle-size.mjs";
 import { firstCall, scenarios } from "./scenarios.mjs";
 
 const smoke = process.argv.includes("--smoke");
@@ -30,7 +31,7 @@ const LATENCY_SAMPLES = smoke ? 50 : 1000;
 const SECRET = "bench-secret-0123456789abcdef0123456789";
 
 const CONTENDERS = [
-  { key: "template", label: "(a) this template", start: () => startServer({ env: { NITRO_MCP_STATE_SECRET: SECRET } }) },
+  { key: "template", label: "(a) this template", start: () => startServer({ output: ".output-bench", env: { NITRO_MCP_STATE_SECRET: SECRET } }) },
   { key: "sdk", label: "(b) official SDK server", start: () => startServer({ entry: "tests/bench/sdk-server.mjs", env: { NITRO_MCP_STATE_SECRET: SECRET } }) },
   { key: "bare", label: "(c) bare h3, fixed result", start: () => startServer({ entry: "tests/bench/bare-h3.mjs" }) },
 ];
@@ -79,16 +80,17 @@ async function latency(run) {
   return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
 }
 
-function ensureBuilds() {
-  if (!existsSync(".output/server/index.mjs")) execFileSync("npm", ["run", "--silent", "build"], { stdio: "inherit" });
-  if (!existsSync(".output-cloudflare/server/index.mjs")) execFileSync("npm", ["run", "--silent", "build:cloudflare"], { stdio: "inherit" });
+/** The benchmark's build (the server plus tests/bench/fixtures), and the Cloudflare build whose size is reported. */
+async function ensureBuilds() {
+  if (!existsSync(".output-bench/server/index.mjs")) await buildTarget("bench");
+  if (!existsSync(".output-cloudflare/server/index.mjs")) execFileSync("npm", ["run", "--silent", "build:cloudflare"], { stdio: ["ignore", "ignore", "inherit"] });
 }
 
 async function coldStart() {
   const times = [];
   for (let i = 0; i < (smoke ? 1 : 5); i++) {
     const started = performance.now();
-    const server = await startServer({ env: { NITRO_MCP_STATE_SECRET: SECRET } });
+    const server = await startServer({ output: ".output-bench", env: { NITRO_MCP_STATE_SECRET: SECRET } });
     await firstCall(server.url);
     times.push(performance.now() - started);
     await server.stop();
@@ -103,7 +105,7 @@ function microBenchmarks() {
 }
 
 async function main() {
-  ensureBuilds();
+  await ensureBuilds();
   const servers = {};
   for (const contender of CONTENDERS) servers[contender.key] = await contender.start();
   const measured = {}; // scenario → contender → { rps: [], p50: [], p99: [] }
@@ -129,7 +131,7 @@ async function main() {
 
   const micro = microBenchmarks();
   const cold = await coldStart();
-  const nodeBundle = bundleSize(".output/server");
+  const nodeBundle = bundleSize(".output-bench/server");
   const workerBundle = bundleSize(".output-cloudflare/server");
   const report = render({ measured, micro, cold, nodeBundle, workerBundle });
   console.log(report);
@@ -165,7 +167,7 @@ function render({ measured, micro, cold, nodeBundle, workerBundle }) {
   for (const [name, value] of Object.entries(micro)) lines.push(`| ${name} | ${fmt(value, 2)} |`);
   lines.push("", `Cold start of the Node build (process start → first successful tools/call, median of ${smoke ? 1 : 5}): **${fmt(cold, 0)} ms**`, "");
   lines.push("| bundle | files | raw | gzip |", "|---|---|---|---|");
-  lines.push(`| Node (.output/server, without node_modules) | ${nodeBundle.files} | ${kb(nodeBundle.raw)} | ${kb(nodeBundle.gzip)} |`);
+  lines.push(`| Node (.output-bench/server, without node_modules) | ${nodeBundle.files} | ${kb(nodeBundle.raw)} | ${kb(nodeBundle.gzip)} |`);
   lines.push(`| Cloudflare Worker (.output-cloudflare/server) | ${workerBundle.files} | ${kb(workerBundle.raw)} | ${kb(workerBundle.gzip)} |`);
   return lines.join("\n") + "\n";
 }

@@ -11,7 +11,7 @@ const META = {
   "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" },
   "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
 };
-const DELETE_7 = { name: "delete_note", arguments: { note_id: "7" } };
+const CONFIRM_7 = { name: "bench_confirm", arguments: { item: "7" } };
 const DECLINE = { confirm: { action: "decline" } };
 
 const body = (method, params, id = 1) => JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: META } });
@@ -35,9 +35,9 @@ async function send(url, method, params) {
   return json.result;
 }
 
-/** Round one of delete_note: its sealed state (the bare contender has none). */
-const askToDelete = async (url, contender) => (contender === "bare" ? "" : (await send(url, "tools/call", DELETE_7)).requestState);
-const declineWith = (requestState) => ({ ...DELETE_7, inputResponses: DECLINE, requestState });
+/** Round one of bench_confirm: its sealed state (the bare contender has none). */
+const askToConfirm = async (url, contender) => (contender === "bare" ? "" : (await send(url, "tools/call", CONFIRM_7)).requestState);
+const declineWith = (requestState) => ({ ...CONFIRM_7, inputResponses: DECLINE, requestState });
 
 const constant = (name, method, params) => ({
   name,
@@ -47,7 +47,7 @@ const constant = (name, method, params) => ({
 
 /**
  * Round two alone, timed over the same duration as the other scenarios. The states are made
- * beforehand, untimed. This template's `delete_note` states are single use, so it gets one
+ * beforehand, untimed. This template's `bench_confirm` states are single use, so it gets one
  * fresh state per request (a replay would be refused, and counted as an error); the SDK's
  * states can be replayed, so a smaller pool is cycled.
  */
@@ -55,18 +55,18 @@ function retryRound({ smoke }) {
   let pool = [];
   const poolSize = (contender) => (smoke ? 300 : contender === "template" ? 30_000 : contender === "sdk" ? 2_000 : 1);
   return {
-    name: "MRTR retry round (delete_note, decline)",
+    name: "MRTR retry round (confirm, decline)",
     async prepare(url, contender) {
       pool = [];
       for (let made = 0; made < poolSize(contender); made += 50) {
-        pool.push(...(await Promise.all(Array.from({ length: Math.min(50, poolSize(contender) - made) }, () => askToDelete(url, contender)))));
+        pool.push(...(await Promise.all(Array.from({ length: Math.min(50, poolSize(contender) - made) }, () => askToConfirm(url, contender)))));
       }
     },
     requests() {
       let next = 0;
-      return [{ ...request("tools/call", DELETE_7), setupRequest: (req) => ({ ...req, body: body("tools/call", declineWith(pool[next++ % pool.length])) }) }];
+      return [{ ...request("tools/call", CONFIRM_7), setupRequest: (req) => ({ ...req, body: body("tools/call", declineWith(pool[next++ % pool.length])) }) }];
     },
-    call: async (url, contender) => send(url, "tools/call", declineWith(await askToDelete(url, contender))),
+    call: async (url, contender) => send(url, "tools/call", declineWith(await askToConfirm(url, contender))),
   };
 }
 
@@ -76,20 +76,20 @@ const fullFlow = {
   requestsPerUnit: 2,
   requests: () => [
     {
-      ...request("tools/call", DELETE_7),
+      ...request("tools/call", CONFIRM_7),
       onResponse: (status, text, context) => {
         context.state = JSON.parse(text).result?.requestState ?? "";
       },
     },
-    { ...request("tools/call", DELETE_7), setupRequest: (req, context) => ({ ...req, body: body("tools/call", declineWith(context.state)) }) },
+    { ...request("tools/call", CONFIRM_7), setupRequest: (req, context) => ({ ...req, body: body("tools/call", declineWith(context.state)) }) },
   ],
-  call: async (url, contender) => send(url, "tools/call", declineWith(await askToDelete(url, contender))),
+  call: async (url, contender) => send(url, "tools/call", declineWith(await askToConfirm(url, contender))),
 };
 
 export function scenarios({ smoke }) {
   return [
     constant("tools/list", "tools/list", {}),
-    constant("tools/call (text)", "tools/call", { name: "greet", arguments: { name: "Ada" } }),
+    constant("tools/call (text)", "tools/call", { name: "bench_greet", arguments: { name: "Ada" } }),
     retryRound({ smoke }),
     fullFlow,
     constant("server/discover", "server/discover", {}),
@@ -97,4 +97,4 @@ export function scenarios({ smoke }) {
 }
 
 /** The request cold start waits for. */
-export const firstCall = (url) => send(url, "tools/call", { name: "greet", arguments: { name: "Ada" } });
+export const firstCall = (url) => send(url, "tools/call", { name: "bench_greet", arguments: { name: "Ada" } });

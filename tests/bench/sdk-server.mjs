@@ -14,13 +14,8 @@ import {
 } from "@modelcontextprotocol/server";
 import * as z from "zod/v4";
 
-const notes = new Map([
-  ["7", "Groceries"],
-  ["12", "Conference talk"],
-  ["15", "Plant care"],
-]);
 const codec = createRequestStateCodec({ key: process.env.NITRO_MCP_STATE_SECRET, ttlSeconds: 600 });
-const confirm = z.object({ confirm: z.boolean().describe("Yes, delete this note for good") });
+const confirm = z.object({ confirm: z.boolean().describe("Yes, go ahead") });
 const text = (value) => ({ content: [{ type: "text", text: value }] });
 const GREETINGS = { en: "Hello", fr: "Bonjour", de: "Hallo", es: "Hola" };
 
@@ -31,47 +26,25 @@ const handler = createMcpHandler(
       { capabilities: { tools: {} }, requestState: { verify: codec.verify } },
     );
     server.registerTool(
-      "add",
-      { title: "Add two numbers", description: "Adds two numbers and returns their sum.", inputSchema: z.object({ a: z.number(), b: z.number() }), outputSchema: z.object({ sum: z.number() }) },
-      async ({ a, b }) => ({ ...text(JSON.stringify({ sum: a + b })), structuredContent: { sum: a + b } }),
-    );
-    server.registerTool(
-      "greet",
+      "bench_greet",
       {
-        title: "Greet someone",
         description: "Greets a person by name in English, French, German or Spanish.",
         inputSchema: z.object({ name: z.string().min(1), locale: z.enum(["en", "fr", "de", "es"]).default("en").meta({ "x-mcp-header": "Locale" }) }),
       },
       async ({ name, locale }) => text(`${GREETINGS[locale]}, ${name}!`),
     );
-    server.registerTool("list_notes", { title: "List notes", description: "Lists every note with its id and title." }, async () =>
-      text([...notes].map(([id, title]) => `#${id} ${title}`).join("\n")),
-    );
     server.registerTool(
-      "countdown",
-      { title: "Count down", description: "Counts down from `from` to zero.", inputSchema: z.object({ from: z.int().min(1).max(100).default(3), delay_ms: z.int().min(0).default(200) }) },
-      async () => text("Lift-off!"),
-    );
-    server.registerTool("wizard", { title: "Profile wizard", description: "Asks three questions, one at a time." }, async () => text("(not used by the benchmark)"));
-    server.registerTool("connect_account", { title: "Connect your demo account", description: "Links a pretend account." }, async () => text("(not used by the benchmark)"));
-    server.registerTool(
-      "delete_note",
-      { title: "Delete a note", description: "Deletes one note by id. The person is asked to confirm first.", inputSchema: z.object({ note_id: z.string() }), annotations: { destructiveHint: true } },
-      async ({ note_id }, ctx) => {
-        const title = notes.get(note_id);
-        if (!title) return { ...text(`There is no note with id ${note_id}.`), isError: true };
+      "bench_confirm",
+      { description: "Asks for confirmation, then acts on the item.", inputSchema: z.object({ item: z.string() }) },
+      async ({ item }, ctx) => {
         const answer = inputResponse(ctx.mcpReq.inputResponses, "confirm");
         const state = ctx.mcpReq.requestState();
-        if (answer.kind === "elicit" && state?.noteId === note_id) {
-          if (answer.action === "accept" && answer.content?.confirm === true) {
-            notes.delete(note_id);
-            return text(`Deleted note ${note_id} ("${title}").`);
-          }
-          return text(`Kept note ${note_id} ("${title}").`);
+        if (answer.kind === "elicit" && state?.item === item) {
+          return text(answer.action === "accept" && answer.content?.confirm === true ? `Done with item ${item}.` : `Kept item ${item}.`);
         }
         return inputRequired({
-          inputRequests: { confirm: inputRequired.elicit({ message: `Delete note ${note_id} ("${title}")? This cannot be undone.`, requestedSchema: confirm }) },
-          requestState: await codec.mint({ noteId: note_id }),
+          inputRequests: { confirm: inputRequired.elicit({ message: `Act on item ${item}?`, requestedSchema: confirm }) },
+          requestState: await codec.mint({ item }),
         });
       },
     );

@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { expect, it } from "vitest";
 
 it("passes the official MCP conformance suite for 2026-07-28 with no failures and no warnings", () => {
-  // The global setup built .output-conformance already.
+  // The global setup made the fixture build already.
   const run = spawnSync(process.execPath, ["tests/conformance/run.mjs", "--no-build"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   const summary = run.stdout
     .split("\n")

@@ -2,7 +2,7 @@
 /**
  * `npm run conformance`: the official MCP conformance suite against the fixture build.
  *
- *  1. builds `.output-conformance` (the template plus tests/conformance/fixtures),
+ *  1. builds the fixture build (the template plus tests/fixtures and tests/conformance/fixtures),
  *  2. starts it on 127.0.0.1 and a free port,
  *  3. runs `--requirements 2026-07-28` and `--suite all --spec-version 2026-07-28`
  *     with a Node 22 binary fetched from the npm registry, then the 2025-era clients'
@@ -14,14 +14,15 @@
  *
  * Flags: --no-build (reuse the last build), --only=requirements|all|legacy-2025-11-25.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { startServer } from "../helpers/server.mjs";
+import { buildTarget } from "../helpers/builds.mjs";
+import { OUTPUT, startServer } from "../helpers/server.mjs";
 import { ensureNode22 } from "./node22.mjs";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
-const OUTPUT = join(ROOT, "tests", ".runs");
+const RUNS_DIR = join(ROOT, "tests", ".runs");
 const CLI = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
 const args = new Set(process.argv.slice(2));
 const only = [...args].find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
@@ -72,15 +73,13 @@ function tally(outputDir) {
 }
 
 async function main() {
-  if (!args.has("--no-build")) {
-    execFileSync("npx", ["nitropack", "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, MCP_FIXTURES: "conformance" } });
-  }
+  if (!args.has("--no-build")) await buildTarget("fixtures");
   const node = ensureNode22(ROOT);
-  const server = await startServer({ output: join(ROOT, ".output-conformance") });
+  const server = await startServer({ output: join(ROOT, OUTPUT.fixtures) });
   const verdicts = [];
   try {
     for (const spec of RUNS.filter((spec) => !only || spec.name === only)) {
-      const outputDir = join(OUTPUT, spec.name);
+      const outputDir = join(RUNS_DIR, spec.name);
       rmSync(outputDir, { recursive: true, force: true });
       console.log(`\n[conformance] ${spec.flags.join(" ")}`);
       const { code } = await run(node, spec.flags, server.url, outputDir);

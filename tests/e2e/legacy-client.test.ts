@@ -6,6 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { uniqueKey } from "../helpers/flows";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
 
 let server: RunningServer;
@@ -48,60 +49,61 @@ describe("the official 1.x client (2025-11-25)", () => {
 
   it("lists and calls tools, with results in the 2025 shape", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toContain("delete_note");
-    const sum = await client.callTool({ name: "add", arguments: { a: 1, b: 2 } });
+    expect(tools.map((tool) => tool.name)).toContain("confirm_increment");
+    const sum = await client.callTool({ name: "structured_sum", arguments: { a: 1, b: 2 } });
     expect(sum.structuredContent).toEqual({ sum: 3 });
     expect(sum).not.toHaveProperty("resultType");
-    expect(text(await client.callTool({ name: "greet", arguments: { name: "Ana", locale: "es" } }))).toBe("Hola, Ana!");
+    expect(text(await client.callTool({ name: "mirrored_headers", arguments: { label: "Ana", count: 2 } }))).toBe("Ana|2|-");
   });
 
   it("receives progress on the POST's SSE response", async () => {
     const progress: number[] = [];
-    const result = await client.callTool({ name: "countdown", arguments: { from: 2, delay_ms: 5 } }, undefined, {
+    const result = await client.callTool({ name: "progress_steps", arguments: { steps: 2, delay_ms: 5 } }, undefined, {
       onprogress: (event) => progress.push(event.progress),
     });
     expect(progress).toEqual([0, 1, 2]);
-    expect(text(result)).toBe("Lift-off!");
+    expect(text(result)).toBe("done");
   });
 
   it("gets prompts, reads resources and templates, completes", async () => {
-    const prompt = await client.getPrompt({ name: "summarize_note", arguments: { note_id: "12" } });
-    expect(prompt.messages[0]!.content).toMatchObject({ text: expect.stringContaining("Conference talk") });
-    const note = await client.readResource({ uri: "note://15" });
-    expect(note.contents[0]).toMatchObject({ uri: "note://15", text: expect.stringContaining("fern") });
-    expect(note).not.toHaveProperty("ttlMs");
+    const prompt = await client.getPrompt({ name: "draft", arguments: { subject: "tea" } });
+    expect(prompt.messages[0]!.content).toMatchObject({ text: "Write about tea." });
+    const item = await client.readResource({ uri: "fixture://items/15" });
+    expect(item.contents[0]).toMatchObject({ uri: "fixture://items/15", text: "fifteen" });
+    expect(item).not.toHaveProperty("ttlMs");
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates[0]).toMatchObject({ uriTemplate: "note://{id}" });
-    const completion = await client.complete({ ref: { type: "ref/prompt", name: "summarize_note" }, argument: { name: "style", value: "h" } });
+    expect(resourceTemplates).toEqual(expect.arrayContaining([expect.objectContaining({ uriTemplate: "fixture://items/{id}" })]));
+    const completion = await client.complete({ ref: { type: "ref/prompt", name: "draft" }, argument: { name: "style", value: "h" } });
     expect(completion.completion.values).toEqual(["haiku"]);
   });
 
-  it("delete_note refuses to delete, and says why", async () => {
-    const result = await client.callTool({ name: "delete_note", arguments: { note_id: "7" } });
+  it("a tool that must ask refuses to act, and says why", async () => {
+    const key = uniqueKey();
+    const result = await client.callTool({ name: "confirm_increment", arguments: { key } });
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/requires an MCP client that supports protocol 2026-07-28; this client uses 2025-11-25/);
-    expect(text(await client.callTool({ name: "list_notes", arguments: {} }))).toContain("#7 ");
+    expect((await client.callTool({ name: "read_counter", arguments: { key } })).structuredContent).toEqual({ value: 0 });
   });
 
   it("turns a URL-mode question into -32042 with the URL", async () => {
-    const error = await client.callTool({ name: "connect_account", arguments: {} }).catch((caught) => caught);
+    const error = await client.callTool({ name: "open_link", arguments: {} }).catch((caught) => caught);
     expect(error).toBeInstanceOf(McpError);
     expect(error.code).toBe(-32042);
-    expect(error.data.elicitations[0]).toMatchObject({ mode: "url", url: expect.stringMatching(/\/connect\//), elicitationId: expect.any(String) });
+    expect(error.data.elicitations[0]).toMatchObject({ mode: "url", url: "https://example.test/step", elicitationId: expect.any(String) });
   });
 
   it("ends a prompt that needs to ask with a clear error, and lets a resource degrade", async () => {
-    const error = await client.getPrompt({ name: "write_note" }).catch((caught) => caught);
+    const error = await client.getPrompt({ name: "asking_prompt" }).catch((caught) => caught);
     expect(error).toBeInstanceOf(McpError);
     expect(error.message).toMatch(/requires an MCP client that supports protocol 2026-07-28/);
-    const exported = await client.readResource({ uri: "notes://export" });
-    expect(exported.contents[0]).toMatchObject({ mimeType: "text/markdown" });
+    const read = await client.readResource({ uri: "fixture://asks" });
+    expect(read.contents[0]).toMatchObject({ text: "plain (not asked)" });
   });
 
   it("uses the revision's resource-not-found code (-32002)", async () => {
-    const error = await client.readResource({ uri: "note://404" }).catch((caught) => caught);
+    const error = await client.readResource({ uri: "fixture://items/404" }).catch((caught) => caught);
     expect(error.code).toBe(-32002);
-    expect(error.data).toEqual({ uri: "note://404" });
+    expect(error.data).toEqual({ uri: "fixture://items/404" });
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * Multi round-trip requests with the official 2026-07-28 client: automatic mode (its
- * elicitation handler answers and it retries) and manual mode (`allowInputRequired`).
+ * Multi round-trip requests with the official 2026-07-28 client: automatic mode (its handlers
+ * answer and it retries) and manual mode (`allowInputRequired`), on the test fixtures.
  */
 import {
   MissingRequiredClientCapabilityError,
@@ -15,6 +15,7 @@ import {
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectModernClient } from "../helpers/clients";
+import { ELICITATION, uniqueKey } from "../helpers/flows";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
 
 let server: RunningServer;
@@ -26,8 +27,8 @@ afterAll(() => server.stop());
 type Answer = (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>;
 
 /** A client that answers every elicitation with `answer`, recording what it was asked. */
-async function answeringClient(answer: Answer, capabilities: ClientCapabilities = { elicitation: { form: {} } }) {
-  const asked: Record<string, unknown>[] = [];
+async function answeringClient(answer: Answer, capabilities: ClientCapabilities = ELICITATION) {
+  const asked: Record<string, any>[] = [];
   const client = await connectModernClient(server.url, { capabilities });
   client.setRequestHandler("elicitation/create", async (request) => {
     asked.push(request.params);
@@ -37,58 +38,51 @@ async function answeringClient(answer: Answer, capabilities: ClientCapabilities 
 }
 
 const text = (result: { content?: unknown }) => (result.content as { text: string }[])[0]!.text;
-const noteIds = async (client: Client) => text(await client.callTool({ name: "list_notes", arguments: {} }));
+const counter = async (client: Client, key: string) =>
+  ((await client.callTool({ name: "read_counter", arguments: { key } })).structuredContent as { value: number }).value;
 
-describe("delete_note, answered automatically by the client", () => {
-  it("asks for confirmation, then deletes on accept + true", async () => {
+describe("confirm_increment, answered automatically by the client", () => {
+  it("asks for confirmation, then acts on accept + true", async () => {
     const { client, asked } = await answeringClient(() => ({ action: "accept", content: { confirm: true } }));
-    const result = await client.callTool({ name: "delete_note", arguments: { note_id: "7" } });
-    expect(text(result)).toBe('Deleted note 7 ("Groceries").');
-    expect(asked).toHaveLength(1);
-    expect(asked[0]).toMatchObject({ mode: "form", message: expect.stringContaining("cannot be undone") });
-    expect(await noteIds(client)).not.toContain("#7 ");
+    const key = uniqueKey();
+    const result = await client.callTool({ name: "confirm_increment", arguments: { key } });
+    expect(text(result)).toBe(`Counter ${key} is now 1.`);
+    expect(asked).toEqual([expect.objectContaining({ mode: "form", message: `Increment counter ${key}?` })]);
+    expect(await counter(client, key)).toBe(1);
     await client.close();
   });
 
   it.each([
-    ["decline", { action: "decline" } as ElicitResult, 'the person chose decline'],
-    ["cancel", { action: "cancel" } as ElicitResult, "the person chose cancel"],
-    ["accept with the box unchecked", { action: "accept", content: { confirm: false } } as ElicitResult, "the box was left unchecked"],
-  ])("keeps the note on %s, as a normal result", async (_, answer, why) => {
+    ["decline", { action: "decline" } as ElicitResult, "decline"],
+    ["cancel", { action: "cancel" } as ElicitResult, "cancel"],
+    ["accept with the box unchecked", { action: "accept", content: { confirm: false } } as ElicitResult, "not confirmed"],
+  ])("does not act on %s, and answers with a normal result", async (_, answer, why) => {
     const { client } = await answeringClient(() => answer);
-    const result = await client.callTool({ name: "delete_note", arguments: { note_id: "12" } });
+    const key = uniqueKey();
+    const result = await client.callTool({ name: "confirm_increment", arguments: { key } });
     expect(result.isError).toBeFalsy();
-    expect(text(result)).toBe(`Kept note 12 ("Conference talk"): ${why}.`);
-    expect(await noteIds(client)).toContain("#12 ");
-    await client.close();
-  });
-
-  it("answers an unknown note at once, without asking", async () => {
-    const { client, asked } = await answeringClient(() => ({ action: "accept", content: { confirm: true } }));
-    const result = await client.callTool({ name: "delete_note", arguments: { note_id: "404" } });
-    expect(result.isError).toBe(true);
-    expect(asked).toHaveLength(0);
+    expect(text(result)).toBe(`Counter ${key} unchanged: ${why}.`);
+    expect(await counter(client, key)).toBe(0);
     await client.close();
   });
 
   it("asks again when the answer does not fit the form", async () => {
     let round = 0;
-    const { client, asked } = await answeringClient(() =>
-      ++round === 1 ? { action: "accept", content: { confirm: "yes" } } : { action: "decline" },
-    );
-    const result = await client.callTool({ name: "delete_note", arguments: { note_id: "15" } });
+    const { client, asked } = await answeringClient(() => (++round === 1 ? { action: "accept", content: { confirm: "yes" } } : { action: "decline" }));
+    const key = uniqueKey();
+    expect(text(await client.callTool({ name: "confirm_increment", arguments: { key } }))).toBe(`Counter ${key} unchanged: decline.`);
     expect(asked).toHaveLength(2);
-    expect(text(result)).toMatch(/^Kept note 15/);
     await client.close();
   });
 
-  it("refuses a client without elicitation with -32021, and the note survives", async () => {
+  it("refuses a client without elicitation with -32021, and does not act", async () => {
     const client = await connectModernClient(server.url, { capabilities: {} });
-    const error = await client.callTool({ name: "delete_note", arguments: { note_id: "15" } }).catch((caught) => caught);
+    const key = uniqueKey();
+    const error = await client.callTool({ name: "confirm_increment", arguments: { key } }).catch((caught) => caught);
     expect(error).toBeInstanceOf(MissingRequiredClientCapabilityError);
     expect(error.code).toBe(-32021);
     expect(error.requiredCapabilities).toEqual({ elicitation: { form: {} } });
-    expect(await noteIds(client)).toContain("#15 ");
+    expect(await counter(client, key)).toBe(0);
     await client.close();
   });
 });
@@ -98,13 +92,11 @@ describe("delete_note, answered automatically by the client", () => {
  * `answer` gets each embedded request and returns the response for its key.
  */
 async function driveByHand(
-  url: string,
   method: "tools/call" | "prompts/get" | "resources/read",
   params: Record<string, unknown>,
-  answer: (key: string, request: { method: string; params?: Record<string, unknown> }) => unknown | Promise<unknown>,
-  capabilities: ClientCapabilities = { elicitation: { form: {}, url: {} } },
+  answer: (key: string, request: { method: string; params?: Record<string, unknown> }) => unknown,
 ) {
-  const client = await connectModernClient(url, { capabilities, autoFulfill: false });
+  const client = await connectModernClient(server.url, { capabilities: { elicitation: { form: {}, url: {} } }, autoFulfill: false });
   const rounds: InputRequiredResult[] = [];
   let retry: Record<string, unknown> = {};
   try {
@@ -117,7 +109,7 @@ async function driveByHand(
       rounds.push(result);
       if (rounds.length > 5) throw new Error("too many rounds");
       const inputResponses: Record<string, unknown> = {};
-      for (const [key, request] of Object.entries(result.inputRequests ?? {})) inputResponses[key] = await answer(key, request);
+      for (const [key, request] of Object.entries(result.inputRequests ?? {})) inputResponses[key] = answer(key, request);
       retry = { inputResponses, requestState: result.requestState };
     }
   } finally {
@@ -125,143 +117,104 @@ async function driveByHand(
   }
 }
 
-describe("driven by hand (allowInputRequired): every example, round by round", () => {
-  // Its own server: these flows delete notes and connect the account.
-  let own: RunningServer;
-  beforeAll(async () => {
-    own = await startServer();
-  });
-  afterAll(() => own.stop());
+describe("driven by hand (allowInputRequired), round by round", () => {
   it.each([
-    ["decline", { action: "decline" }, /^Kept note 12 .*chose decline/],
-    ["cancel", { action: "cancel" }, /^Kept note 12 .*chose cancel/],
-    ["accept", { action: "accept", content: { confirm: true } }, /^Deleted note 12/],
-  ])("delete_note: %s", async (_, response, expected) => {
-    const { rounds, result } = await driveByHand(own.url, "tools/call", { name: "delete_note", arguments: { note_id: "12" } }, () => response);
+    ["decline", { action: "decline" }, "unchanged: decline"],
+    ["cancel", { action: "cancel" }, "unchanged: cancel"],
+    ["accept", { action: "accept", content: { confirm: true } }, "is now 1"],
+  ])("confirm_increment: %s", async (_, response, expected) => {
+    const key = uniqueKey();
+    const { rounds, result } = await driveByHand("tools/call", { name: "confirm_increment", arguments: { key } }, () => response);
     expect(rounds).toHaveLength(1);
     expect(Object.keys(rounds[0]!.inputRequests!)).toEqual(["confirm"]);
-    expect(result.content[0].text).toMatch(expected);
+    expect(result.content[0].text).toBe(`Counter ${key} ${expected}.`);
     expect(result.isError).toBeFalsy();
   });
 
-  it("wizard: three rounds, a new state each time", async () => {
-    const content: Record<string, object> = { name: { name: "Bo" }, color: { color: "red" }, size: { size: 2 } };
-    const { rounds, result } = await driveByHand(own.url, "tools/call", { name: "wizard", arguments: {} }, (key) => ({ action: "accept", content: content[key] }));
-    expect(rounds.map((round) => Object.keys(round.inputRequests!)[0])).toEqual(["name", "color", "size"]);
+  it("three_questions: three rounds, a new state each time", async () => {
+    const content: Record<string, object> = { word: { word: "Bo" }, color: { color: "red" }, size: { size: 2 } };
+    const { rounds, result } = await driveByHand("tools/call", { name: "three_questions", arguments: {} }, (key) => ({ action: "accept", content: content[key] }));
+    expect(rounds.map((round) => Object.keys(round.inputRequests!)[0])).toEqual(["word", "color", "size"]);
     expect(new Set(rounds.map((round) => round.requestState)).size).toBe(3);
-    expect(result.content[0].text).toBe("All set, Bo: a red one, size 2.");
+    expect(result.content[0].text).toBe("Bo, red, 2.");
   });
 
-  it("write_note (prompts/get)", async () => {
-    const { rounds, result } = await driveByHand(own.url, "prompts/get", { name: "write_note" }, () => ({
-      action: "accept",
-      content: { topic: "tea", tone: "formal" },
-    }));
+  it("asking_prompt (prompts/get)", async () => {
+    const { rounds, result } = await driveByHand("prompts/get", { name: "asking_prompt" }, () => ({ action: "accept", content: { topic: "tea", tone: "formal" } }));
     expect(rounds).toHaveLength(1);
-    expect(result.messages[0].content.text).toBe("Draft a short formal note about: tea");
+    expect(result.messages[0].content.text).toBe("A formal text about tea.");
   });
 
-  it("notes://export (resources/read), declined: falls back to markdown", async () => {
-    const { rounds, result } = await driveByHand(own.url, "resources/read", { uri: "notes://export" }, () => ({ action: "decline" }));
+  it("asking-resource (resources/read), declined: the default format, not cached", async () => {
+    const { rounds, result } = await driveByHand("resources/read", { uri: "fixture://asks" }, () => ({ action: "decline" }));
     expect(rounds).toHaveLength(1);
-    expect(result.contents[0].mimeType).toBe("text/markdown");
+    expect(result.contents[0].text).toBe("plain");
     expect(result).toMatchObject({ ttlMs: 0, cacheScope: "private" });
   });
 
-  it("connect_account (URL mode): accept without finishing the page is asked again", async () => {
-    let visits = 0;
-    const { rounds, result } = await driveByHand(own.url, "tools/call", { name: "connect_account", arguments: {} }, async (_, request) => {
-      if (++visits === 2) await fetch(String(request.params!.url), { method: "POST" });
-      return { action: "accept" };
-    });
-    expect(rounds).toHaveLength(2);
-    expect(rounds[0]!.inputRequests!.connect).toMatchObject({ method: "elicitation/create", params: { mode: "url" } });
-    expect(result.content[0].text).toBe("Your demo account is connected.");
+  it("open_link (URL mode): the question carries the URL; the answer is an answer", async () => {
+    const { rounds, result } = await driveByHand("tools/call", { name: "open_link", arguments: {} }, () => ({ action: "accept" }));
+    expect(rounds[0]!.inputRequests!.open).toMatchObject({ method: "elicitation/create", params: { mode: "url", url: "https://example.test/step" } });
+    expect(result.content[0].text).toBe("You chose accept.");
   });
 });
 
-describe("wizard: three rounds, state carried in requestState", () => {
-  const answers: Record<string, Record<string, string | number>> = { name: { name: "Ada" }, color: { color: "green" }, size: { size: 7 } };
-  const fieldOf = (request: ElicitRequest) =>
-    Object.keys((request.params as { requestedSchema: { properties: object } }).requestedSchema.properties)[0]!;
+describe("three_questions: three rounds, state carried in requestState", () => {
+  const answers: Record<string, Record<string, string | number>> = { word: { word: "Ada" }, color: { color: "green" }, size: { size: 7 } };
+  const fieldOf = (request: ElicitRequest) => Object.keys((request.params as { requestedSchema: { properties: object } }).requestedSchema.properties)[0]!;
 
   it("asks one question per round and summarises", async () => {
     const { client, asked } = await answeringClient((request) => ({ action: "accept", content: answers[fieldOf(request)] }));
-    const result = await client.callTool({ name: "wizard", arguments: {} });
-    expect(text(result)).toBe("All set, Ada: a green one, size 7.");
-    expect(asked.map((params) => params.message)).toEqual([
-      "Step 1 of 3: what should we call you?",
-      "Step 2 of 3: Ada, pick a colour.",
-      "Step 3 of 3: how big should it be?",
-    ]);
+    expect(text(await client.callTool({ name: "three_questions", arguments: {} }))).toBe("Ada, green, 7.");
+    expect(asked.map((params) => params.message)).toEqual(["Question 1: a word?", "Question 2: a colour for Ada?", "Question 3: a size?"]);
     await client.close();
   });
 
-  it("stops cleanly when the person cancels at step 2", async () => {
-    const { client } = await answeringClient((request) =>
-      fieldOf(request) === "color" ? { action: "cancel" } : { action: "accept", content: answers[fieldOf(request)] },
-    );
-    const result = await client.callTool({ name: "wizard", arguments: {} });
+  it("stops cleanly when the person cancels at question 2", async () => {
+    const { client } = await answeringClient((request) => (fieldOf(request) === "color" ? { action: "cancel" } : { action: "accept", content: answers[fieldOf(request)] }));
+    const result = await client.callTool({ name: "three_questions", arguments: {} });
     expect(result.isError).toBeFalsy();
-    expect(text(result)).toBe('Wizard stopped at step 2 of 3 because you chose "cancel". Nothing was saved.');
+    expect(text(result)).toBe("Stopped at question 2: cancel.");
     await client.close();
   });
 });
 
 describe("prompts/get and resources/read can ask too", () => {
-  it("write_note asks for a topic and a tone", async () => {
-    const { client } = await answeringClient(() => ({ action: "accept", content: { topic: "the garden", tone: "cheerful" } }));
-    const prompt = await client.getPrompt({ name: "write_note" });
-    expect(prompt.messages[0]!.content).toMatchObject({ text: "Draft a short cheerful note about: the garden" });
+  it("asking_prompt asks for a topic and a tone", async () => {
+    const { client } = await answeringClient(() => ({ action: "accept", content: { topic: "the garden", tone: "plain" } }));
+    const prompt = await client.getPrompt({ name: "asking_prompt" });
+    expect(prompt.messages[0]!.content).toMatchObject({ text: "A plain text about the garden." });
     await client.close();
   });
 
-  it("notes://export asks for the format", async () => {
+  it("asking-resource asks for the format", async () => {
     const { client } = await answeringClient(() => ({ action: "accept", content: { format: "json" } }));
-    const read = await client.readResource({ uri: "notes://export" });
-    expect(read.contents[0]).toMatchObject({ mimeType: "application/json" });
-    expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(expect.arrayContaining([expect.objectContaining({ id: "12" })]));
+    const read = await client.readResource({ uri: "fixture://asks" });
+    expect(read.contents[0]).toMatchObject({ text: '{"format":"json"}' });
+    await client.close();
+  });
+
+  it("asking-resource degrades for a client that cannot be asked", async () => {
+    const client = await connectModernClient(server.url, { capabilities: {} });
+    expect((await client.readResource({ uri: "fixture://asks" })).contents[0]).toMatchObject({ text: "plain (not asked)" });
     await client.close();
   });
 });
 
-describe("URL mode: connect_account", () => {
+describe("URL mode", () => {
   it("ends with a normal result when the person declines", async () => {
     const { client } = await answeringClient(() => ({ action: "decline" }), { elicitation: { url: {} } });
-    const result = await client.callTool({ name: "connect_account", arguments: {} });
+    const result = await client.callTool({ name: "open_link", arguments: {} });
     expect(result.isError).toBeFalsy();
-    expect(text(result)).toBe('Not connected: you chose "decline".');
-    await client.close();
-  });
-
-  it("asks again until the page was really completed, then connects", async () => {
-    let round = 0;
-    const { client, asked } = await answeringClient(
-      async (request) => {
-        // Round 1: the person agrees but does not finish the page. Round 2: they do.
-        if (++round === 2) {
-          const page = await fetch((request.params as { url: string }).url, { method: "POST" });
-          expect(page.status).toBe(200);
-        }
-        return { action: "accept" };
-      },
-      { elicitation: { url: {} } },
-    );
-    const result = await client.callTool({ name: "connect_account", arguments: {} });
-    expect(text(result)).toBe("Your demo account is connected.");
-    expect(asked).toHaveLength(2);
-    expect(asked[0]).toMatchObject({ mode: "url", url: expect.stringMatching(/\/connect\/[A-Za-z0-9_-]{24}$/) });
-    expect(asked[1]!.url).toBe(asked[0]!.url);
+    expect(text(result)).toBe("You chose decline.");
     await client.close();
   });
 
   it("needs the url sub-capability: a form-only client gets -32021", async () => {
-    const fresh = await startServer();
-    const client = await connectModernClient(fresh.url, { capabilities: { elicitation: {} } });
-    const error = await client.callTool({ name: "connect_account", arguments: {} }).catch((caught) => caught);
+    const client = await connectModernClient(server.url, { capabilities: { elicitation: {} } });
+    const error = await client.callTool({ name: "open_link", arguments: {} }).catch((caught) => caught);
     expect(error).toBeInstanceOf(MissingRequiredClientCapabilityError);
     expect(error.requiredCapabilities).toEqual({ elicitation: { url: {} } });
     await client.close();
-    await fresh.stop();
   });
 });

@@ -25,45 +25,41 @@ describe("official client (@modelcontextprotocol/client, pinned to 2026-07-28)",
 
   it("lists and calls tools", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(
-      expect.arrayContaining(["add", "countdown", "delete_note", "greet", "list_notes", "wizard"]),
-    );
-    const sum = await client.callTool({ name: "add", arguments: { a: 20, b: 22 } });
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["confirm_increment", "mirrored_headers", "progress_steps", "structured_sum"]));
+    const sum = await client.callTool({ name: "structured_sum", arguments: { a: 20, b: 22 } });
     expect(sum.structuredContent).toEqual({ sum: 42 });
-    const notes = await client.callTool({ name: "list_notes", arguments: {} });
-    expect(notes.content[0]).toMatchObject({ type: "text", text: expect.stringContaining("#12 Conference talk") });
   });
 
   it("mirrors x-mcp-header parameters the server then verifies", async () => {
-    const greeting = await client.callTool({ name: "greet", arguments: { name: "Zoë", locale: "de" } });
-    expect(greeting.content[0]).toMatchObject({ text: "Hallo, Zoë!" });
+    const echoed = await client.callTool({ name: "mirrored_headers", arguments: { label: "Zoë", count: 3, flag: false } });
+    expect(echoed.content[0]).toMatchObject({ text: "Zoë|3|false" });
   });
 
   it("receives progress notifications", async () => {
     const progress: number[] = [];
     const result = await client.callTool(
-      { name: "countdown", arguments: { from: 3, delay_ms: 5 } },
+      { name: "progress_steps", arguments: { steps: 3, delay_ms: 5 } },
       { onprogress: (event) => progress.push(event.progress) },
     );
     expect(progress).toEqual([0, 1, 2, 3]);
-    expect(result.content[0]).toMatchObject({ text: "Lift-off!" });
+    expect(result.content[0]).toMatchObject({ text: "done" });
   });
 
   it("lists and gets prompts, with completion", async () => {
     const { prompts } = await client.listPrompts();
-    expect(prompts.map((prompt) => prompt.name)).toEqual(["summarize_note", "write_note"]);
-    const prompt = await client.getPrompt({ name: "summarize_note", arguments: { note_id: "15", style: "haiku" } });
-    expect(prompt.messages[0]!.content).toMatchObject({ type: "text", text: expect.stringContaining("Plant care") });
-    const completion = await client.complete({ ref: { type: "ref/prompt", name: "summarize_note" }, argument: { name: "note_id", value: "1" } });
-    expect(completion.completion.values).toEqual(expect.arrayContaining(["12", "15"]));
+    expect(prompts.map((prompt) => prompt.name)).toEqual(expect.arrayContaining(["asking_prompt", "draft"]));
+    const prompt = await client.getPrompt({ name: "draft", arguments: { subject: "ferns", style: "haiku" } });
+    expect(prompt.messages[0]!.content).toMatchObject({ type: "text", text: "Write about ferns as haiku." });
+    const completion = await client.complete({ ref: { type: "ref/prompt", name: "draft" }, argument: { name: "style", value: "o" } });
+    expect(completion.completion.values).toEqual(["one sentence"]);
   });
 
   it("lists resources and templates and reads them", async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((resource) => resource.uri)).toEqual(expect.arrayContaining(["info://about", "note://12", "notes://export"]));
+    expect(resources.map((resource) => resource.uri)).toEqual(expect.arrayContaining(["fixture://about", "fixture://items/12"]));
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: "note://{id}" })]);
-    const note = await client.readResource({ uri: "note://15" });
-    expect(note.contents[0]).toMatchObject({ uri: "note://15", text: expect.stringContaining("fern") });
+    expect(resourceTemplates).toEqual(expect.arrayContaining([expect.objectContaining({ uriTemplate: "fixture://items/{id}" })]));
+    const item = await client.readResource({ uri: "fixture://items/15" });
+    expect(item.contents[0]).toMatchObject({ uri: "fixture://items/15", text: "fifteen" });
   });
 });

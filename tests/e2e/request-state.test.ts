@@ -1,39 +1,13 @@
 /**
- * requestState is attacker-controlled: every way of tampering with it gets the same
- * opaque -32602, and the guarded action does not happen.
+ * requestState is attacker-controlled: every way of tampering with it gets the same opaque
+ * -32602, and the guarded action does not happen (the counter each test owns stays at 0).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { post, type Json } from "../helpers/rpc";
+import { sealRequestState } from "../../server/mcp/state/codec";
+import { createStateKeyRing } from "../../server/mcp/state/keys";
+import { CONFIRM, ELICITATION, askToIncrement, expectOpaqueRejection, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
+import { post } from "../helpers/rpc";
 import { TEST_SECRET, startServer, startServerExpectingFailure, type RunningServer } from "../helpers/server.mjs";
-
-const ELICITATION = { elicitation: { form: {} } };
-const OPAQUE = { code: -32602, message: "Invalid or expired requestState" };
-const ACCEPT = { confirm: { action: "accept", content: { confirm: true } } };
-
-/** Round one of delete_note: returns the sealed state. */
-async function askToDelete(url: string, noteId: string, headers?: Record<string, string>): Promise<string> {
-  const first = await post(url, "tools/call", { name: "delete_note", arguments: { note_id: noteId } }, { capabilities: ELICITATION, headers });
-  expect(first.body.result.resultType).toBe("input_required");
-  return first.body.result.requestState;
-}
-
-/** Round two: the retry with an answer and a (possibly tampered) state. */
-function retryDelete(url: string, noteId: string, requestState: unknown, headers?: Record<string, string>) {
-  return post(
-    url,
-    "tools/call",
-    { name: "delete_note", arguments: { note_id: noteId }, inputResponses: ACCEPT, requestState },
-    { capabilities: ELICITATION, headers },
-  );
-}
-
-const listNotes = async (url: string, headers?: Record<string, string>) =>
-  (await post(url, "tools/call", { name: "list_notes", arguments: {} }, { headers })).body.result.content[0].text as string;
-
-function expectOpaqueRejection(result: { status: number; body: Json }) {
-  expect(result.status).toBe(200);
-  expect(result.body.error).toEqual(OPAQUE);
-}
 
 describe("tampering, on one server", () => {
   let server: RunningServer;
@@ -43,81 +17,107 @@ describe("tampering, on one server", () => {
   afterAll(() => server.stop());
 
   it.each([
-    ["a flipped byte", (state: string) => state.slice(0, 40) + (state[40] === "A" ? "B" : "A") + state.slice(41)],
-    ["a truncated state", (state: string) => state.slice(0, -10)],
-    ["a suffix", (state: string) => `${state}-TAMPERED`],
-    ["another key id", (state: string) => state.replace(/^v1\.[^.]+\./, "v1.AAAAAAAA.")],
-    ["another version", (state: string) => state.replace(/^v1\./, "v2.")],
-    ["a number instead of a string", () => 12345],
-    ["a state over the length limit", () => "v1.AAAAAAAA." + "A".repeat(20_000)],
-  ])("rejects %s, and the note is kept", async (_, tamper) => {
-    const state = await askToDelete(server.url, "7");
-    expectOpaqueRejection(await retryDelete(server.url, "7", tamper(state)));
-    expect(await listNotes(server.url)).toContain("#7 ");
+    ["a flipped byte", (state: string) => state.slice(0, 40) + (state[40] === "A" ? "B" : "A") + state.slice(41), /authentication failed/],
+    ["a truncated state", (state: string) => state.slice(0, -10), /authentication failed|malformed/],
+    ["a suffix", (state: string) => `${state}-TAMPERED`, /malformed|authentication failed/],
+    ["another key id", (state: string) => state.replace(/^v1\.[^.]+\./, "v1.AAAAAAAA."), /unknown key id/],
+    ["another version", (state: string) => state.replace(/^v1\./, "v2."), /malformed/],
+    ["a number instead of a string", () => 12345, /not a string/],
+    ["a state over the length limit", (state: string) => state + "A".repeat(20_000), /longer than 16384 characters/],
+  ])("rejects %s, logs why, and the action is not run", async (_, tamper, reason) => {
+    const key = uniqueKey();
+    const state = await askToIncrement(server.url, key);
+    const mark = server.logs().length;
+    expectOpaqueRejection(await retryIncrement(server.url, key, tamper(state)));
+    expect(await readCounter(server.url, key)).toBe(0);
+    await expect.poll(() => server.logs().slice(mark)).toMatch(new RegExp(`requestState rejected on tools/call "confirm_increment": ${reason.source}`));
   });
 
-  it("rejects a state replayed on another note", async () => {
-    const state = await askToDelete(server.url, "7");
-    expectOpaqueRejection(await retryDelete(server.url, "12", state));
-    expect(await listNotes(server.url)).toContain("#12 ");
+  it("rejects a state replayed with other arguments", async () => {
+    const [mine, other] = [uniqueKey(), uniqueKey()];
+    const state = await askToIncrement(server.url, mine);
+    expectOpaqueRejection(await retryIncrement(server.url, other, state));
+    expect(await readCounter(server.url, other)).toBe(0);
   });
 
   it("rejects a state replayed on another tool", async () => {
-    const wizard = await post(server.url, "tools/call", { name: "wizard", arguments: {} }, { capabilities: ELICITATION });
-    expectOpaqueRejection(await retryDelete(server.url, "7", wizard.body.result.requestState));
+    const other = await post(server.url, "tools/call", { name: "three_questions", arguments: {} }, { capabilities: ELICITATION });
+    const key = uniqueKey();
+    expectOpaqueRejection(await retryIncrement(server.url, key, other.body.result.requestState));
+    expect(await readCounter(server.url, key)).toBe(0);
   });
 
-  it("accepts a state once: a second redemption is refused", async () => {
-    const state = await askToDelete(server.url, "15");
-    const first = await retryDelete(server.url, "15", state);
-    expect(first.body.result.content[0].text).toMatch(/^Deleted note 15/);
-    expectOpaqueRejection(await retryDelete(server.url, "15", state));
-    expect(server.logs()).toMatch(/requestState rejected on tools\/call "delete_note": already redeemed/);
+  it("accepts a single-use state once: a second redemption is refused", async () => {
+    const key = uniqueKey();
+    const state = await askToIncrement(server.url, key);
+    const first = await retryIncrement(server.url, key, state);
+    expect(first.body.result.content[0].text).toBe(`Counter ${key} is now 1.`);
+    const mark = server.logs().length;
+    expectOpaqueRejection(await retryIncrement(server.url, key, state));
+    expect(await readCounter(server.url, key)).toBe(1);
+    await expect.poll(() => server.logs().slice(mark)).toMatch(/requestState rejected on tools\/call "confirm_increment": already redeemed/);
   });
 
   it("ignores answers sent without the state this single-use tool issued, and asks", async () => {
+    const key = uniqueKey();
     const result = await post(
       server.url,
       "tools/call",
-      { name: "delete_note", arguments: { note_id: "12" }, inputResponses: ACCEPT },
+      { name: "confirm_increment", arguments: { key }, inputResponses: CONFIRM },
       { capabilities: ELICITATION },
     );
     expect(result.body.result.resultType).toBe("input_required");
-    expect(await listNotes(server.url)).toContain("#12 ");
+    expect(await readCounter(server.url, key)).toBe(0);
   });
 
   it("rejects inputResponses that are not an object with -32602", async () => {
-    const result = await post(
-      server.url,
-      "tools/call",
-      { name: "wizard", arguments: {}, inputResponses: null },
-      { capabilities: ELICITATION },
-    );
+    const result = await post(server.url, "tools/call", { name: "three_questions", arguments: {}, inputResponses: null }, { capabilities: ELICITATION });
     expect(result.body.error.code).toBe(-32602);
   });
 
-  it("logs the real reason but never the state or the secret", () => {
-    expect(server.logs()).toMatch(/requestState rejected on tools\/call "delete_note": (authentication failed|malformed)/);
-    expect(server.logs()).toMatch(/sealed for another request/);
+  it("logs the reason but never the state or the secret", async () => {
+    const key = uniqueKey();
+    const state = await askToIncrement(server.url, key);
+    const mark = server.logs().length;
+    expectOpaqueRejection(await retryIncrement(server.url, key, `${state}x`));
+    await expect.poll(() => server.logs().slice(mark)).toMatch(/requestState rejected on tools\/call "confirm_increment": (malformed|authentication failed)/);
     expect(server.logs()).not.toContain(TEST_SECRET);
-    expect(server.logs()).not.toMatch(/v1\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]{20,}/);
+    expect(server.logs()).not.toContain(state);
   });
 });
 
 describe("expiry", () => {
-  it("rejects a state past its TTL (plus 5 s of allowed clock skew)", async () => {
-    const server = await startServer({ env: { NITRO_MCP_STATE_TTL_SECONDS: "1" } });
-    const state = await askToDelete(server.url, "7");
-    await new Promise((resolve) => setTimeout(resolve, 7_000));
-    expectOpaqueRejection(await retryDelete(server.url, "7", state));
-    expect(server.logs()).toMatch(/: expired/);
-    await server.stop();
-  }, 20_000);
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.stop());
+
+  /** A state sealed with the server's secret, as if issued `secondsAgo` seconds ago, for `key`. */
+  async function stateIssuedAgo(key: string, secondsAgo: number, ttlSeconds = 600): Promise<string> {
+    const ring = await createStateKeyRing({ secret: TEST_SECRET, previous: [], allowEphemeral: false });
+    const binding = { principal: "anonymous", method: "tools/call", target: "confirm_increment", arguments: { key } };
+    return sealRequestState(ring, binding, {}, { ttlSeconds, now: Math.floor(Date.now() / 1000) - secondsAgo });
+  }
+
+  it("accepts a state sealed in-process with the same secret while it is fresh", async () => {
+    const key = uniqueKey();
+    const result = await retryIncrement(server.url, key, await stateIssuedAgo(key, 10));
+    expect(result.body.result.content[0].text).toBe(`Counter ${key} is now 1.`);
+  });
+
+  it("rejects a state past its TTL plus the 5 s of allowed clock skew", async () => {
+    const key = uniqueKey();
+    const mark = server.logs().length;
+    expectOpaqueRejection(await retryIncrement(server.url, key, await stateIssuedAgo(key, 606)));
+    expect(await readCounter(server.url, key)).toBe(0);
+    await expect.poll(() => server.logs().slice(mark)).toMatch(/confirm_increment": expired/);
+  });
 });
 
 describe("principals", () => {
   const tokens = "alice:alice-token-123,bob:bob-token-456";
-  const as = (token: string) => ({ authorization: `Bearer ${token}` });
+  const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
   let server: RunningServer;
   beforeAll(async () => {
     server = await startServer({ env: { NITRO_MCP_AUTH_TOKENS: tokens } });
@@ -131,60 +131,62 @@ describe("principals", () => {
   });
 
   it("answers a wrong token with 401 and error=invalid_token", async () => {
-    const result = await post(server.url, "server/discover", {}, { headers: as("alice-token-124") });
+    const result = await post(server.url, "server/discover", {}, as("alice-token-124"));
     expect(result.status).toBe(401);
     expect(result.headers.get("www-authenticate")).toBe('Bearer realm="mcp", error="invalid_token"');
   });
 
-  it("rejects alice's state presented by bob", async () => {
-    const state = await askToDelete(server.url, "7", as("alice-token-123"));
-    expectOpaqueRejection(await retryDelete(server.url, "7", state, as("bob-token-456")));
-    expect(server.logs()).toMatch(/sealed for another principal/);
-    const done = await retryDelete(server.url, "7", state, as("alice-token-123"));
-    expect(done.body.result.content[0].text).toMatch(/^Deleted note 7/);
+  it("rejects alice's state presented by bob, and accepts it from alice", async () => {
+    const key = uniqueKey();
+    const state = await askToIncrement(server.url, key, as("alice-token-123"));
+    const mark = server.logs().length;
+    expectOpaqueRejection(await retryIncrement(server.url, key, state, as("bob-token-456")));
+    await expect.poll(() => server.logs().slice(mark)).toMatch(/sealed for another principal/);
+    expect(await readCounter(server.url, key, as("bob-token-456"))).toBe(0);
+    const done = await retryIncrement(server.url, key, state, as("alice-token-123"));
+    expect(done.body.result.content[0].text).toBe(`Counter ${key} is now 1.`);
   });
 });
 
 describe("several instances and key rotation", () => {
   const OLD = "old-secret-0123456789abcdef0123456789";
   const NEW = "new-secret-0123456789abcdef0123456789";
+  const answer = (key: string, content: object) => ({ [key]: { action: "accept", content } });
 
   it("completes a flow whose rounds land on two instances sharing one secret", async () => {
     const [a, b] = await Promise.all([startServer(), startServer()]);
-    const wizard = (url: string, extra: Json) =>
-      post(url, "tools/call", { name: "wizard", arguments: {}, ...extra }, { capabilities: ELICITATION });
-    const r1 = await wizard(a.url, {});
-    const r2 = await wizard(b.url, { requestState: r1.body.result.requestState, inputResponses: { name: { action: "accept", content: { name: "Lin" } } } });
-    const r3 = await wizard(a.url, { requestState: r2.body.result.requestState, inputResponses: { color: { action: "accept", content: { color: "blue" } } } });
-    const r4 = await wizard(b.url, { requestState: r3.body.result.requestState, inputResponses: { size: { action: "accept", content: { size: 3 } } } });
-    expect(r4.body.result.content[0].text).toBe("All set, Lin: a blue one, size 3.");
+    const ask = (url: string, extra: object) => post(url, "tools/call", { name: "three_questions", arguments: {}, ...extra }, { capabilities: ELICITATION });
+    const r1 = await ask(a.url, {});
+    const r2 = await ask(b.url, { requestState: r1.body.result.requestState, inputResponses: answer("word", { word: "Lin" }) });
+    const r3 = await ask(a.url, { requestState: r2.body.result.requestState, inputResponses: answer("color", { color: "blue" }) });
+    const r4 = await ask(b.url, { requestState: r3.body.result.requestState, inputResponses: answer("size", { size: 3 }) });
+    expect(r4.body.result.content[0].text).toBe("Lin, blue, 3.");
     await Promise.all([a.stop(), b.stop()]);
   });
 
   it("refuses states between instances with different secrets", async () => {
     const [a, b] = await Promise.all([startServer({ env: { NITRO_MCP_STATE_SECRET: OLD } }), startServer({ env: { NITRO_MCP_STATE_SECRET: NEW } })]);
-    const state = await askToDelete(a.url, "7");
-    expectOpaqueRejection(await retryDelete(b.url, "7", state));
-    expect(b.logs()).toMatch(/unknown key id/);
+    const key = uniqueKey();
+    expectOpaqueRejection(await retryIncrement(b.url, key, await askToIncrement(a.url, key)));
+    await expect.poll(() => b.logs()).toMatch(/unknown key id/);
     await Promise.all([a.stop(), b.stop()]);
   });
 
   it("opens states of a previous secret while it is listed, and refuses them once it is dropped", async () => {
+    const [key, other] = [uniqueKey(), uniqueKey()];
     const before = await startServer({ env: { NITRO_MCP_STATE_SECRET: OLD } });
-    const state = await askToDelete(before.url, "7");
+    const [state, stale] = [await askToIncrement(before.url, key), await askToIncrement(before.url, other)];
     await before.stop();
 
     const rotated = await startServer({ env: { NITRO_MCP_STATE_SECRET: NEW, NITRO_MCP_STATE_SECRET_PREVIOUS: OLD } });
-    const done = await retryDelete(rotated.url, "7", state);
-    expect(done.body.result.content[0].text).toMatch(/^Deleted note 7/);
+    expect((await retryIncrement(rotated.url, key, state)).body.result.content[0].text).toBe(`Counter ${key} is now 1.`);
     // New states are sealed with the new key only.
-    const fresh = await askToDelete(rotated.url, "12");
+    const fresh = await askToIncrement(rotated.url, other);
     await rotated.stop();
 
     const dropped = await startServer({ env: { NITRO_MCP_STATE_SECRET: NEW } });
-    expectOpaqueRejection(await retryDelete(dropped.url, "12", state));
-    const stillValid = await retryDelete(dropped.url, "12", fresh);
-    expect(stillValid.body.result.content[0].text).toMatch(/^Deleted note 12/);
+    expectOpaqueRejection(await retryIncrement(dropped.url, other, stale));
+    expect((await retryIncrement(dropped.url, other, fresh)).body.result.content[0].text).toBe(`Counter ${other} is now 1.`);
     await dropped.stop();
   });
 });
@@ -199,9 +201,9 @@ describe("secret configuration", () => {
 
   it("without a secret in production, serves plain tools and refuses to ask with a clear error", async () => {
     const server = await startServer({ env: { NITRO_MCP_STATE_SECRET: "" } });
-    const plain = await post(server.url, "tools/call", { name: "add", arguments: { a: 1, b: 1 } });
+    const plain = await post(server.url, "tools/call", { name: "structured_sum", arguments: { a: 1, b: 1 } });
     expect(plain.body.result.structuredContent).toEqual({ sum: 2 });
-    const asking = await post(server.url, "tools/call", { name: "delete_note", arguments: { note_id: "7" } }, { capabilities: ELICITATION });
+    const asking = await post(server.url, "tools/call", { name: "confirm_increment", arguments: { key: uniqueKey() } }, { capabilities: ELICITATION });
     expect(asking.status).toBe(500);
     expect(asking.body.error).toEqual({ code: -32603, message: expect.stringContaining("NITRO_MCP_STATE_SECRET") });
     expect(server.logs()).toMatch(/NITRO_MCP_STATE_SECRET is not set/);

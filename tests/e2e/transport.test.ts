@@ -41,16 +41,16 @@ describe("envelope", () => {
   });
 
   it.each([
-    ["a response sent by the client", { jsonrpc: "2.0", id: 9, result: {} }],
-    ["a null id", { jsonrpc: "2.0", id: null, method: "tools/list", params: {} }],
-    ["a wrong jsonrpc version", { jsonrpc: "1.0", id: 9, method: "tools/list" }],
-    ["non-object params", { jsonrpc: "2.0", id: 9, method: "tools/list", params: [1] }],
-  ])("rejects %s with -32600 and 400, echoing a readable id", async (_, message) => {
+    ["a response sent by the client", { jsonrpc: "2.0", id: 9, result: {} }, 9],
+    ["a null id", { jsonrpc: "2.0", id: null, method: "tools/list", params: {} }, undefined],
+    ["a wrong jsonrpc version", { jsonrpc: "1.0", id: 9, method: "tools/list" }, 9],
+    ["non-object params", { jsonrpc: "2.0", id: 9, method: "tools/list", params: [1] }, 9],
+  ])("rejects %s with -32600 and 400, echoing the id when it is readable", async (_, message, echoed) => {
     const response = await rawPost(JSON.stringify(message));
     const body = await response.json();
     expect(response.status).toBe(400);
     expect(body.error.code).toBe(-32600);
-    if (typeof message.id === "number") expect(body.id).toBe(9);
+    expect(body.id).toBe(echoed);
   });
 
   it("refuses a body over the limit with 413 before parsing it", async () => {
@@ -129,21 +129,26 @@ describe("_meta", () => {
 });
 
 describe("mirrored headers", () => {
-  const callGreet = (headers: Record<string, string>, args: Record<string, unknown> = { name: "Ada", locale: "fr" }) =>
-    post(server.url, "tools/call", { name: "greet", arguments: args }, { headers });
+  const MIRRORED = { "mcp-param-label": "x", "mcp-param-count": "42", "mcp-param-flag": "true" };
+  const callMirrored = (headers: Record<string, string>, args: Record<string, unknown> = { label: "x", count: 42, flag: true }) =>
+    post(server.url, "tools/call", { name: "mirrored_headers", arguments: args }, { headers });
 
   it.each([
     ["MCP-Protocol-Version that differs from _meta", { "mcp-protocol-version": "2025-11-25" }],
     ["Mcp-Method that differs from the body", { "mcp-method": "tools/list" }],
     ["Mcp-Method with different case", { "mcp-method": "TOOLS/CALL" }],
     ["Mcp-Method in base64 (only Mcp-Name and Mcp-Param-* may be encoded)", { "mcp-method": `=?base64?${btoa("tools/call")}?=` }],
-    ["Mcp-Name that differs from the body", { "mcp-name": "add" }],
-    ["a missing Mcp-Param-Locale", {}],
-    ["Mcp-Param-Locale that differs from the body", { "mcp-param-locale": "de" }],
-    ["Mcp-Param-Locale with bad base64 padding", { "mcp-param-locale": "=?base64?ZnI?=" }],
-    ["Mcp-Param-Locale with invalid base64 characters", { "mcp-param-locale": "=?base64?Z!!nI=?=" }],
-  ])("rejects %s with -32020 and 400", async (_, headers) => {
-    const result = await callGreet(headers);
+    ["Mcp-Name that differs from the body", { "mcp-name": "structured_sum" }],
+    ["a missing Mcp-Param-Label", { "mcp-param-label": undefined }],
+    ["Mcp-Param-Label that differs from the body", { "mcp-param-label": "y" }],
+    ["Mcp-Param-Count that differs from the body", { "mcp-param-count": "43" }],
+    ["Mcp-Param-Flag that differs from the body", { "mcp-param-flag": "false" }],
+    ["Mcp-Param-Label with bad base64 padding", { "mcp-param-label": "=?base64?eA?=" }],
+    ["Mcp-Param-Label with invalid base64 characters", { "mcp-param-label": "=?base64?e!!A=?=" }],
+    ["Mcp-Param-Label padded with a no-break space (only space and tab are trimmed)", { "mcp-param-label": "x\u00a0" }],
+  ])("rejects %s with -32020 and 400", async (_, changes) => {
+    const headers = Object.fromEntries(Object.entries({ ...MIRRORED, ...changes }).filter(([, value]) => value !== undefined)) as Record<string, string>;
+    const result = await callMirrored(headers);
     expect(result.status).toBe(400);
     expect(result.body.error.code).toBe(-32020);
     expect(result.body.error.message).toMatch(/header/i);
@@ -154,31 +159,33 @@ describe("mirrored headers", () => {
     ["missing Mcp-Method", "mcp-method"],
     ["missing Mcp-Name", "mcp-name"],
   ])("rejects a %s header with -32020 and 400", async (_, name) => {
-    const headers: Record<string, string> = { ...standardHeaders("tools/call", { name: "greet" }), "mcp-param-locale": "fr" };
+    const headers: Record<string, string> = { ...standardHeaders("tools/call", { name: "mirrored_headers" }), "mcp-param-label": "x" };
     delete headers[name];
-    const result = await post(server.url, "tools/call", { name: "greet", arguments: { name: "Ada", locale: "fr" } }, { rawHeaders: headers });
+    const result = await post(server.url, "tools/call", { name: "mirrored_headers", arguments: { label: "x" } }, { rawHeaders: headers });
     expect(result.status).toBe(400);
     expect(result.body.error.code).toBe(-32020);
   });
 
   it.each([
-    ["plain", "fr"],
-    ["base64-encoded", "=?base64?ZnI=?="],
+    ["plain", "x"],
+    ["base64-encoded", `=?base64?${btoa("x")}?=`],
+    ["padded with spaces and tabs", " \tx\t "],
   ])("accepts a matching %s Mcp-Param header, and a padded Mcp-Name", async (_, value) => {
-    const result = await callGreet({ "mcp-param-locale": value, "mcp-name": "  greet  " });
+    const result = await callMirrored({ ...MIRRORED, "mcp-param-label": value, "mcp-name": "  mirrored_headers  " });
     expect(result.status).toBe(200);
-    expect(result.body.result.content[0].text).toBe("Bonjour, Ada!");
+    expect(result.body.result.content[0].text).toBe("x|42|true");
   });
 
   it("needs no Mcp-Param header when the parameter is absent from the body", async () => {
-    const result = await callGreet({}, { name: "Ada" });
-    expect(result.body.result.content[0].text).toBe("Hello, Ada!");
+    const result = await callMirrored({ "mcp-param-label": "x" }, { label: "x" });
+    expect(result.body.result.content[0].text).toBe("x|-|-");
   });
 
   it("decodes a base64 Mcp-Name for a resource URI", async () => {
-    const uri = "note://7";
+    const uri = "fixture://items/12";
     const result = await post(server.url, "resources/read", { uri }, { headers: { "mcp-name": `=?base64?${btoa(uri)}?=` } });
     expect(result.status).toBe(200);
+    expect(result.body.result.contents[0].text).toBe("twelve");
   });
 });
 
@@ -223,9 +230,9 @@ describe("methods", () => {
   });
 
   it("answers an unknown resource with -32602 and data.uri (HTTP 200)", async () => {
-    const result = await post(server.url, "resources/read", { uri: "note://999" });
+    const result = await post(server.url, "resources/read", { uri: "fixture://items/999" });
     expect(result.status).toBe(200);
-    expect(result.body.error).toMatchObject({ code: -32602, data: { uri: "note://999" } });
+    expect(result.body.error).toMatchObject({ code: -32602, data: { uri: "fixture://items/999" } });
   });
 
   it("answers an invalid cursor with -32602", async () => {
@@ -234,37 +241,37 @@ describe("methods", () => {
   });
 
   it("reports invalid tool arguments as an isError result the model can act on", async () => {
-    const result = await post(server.url, "tools/call", { name: "add", arguments: { a: "one", b: 2 } });
+    const result = await post(server.url, "tools/call", { name: "structured_sum", arguments: { a: "one", b: 2 } });
     expect(result.status).toBe(200);
     expect(result.body.result.isError).toBe(true);
     expect(result.body.result.content[0].text).toMatch(/a: .*expected number/);
   });
 
   it("returns structured output with its JSON text", async () => {
-    const result = await post(server.url, "tools/call", { name: "add", arguments: { a: 2, b: 3 } });
+    const result = await post(server.url, "tools/call", { name: "structured_sum", arguments: { a: 2, b: 3 } });
     expect(result.body.result.structuredContent).toEqual({ sum: 5 });
     expect(JSON.parse(result.body.result.content[0].text)).toEqual({ sum: 5 });
   });
 
   it("reads a fixed resource and a templated one, with caching hints", async () => {
-    const about = await post(server.url, "resources/read", { uri: "info://about" });
+    const about = await post(server.url, "resources/read", { uri: "fixture://about" });
     expect(about.body.result).toMatchObject({ ttlMs: 3_600_000, cacheScope: "public", resultType: "complete" });
-    const note = await post(server.url, "resources/read", { uri: "note://12" });
-    expect(note.body.result.contents[0]).toMatchObject({ uri: "note://12", mimeType: "text/plain" });
-    expect(note.body.result).toMatchObject({ ttlMs: 0, cacheScope: "private" });
+    const item = await post(server.url, "resources/read", { uri: "fixture://items/12" });
+    expect(item.body.result.contents[0]).toEqual({ uri: "fixture://items/12", mimeType: "text/plain", text: "twelve" });
+    expect(item.body.result).toMatchObject({ ttlMs: 0, cacheScope: "private" });
   });
 
   it("completes prompt arguments and template variables", async () => {
     const prompt = await post(server.url, "completion/complete", {
-      ref: { type: "ref/prompt", name: "summarize_note" },
+      ref: { type: "ref/prompt", name: "draft" },
       argument: { name: "style", value: "b" },
     });
     expect(prompt.body.result.completion).toEqual({ values: ["bullet points"], total: 1, hasMore: false });
     const template = await post(server.url, "completion/complete", {
-      ref: { type: "ref/resource", uri: "note://{id}" },
+      ref: { type: "ref/resource", uri: "fixture://items/{id}" },
       argument: { name: "id", value: "1" },
     });
-    expect(template.body.result.completion.values).toEqual(expect.arrayContaining(["12", "15"]));
+    expect(template.body.result.completion.values).toEqual(["1", "12", "15"]);
   });
 
   it("acknowledges subscriptions/listen first, honouring nothing, tagged with its id, then ends it gracefully", async () => {
@@ -284,7 +291,7 @@ describe("streaming and cancellation", () => {
     const result = await post(
       server.url,
       "tools/call",
-      { name: "countdown", arguments: { from: 3, delay_ms: 10 } },
+      { name: "progress_steps", arguments: { steps: 3, delay_ms: 10 } },
       { metaExtra: { progressToken: "p-1" } },
     );
     expect(result.type).toBe("text/event-stream");
@@ -293,18 +300,18 @@ describe("streaming and cancellation", () => {
     expect(progress.map((message) => message.params.progress)).toEqual([0, 1, 2, 3]);
     expect(progress.every((message) => message.params.progressToken === "p-1")).toBe(true);
     expect(result.messages.at(-1)).toEqual(result.body);
-    expect(result.body.result.content[0].text).toBe("Lift-off!");
+    expect(result.body.result.content[0].text).toBe("done");
   });
 
   it("answers with plain JSON and sends no log messages when the client asked for neither", async () => {
-    const result = await post(server.url, "tools/call", { name: "countdown", arguments: { from: 2, delay_ms: 1 } });
+    const result = await post(server.url, "tools/call", { name: "progress_steps", arguments: { steps: 2, delay_ms: 1 } });
     expect(result.type).toBe("application/json");
     expect(result.messages).toHaveLength(1);
   });
 
   it("sends log messages at or above the requested level only", async () => {
     const call = (level: string) =>
-      post(server.url, "tools/call", { name: "countdown", arguments: { from: 2, delay_ms: 1 } }, { metaExtra: { "io.modelcontextprotocol/logLevel": level } });
+      post(server.url, "tools/call", { name: "progress_steps", arguments: { steps: 2, delay_ms: 1 } }, { metaExtra: { "io.modelcontextprotocol/logLevel": level } });
     const debug = await call("debug");
     expect(debug.messages.filter((message) => message.method === "notifications/message")).toHaveLength(2);
     const info = await call("info");
@@ -315,18 +322,19 @@ describe("streaming and cancellation", () => {
     const controller = new AbortController();
     const response = await fetch(server.url, {
       method: "POST",
-      headers: standardHeaders("tools/call", { name: "countdown" }),
+      headers: standardHeaders("tools/call", { name: "progress_steps" }),
       body: JSON.stringify({
         jsonrpc: "2.0",
         id: 77,
         method: "tools/call",
-        params: { name: "countdown", arguments: { from: 50, delay_ms: 100 }, _meta: meta({}, { progressToken: 1 }) },
+        params: { name: "progress_steps", arguments: { steps: 100, delay_ms: 100 }, _meta: meta({}, { progressToken: 1 }) },
       }),
       signal: controller.signal,
     });
     await response.body!.getReader().read(); // the first progress frame
     controller.abort();
-    await expect.poll(() => server.logs(), { timeout: 5000 }).toMatch(/\[countdown\] cancelled by the client after [1-3] of 50 steps/);
+    // Without cancellation the tool would run for 10 s; the log line says it stopped at once.
+    await expect.poll(() => server.logs(), { timeout: 5000 }).toMatch(/\[fixture\] progress_steps cancelled during step \d+ of 100/);
   });
 });
 

@@ -1,9 +1,9 @@
 /**
- * Starts real server builds as child processes on 127.0.0.1 and free ports:
- * the Node build (`.output`, or `.output-conformance` for the fixtures), the Cloudflare
- * build inside workerd (`wrangler dev`), and the Vercel function output (served by
- * tests/targets/serve-vercel.mjs). Plain JS with JSDoc types, so both the vitest suites
- * and the conformance runner use it.
+ * Starts real server builds (see builds.mjs) as child processes on 127.0.0.1 and free ports:
+ * a Node build, the Cloudflare build inside workerd (`wrangler dev`), and the Vercel function
+ * output (served by server/build/preview-vercel.mjs). The fixture builds are the default: the
+ * protocol tests run against the test fixtures, never against the shipped examples.
+ * Plain JS with JSDoc types, so both the vitest suites and the conformance runner use it.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -13,6 +13,14 @@ import { join } from "node:path";
 
 export const TEST_SECRET = "test-secret-0123456789abcdef0123456789";
 
+/** Output folders of the builds in builds.mjs. */
+export const OUTPUT = {
+  product: ".output",
+  fixtures: ".output-fixtures",
+  cloudflare: ".output-fixtures-cloudflare",
+  vercel: ".output-fixtures-vercel",
+};
+
 /**
  * @typedef {object} RunningServer
  * @property {string} url the MCP endpoint
@@ -20,11 +28,6 @@ export const TEST_SECRET = "test-secret-0123456789abcdef0123456789";
  * @property {() => Promise<void>} stop
  */
 
-/**
- * Spawns `command` and resolves once its output matches `ready` (whose group 1 is the base URL).
- * @param {{ command: string, args: string[], env: Record<string, string | undefined>, ready: RegExp, timeoutMs?: number }} options
- * @returns {Promise<RunningServer>}
- */
 /** Spawns a process that collects everything it prints, calling `onOutput` after each chunk. */
 function spawnCollecting(command, args, env, onOutput = () => {}) {
   const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
@@ -38,6 +41,11 @@ function spawnCollecting(command, args, env, onOutput = () => {}) {
   return collected;
 }
 
+/**
+ * Spawns `command` and resolves once its output matches `ready` (whose group 1 is the base URL).
+ * @param {{ command: string, args: string[], env: Record<string, string | undefined>, ready: RegExp, timeoutMs?: number }} options
+ * @returns {Promise<RunningServer>}
+ */
 async function startProcess({ command, args, env, ready, timeoutMs = 15_000 }) {
   let resolveBase;
   const collected = spawnCollecting(command, args, env, (output) => {
@@ -71,21 +79,21 @@ async function startProcess({ command, args, env, ready, timeoutMs = 15_000 }) {
 const baseEnv = (env = {}) => ({ PATH: process.env.PATH, HOME: process.env.HOME, NITRO_MCP_STATE_SECRET: TEST_SECRET, ...env });
 
 /**
- * The Node build (or another Node entry, such as the Vercel output server).
- * @param {{ env?: Record<string, string>, output?: string, entry?: string }} [options]
+ * A Node build (the fixture build unless `output` says otherwise), or another Node entry.
+ * @param {{ env?: Record<string, string>, output?: string, entry?: string, args?: string[] }} [options]
  */
 export function startServer(options = {}) {
   return startProcess({
     command: process.execPath,
-    args: [options.entry ?? `${options.output ?? ".output"}/server/index.mjs`],
+    args: [options.entry ?? `${options.output ?? OUTPUT.fixtures}/server/index.mjs`, ...(options.args ?? [])],
     env: { HOST: "127.0.0.1", PORT: "0", ...baseEnv(options.env) },
     ready: /Listening on (http:\/\/\S+)/,
   });
 }
 
-/** The Vercel function output (`npm run build:vercel`), served the way `npm run preview:vercel` does. */
+/** The Vercel function output of the fixture build, served the way `npm run preview:vercel` serves `npm run build:vercel`'s. */
 export function startVercelOutput(options = {}) {
-  return startServer({ ...options, entry: "tests/targets/serve-vercel.mjs" });
+  return startServer({ ...options, entry: "server/build/preview-vercel.mjs", args: [OUTPUT.vercel] });
 }
 
 /** A TCP port free on 127.0.0.1 right now. */
@@ -99,9 +107,9 @@ export async function freePort() {
 }
 
 /**
- * The Cloudflare build (`npm run build:cloudflare`) in real workerd through `wrangler dev`,
- * offline, with a fresh local KV store.
- * @param {{ env?: Record<string, string> }} [options]
+ * The Cloudflare fixture build in real workerd through `wrangler dev` (as `npm run preview:cloudflare`
+ * runs `npm run build:cloudflare`'s), offline, with fresh local storage.
+ * @param {{ env?: Record<string, string>, output?: string }} [options]
  */
 export async function startWorker(options = {}) {
   const port = await freePort();
@@ -113,6 +121,8 @@ export async function startWorker(options = {}) {
     args: [
       "node_modules/wrangler/bin/wrangler.js",
       "dev",
+      "--config",
+      `${options.output ?? OUTPUT.cloudflare}/server/wrangler.json`,
       "--ip",
       "127.0.0.1",
       "--port",
@@ -136,12 +146,12 @@ export async function startWorker(options = {}) {
 }
 
 /**
- * Runs the Node build expecting it to fail at start-up.
+ * Runs the fixture Node build expecting it to fail at start-up.
  * @param {Record<string, string>} env
  * @returns {Promise<{ code: number | null, output: string }>}
  */
 export function startServerExpectingFailure(env) {
-  const collected = spawnCollecting(process.execPath, [".output/server/index.mjs"], {
+  const collected = spawnCollecting(process.execPath, [`${OUTPUT.fixtures}/server/index.mjs`], {
     PATH: process.env.PATH,
     HOST: "127.0.0.1",
     PORT: "0",

@@ -1,14 +1,13 @@
 /**
  * One end-to-end suite, parameterised by how the server is started: the same MRTR flows,
  * tampering and error paths run against the Node build, the Cloudflare build in workerd,
- * and the Vercel output.
+ * and the Vercel output (each built with the test fixtures).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectModernClient } from "../helpers/clients";
+import { ELICITATION, askToIncrement, expectOpaqueRejection, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
 import { post, standardHeaders } from "../helpers/rpc";
 import type { RunningServer } from "../helpers/server.mjs";
-
-const ELICITATION = { elicitation: { form: {} } };
 
 export function describeTarget(name: string, start: () => Promise<RunningServer>) {
   describe(`${name}: the same endpoint, end to end`, () => {
@@ -18,9 +17,6 @@ export function describeTarget(name: string, start: () => Promise<RunningServer>
     }, 90_000);
     afterAll(() => server?.stop());
 
-    const call = (tool: string, args: object, extra: object = {}) =>
-      post(server.url, "tools/call", { name: tool, arguments: args, ...extra }, { capabilities: ELICITATION });
-
     it("discovers, with server identity and caching hints", async () => {
       const { status, body } = await post(server.url, "server/discover", {});
       expect(status).toBe(200);
@@ -28,58 +24,50 @@ export function describeTarget(name: string, start: () => Promise<RunningServer>
       expect(body.result._meta["io.modelcontextprotocol/serverInfo"].name).toBe("mcp-edge-template");
     });
 
-    it("delete_note: asks, deletes on accept, refuses the same state twice", async () => {
-      const first = await call("delete_note", { note_id: "7" });
-      expect(first.body.result.resultType).toBe("input_required");
-      const retry = () =>
-        call("delete_note", { note_id: "7" }, {
-          inputResponses: { confirm: { action: "accept", content: { confirm: true } } },
-          requestState: first.body.result.requestState,
-        });
-      expect((await retry()).body.result.content[0].text).toBe('Deleted note 7 ("Groceries").');
-      expect((await retry()).body.error).toEqual({ code: -32602, message: "Invalid or expired requestState" });
-      expect((await call("list_notes", {})).body.result.content[0].text).not.toContain("#7 ");
+    it("confirm then act: asks, acts on accept, refuses the same state twice; the counter moved once", async () => {
+      const key = uniqueKey();
+      const state = await askToIncrement(server.url, key);
+      expect((await retryIncrement(server.url, key, state)).body.result.content[0].text).toBe(`Counter ${key} is now 1.`);
+      expectOpaqueRejection(await retryIncrement(server.url, key, state));
+      expect(await readCounter(server.url, key)).toBe(1);
     });
 
-    it("delete_note: decline keeps the note, as a normal result", async () => {
-      const first = await call("delete_note", { note_id: "12" });
-      const second = await call("delete_note", { note_id: "12" }, {
-        inputResponses: { confirm: { action: "decline" } },
-        requestState: first.body.result.requestState,
-      });
+    it("decline does not act, and is a normal result", async () => {
+      const key = uniqueKey();
+      const second = await retryIncrement(server.url, key, await askToIncrement(server.url, key), { answers: { confirm: { action: "decline" } } });
       expect(second.body.result.isError).toBeUndefined();
-      expect(second.body.result.content[0].text).toMatch(/^Kept note 12/);
+      expect(second.body.result.content[0].text).toBe(`Counter ${key} unchanged: decline.`);
+      expect(await readCounter(server.url, key)).toBe(0);
     });
 
-    it("wizard: three rounds with the state carried between them", async () => {
-      let result = await call("wizard", {});
-      for (const [key, content] of [["name", { name: "Io" }], ["color", { color: "blue" }], ["size", { size: 9 }]] as const) {
+    it("three rounds with the state carried between them", async () => {
+      const ask = (extra: object = {}) => post(server.url, "tools/call", { name: "three_questions", arguments: {}, ...extra }, { capabilities: ELICITATION });
+      let result = await ask();
+      for (const [key, content] of [["word", { word: "Io" }], ["color", { color: "blue" }], ["size", { size: 9 }]] as const) {
         expect(Object.keys(result.body.result.inputRequests)).toEqual([key]);
-        result = await call("wizard", {}, { inputResponses: { [key]: { action: "accept", content } }, requestState: result.body.result.requestState });
+        result = await ask({ inputResponses: { [key]: { action: "accept", content } }, requestState: result.body.result.requestState });
       }
-      expect(result.body.result.content[0].text).toBe("All set, Io: a blue one, size 9.");
+      expect(result.body.result.content[0].text).toBe("Io, blue, 9.");
     });
 
     it("rejects a tampered state with the opaque error", async () => {
-      const first = await call("wizard", {});
-      const tampered = await call("wizard", {}, {
-        inputResponses: { name: { action: "accept", content: { name: "x" } } },
-        requestState: `${first.body.result.requestState.slice(0, -2)}AA`,
-      });
-      expect(tampered.body.error).toEqual({ code: -32602, message: "Invalid or expired requestState" });
+      const key = uniqueKey();
+      const state = await askToIncrement(server.url, key);
+      expectOpaqueRejection(await retryIncrement(server.url, key, `${state.slice(0, -2)}AA`));
+      expect(await readCounter(server.url, key)).toBe(0);
     });
 
     it("refuses to ask a client without elicitation (-32021, 400)", async () => {
-      const result = await post(server.url, "tools/call", { name: "delete_note", arguments: { note_id: "15" } });
+      const result = await post(server.url, "tools/call", { name: "confirm_increment", arguments: { key: uniqueKey() } });
       expect(result.status).toBe(400);
       expect(result.body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
     });
 
     it("streams progress as SSE", async () => {
-      const result = await post(server.url, "tools/call", { name: "countdown", arguments: { from: 2, delay_ms: 5 } }, { metaExtra: { progressToken: "t" } });
+      const result = await post(server.url, "tools/call", { name: "progress_steps", arguments: { steps: 2, delay_ms: 5 } }, { metaExtra: { progressToken: "t" } });
       expect(result.type).toBe("text/event-stream");
       expect(result.messages.filter((message) => message.method === "notifications/progress")).toHaveLength(3);
-      expect(result.body.result.content[0].text).toBe("Lift-off!");
+      expect(result.body.result.content[0].text).toBe("done");
     });
 
     it.each([
@@ -105,8 +93,9 @@ export function describeTarget(name: string, start: () => Promise<RunningServer>
     it("works with the official client, which answers the confirmation itself", async () => {
       const client = await connectModernClient(server.url, { capabilities: ELICITATION });
       client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { confirm: true } }));
-      const result = await client.callTool({ name: "delete_note", arguments: { note_id: "15" } });
-      expect((result.content as { text: string }[])[0]!.text).toBe('Deleted note 15 ("Plant care").');
+      const key = uniqueKey();
+      const result = await client.callTool({ name: "confirm_increment", arguments: { key } });
+      expect((result.content as { text: string }[])[0]!.text).toBe(`Counter ${key} is now 1.`);
       await client.close();
     });
   });

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { checkParamHeaders } from "../../server/mcp/http/mcp-headers";
 import { defineResource } from "../../utils/define-resource";
 import { defineTool } from "../../utils/define-tool";
-import { defineForm, elicitForm } from "../../utils/elicitation";
+import { defineForm, elicitForm } from "../../utils/asks";
 
 describe("defineForm", () => {
   it("publishes a flat form without zod's redundant extras", () => {
@@ -35,7 +35,12 @@ describe("defineForm", () => {
     expect(parse({ action: "accept", content: { n: "3" } })).toBeUndefined();
     expect(parse({ action: "decline" })).toEqual({ action: "decline" });
     expect(parse(12345)).toBeUndefined();
-    expect(JSON.stringify(ask)).not.toContain("parse");
+    // The parser rides on a symbol: the wire sees only the request.
+    expect(Object.keys(ask)).toEqual(["method", "params"]);
+    expect(JSON.parse(JSON.stringify(ask))).toEqual({
+      method: "elicitation/create",
+      params: { mode: "form", message: "?", requestedSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } },
+    });
   });
 });
 

@@ -5,7 +5,7 @@
  * entry (no early exit), so neither timing nor the number of entries tells an attacker
  * how close a guess was.
  */
-import { constantTimeEqual, utf8Encode } from "../encoding";
+import { constantTimeEqual, utf8Encode } from "../internal/encoding";
 
 export interface TokenTable {
   /** The principal the `Authorization` header authenticates, or null. */

@@ -9,5 +9,3 @@ export class UnauthorizedError extends Error {
     return this.reason === "invalid_token" ? 'Bearer realm="mcp", error="invalid_token"' : 'Bearer realm="mcp"';
   }
 }
-
-export const unauthorized = (reason: UnauthorizedError["reason"]) => new UnauthorizedError(reason);

@@ -6,18 +6,19 @@
  * connection is closed. Nothing over the limit is ever kept in memory.
  */
 import { getRequestWebStream, readRawBody, type H3Event } from "h3";
+import { ErrorCode, McpError } from "../errors";
 import { requestHeader } from "./request-headers";
 
 const DRAIN_FACTOR = 4;
 
-export class BodyTooLargeError extends Error {
-  override name = "BodyTooLargeError";
+/** -32600 with HTTP 413. */
+export class BodyTooLargeError extends McpError {
   constructor(
-    readonly limit: number,
+    limit: number,
     /** True when the whole body was read, so the connection can be reused. */
     readonly drained: boolean,
   ) {
-    super(`Request body is larger than ${limit} bytes`);
+    super(ErrorCode.InvalidRequest, `Request body is larger than ${limit} bytes`, undefined, 413);
   }
 }
 

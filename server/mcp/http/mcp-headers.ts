@@ -5,9 +5,10 @@
  * 400 with -32020 HeaderMismatch, naming the header.
  */
 import { headerMismatch } from "../errors";
+import { utf8Decode } from "../internal/encoding";
+import { isPlainObject } from "../internal/object";
 import type { JsonRpcRequest } from "../jsonrpc";
-import { targetOf } from "../request-target";
-import { utf8Decode } from "../encoding";
+import { targetFieldOf } from "../protocol";
 
 /** Reads a request header by lower-case name; `undefined` when absent. */
 export type HeaderReader = (lowerCaseName: string) => string | undefined;
@@ -27,12 +28,18 @@ const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
 /**
+ * Trims HTTP's optional whitespace, which is ASCII space and tab only: a no-break space or any
+ * other Unicode space is part of the value (and then fails the character check).
+ */
+export const trimOptionalWhitespace = (value: string): string => value.replace(/^[ \t]+|[ \t]+$/g, "");
+
+/**
  * Decodes a header value: trims optional whitespace, rejects invalid characters,
  * and decodes the `=?base64?…?=` sentinel (strict padding, valid UTF-8).
  * Returns `null` when the value is not acceptable.
  */
 export function decodeHeaderValue(raw: string): string | null {
-  const value = raw.trim();
+  const value = trimOptionalWhitespace(raw);
   if (!VISIBLE_ASCII.test(value)) return null;
   const sentinel = SENTINEL.exec(value);
   if (!sentinel) return value;
@@ -61,32 +68,29 @@ function decodedHeader(name: string, raw: string): string {
 
 /** `MCP-Protocol-Version` must be present and equal `_meta`'s version (checked before the version itself). */
 export function checkVersionHeader(read: HeaderReader, protocolVersion: string): void {
-  const version = requireHeader(read, "MCP-Protocol-Version").trim();
+  const version = trimOptionalWhitespace(requireHeader(read, "MCP-Protocol-Version"));
   if (version !== protocolVersion) {
-    throw headerMismatch(`MCP-Protocol-Version header value '${version}' does not match _meta protocolVersion '${protocolVersion}'`);
+    throw headerMismatch("MCP-Protocol-Version header value does not match the protocol version in _meta");
   }
 }
 
 /** `Mcp-Method` (compared literally: values are case-sensitive) and `Mcp-Name` against the body. */
 export function checkMethodHeaders(read: HeaderReader, message: JsonRpcRequest): void {
-  const method = requireHeader(read, "Mcp-Method").trim();
-  if (method !== message.method) {
-    throw headerMismatch(`Mcp-Method header value '${method}' does not match body method '${message.method}'`);
-  }
-  const target = targetOf(message.method, message.params);
-  if (!target) return;
+  const method = trimOptionalWhitespace(requireHeader(read, "Mcp-Method"));
+  if (method !== message.method) throw headerMismatch("Mcp-Method header value does not match the body's method");
+  const field = targetFieldOf(message.method);
+  if (!field) return;
   const header = decodedHeader("Mcp-Name", requireHeader(read, "Mcp-Name"));
+  const value = message.params[field];
   // A missing or non-string body value is reported by the method itself (-32602).
-  if (typeof target.value === "string" && header !== target.value) {
-    throw headerMismatch(`Mcp-Name header value '${header}' does not match body ${target.field} '${target.value}'`);
-  }
+  if (typeof value === "string" && header !== value) throw headerMismatch(`Mcp-Name header value does not match the body's ${field}`);
 }
 
 function valueAt(args: unknown, path: readonly string[]): unknown {
   let value = args;
   for (const key of path) {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-    value = (value as Record<string, unknown>)[key];
+    if (!isPlainObject(value)) return undefined;
+    value = value[key];
   }
   return value;
 }

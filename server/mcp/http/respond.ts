@@ -1,9 +1,9 @@
 /**
- * Writing responses: JSON-RPC errors for rejected requests, and the result of a
- * dispatched request as one JSON body — or as an SSE stream when the handler sent
- * notifications first.
+ * Writing responses: the result of a dispatched request as one JSON body — or as an SSE
+ * stream when the handler sent notifications first — and the JSON-RPC errors with which
+ * the steps before dispatch end a request they refuse.
  */
-import { setResponseHeaders, setResponseStatus, type H3Event } from "h3";
+import { send, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import type { McpContext } from "../context";
 import { dispatch, errorReply, type JsonRpcReply } from "../dispatcher";
 import type { RequestId } from "../protocol";
@@ -14,16 +14,20 @@ const SSE_HEADERS = {
   "x-accel-buffering": "no",
 } as const;
 
-function sendReply(event: H3Event, reply: JsonRpcReply, headers?: Record<string, string>): string {
-  setResponseStatus(event, reply.status);
+function writeHead(event: H3Event, status: number, headers?: Record<string, string>): void {
+  setResponseStatus(event, status);
   setResponseHeaders(event, { "content-type": "application/json", ...headers });
-  return reply.body;
 }
 
-export const sendError = (event: H3Event, id: RequestId | undefined, error: unknown, headers?: Record<string, string>) =>
-  sendReply(event, errorReply(id, error), headers);
+/** Ends the request with a JSON-RPC error (`id` when it was readable): for the steps that refuse a request. */
+export function sendError(event: H3Event, id: RequestId | undefined, error: unknown, headers?: Record<string, string>): Promise<void> {
+  const reply = errorReply(id, error);
+  writeHead(event, reply.status, headers);
+  return send(event, reply.body);
+}
 
-export async function respondToRequest(event: H3Event, mcp: McpContext): Promise<string | ReadableStream<Uint8Array>> {
+/** Dispatches the validated request and returns the response body: JSON text, or an SSE stream. */
+export async function respond(event: H3Event, mcp: McpContext): Promise<string | ReadableStream<Uint8Array>> {
   const reply = dispatch(mcp);
   // Whichever comes first: the final reply (→ one JSON body) or a notification (→ SSE).
   // A handler may notify before its first await, so the channel replays one already buffered.
@@ -33,7 +37,8 @@ export async function respondToRequest(event: H3Event, mcp: McpContext): Promise
   });
   if (first) {
     mcp.channel.finish(first.body);
-    return sendReply(event, first);
+    writeHead(event, first.status);
+    return first.body;
   }
   // Streaming commits to 200: a final error (say -32021 raised after a progress notification)
   // travels in the stream with its JSON-RPC code, since HTTP allows no second status.

@@ -1,8 +1,8 @@
 /** `completion/complete`: suggestions for prompt arguments and resource-template variables. */
 import type { McpContext } from "../context";
-import type { Completer } from "../definitions";
+import type { Completer } from "../entries";
 import { invalidParams } from "../errors";
-import { isPlainObject } from "../jsonrpc";
+import { isPlainObject } from "../internal/object";
 import { registry } from "../registry";
 import { requirePrompt } from "./prompts";
 import type { MethodResult } from "./types";

@@ -7,7 +7,8 @@
  */
 import type { McpContext } from "../context";
 import { invalidParams } from "../errors";
-import { isPlainObject, notificationMessage } from "../jsonrpc";
+import { isPlainObject } from "../internal/object";
+import { notificationMessage } from "../jsonrpc";
 import { META } from "../protocol";
 import type { MethodResult } from "./types";
 

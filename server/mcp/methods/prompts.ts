@@ -1,8 +1,9 @@
 /** `prompts/list` and `prompts/get`. */
 import type { McpContext } from "../context";
+import type { PromptEntry } from "../entries";
 import { invalidParams } from "../errors";
-import { isPlainObject } from "../jsonrpc";
 import { registry } from "../registry";
+import { requireArguments } from "./arguments";
 import { listResult } from "./list-result";
 import type { MethodResult } from "./types";
 
@@ -10,8 +11,8 @@ const descriptors = registry.prompts.map((prompt) => prompt.descriptor);
 
 export const listPrompts = (mcp: McpContext): MethodResult => listResult("prompts", descriptors, mcp);
 
-/** The prompt a `prompts/get` (or a completion reference) names; -32602 for a missing or unknown name. */
-export function requirePrompt(name: unknown) {
+/** The prompt a completion reference names; -32602 for a missing or unknown name. */
+export function requirePrompt(name: unknown): PromptEntry {
   if (typeof name !== "string") throw invalidParams("A prompt name (string) is required");
   const prompt = registry.promptsByName.get(name);
   if (!prompt) throw invalidParams(`Unknown prompt: ${name}`);
@@ -19,8 +20,8 @@ export function requirePrompt(name: unknown) {
 }
 
 export async function getPrompt(mcp: McpContext): Promise<MethodResult> {
-  const prompt = requirePrompt(mcp.params.name);
-  const args = mcp.params.arguments;
-  if (args !== undefined && !isPlainObject(args)) throw invalidParams("params.arguments must be an object");
-  return prompt.get(args ?? {}, mcp);
+  if (!mcp.target) throw invalidParams("A prompt name (string) is required");
+  const prompt = mcp.target.entry;
+  if (prompt?.kind !== "prompt") throw invalidParams(`Unknown prompt: ${mcp.target.name}`);
+  return prompt.get(requireArguments(mcp), mcp);
 }

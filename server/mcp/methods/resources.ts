@@ -1,7 +1,7 @@
 /** `resources/list`, `resources/templates/list` and `resources/read`. */
 import type { McpContext } from "../context";
 import { ResourceNotFoundError, invalidParams } from "../errors";
-import { isInputRequiredOutcome } from "../input-required";
+import { isInputRequiredOutcome } from "../outcome";
 import type { Resource } from "../protocol";
 import { registry } from "../registry";
 import { listResult } from "./list-result";
@@ -23,11 +23,10 @@ export async function listResources(mcp: McpContext): Promise<MethodResult> {
 export const listResourceTemplates = (mcp: McpContext): MethodResult => listResult("resourceTemplates", templateDescriptors, mcp);
 
 export async function readResource(mcp: McpContext): Promise<MethodResult> {
-  const uri = mcp.params.uri;
-  if (typeof uri !== "string") throw invalidParams("resources/read requires params.uri (a string)");
-  const found = registry.findResource(uri);
-  if (!found) throw new ResourceNotFoundError(uri);
-  const result = await found.entry.read(uri, found.variables, mcp);
+  if (!mcp.target) throw invalidParams("resources/read requires params.uri (a string)");
+  const { name: uri, entry, variables } = mcp.target;
+  if (entry?.kind !== "resource") throw new ResourceNotFoundError(uri);
+  const result = await entry.read(uri, variables, mcp);
   if (isInputRequiredOutcome(result)) return result;
-  return { ...result, ...DEFAULT_READ_CACHE, ...found.entry.cache };
+  return { ...result, ...DEFAULT_READ_CACHE, ...entry.cache };
 }

@@ -1,5 +1,5 @@
 import type { McpContext } from "../context";
-import type { InputRequiredOutcome } from "../input-required";
+import type { InputRequiredOutcome } from "../outcome";
 
 /** A method returns its result without `resultType`/`_meta`: the dispatcher adds those for the request's era. */
 export type MethodResult = Record<string, unknown> | InputRequiredOutcome;

@@ -9,7 +9,8 @@
  * The client may send anything back. `openRequestState` therefore returns a reason
  * for the server log, and the caller answers every failure with the same opaque error.
  */
-import { base64UrlDecode, base64UrlEncode, canonicalJson, utf8Decode, utf8Encode } from "../encoding";
+import { base64UrlDecode, base64UrlEncode, canonicalJson, utf8Decode, utf8Encode } from "../internal/encoding";
+import { nowSeconds } from "../internal/time";
 import type { StateKeyRing } from "./keys";
 
 const VERSION = "v1";
@@ -43,7 +44,6 @@ export interface StateClaims {
 
 export type OpenResult = { ok: true; claims: StateClaims } | { ok: false; reason: string };
 
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** The authenticated data: the format and key, and the request the state belongs to (key order does not matter). */
 const additionalData = (kid: string, binding: RequestBinding) =>

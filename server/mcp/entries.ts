@@ -1,0 +1,67 @@
+/**
+ * Registry entries: what `defineTool`, `definePrompt` and `defineResource` (in `utils/`) compile to:
+ * the published descriptor, plus the functions the dispatcher calls.
+ * Everything expensive (JSON Schema conversion, header-parameter scan) happens once,
+ * when the definition module loads.
+ */
+import type { McpContext } from "./context";
+import type { HeaderParam } from "./http/mcp-headers";
+import type { InputRequiredOutcome } from "./outcome";
+import type { UriTemplate } from "./uri-template";
+import type {
+  CacheHints,
+  CallToolResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from "./protocol";
+
+export const DEFINITION = Symbol.for("mcp-edge-template.definition");
+
+/** Suggests values for one argument; `context` holds the arguments already filled in. */
+export type Completer = (
+  value: string,
+  context: Readonly<Record<string, string>>,
+  mcp: McpContext,
+) => readonly string[] | Promise<readonly string[]>;
+
+interface EntryBase {
+  readonly [DEFINITION]: true;
+  /** When true, a `requestState` issued for this entry is accepted once, and answers need one. */
+  readonly singleUseState: boolean;
+}
+
+export interface ToolEntry extends EntryBase {
+  readonly kind: "tool";
+  readonly descriptor: Tool;
+  readonly headerParams: readonly HeaderParam[];
+  call(args: unknown, mcp: McpContext): Promise<CallToolResult | InputRequiredOutcome>;
+}
+
+export interface PromptEntry extends EntryBase {
+  readonly kind: "prompt";
+  readonly descriptor: Prompt;
+  readonly completers: Readonly<Record<string, Completer>>;
+  get(args: unknown, mcp: McpContext): Promise<GetPromptResult | InputRequiredOutcome>;
+}
+
+export interface ResourceEntry extends EntryBase {
+  readonly kind: "resource";
+  /** A fixed resource (`descriptor.uri`) or a template (`descriptor.uriTemplate`). */
+  readonly descriptor: Resource | ResourceTemplate;
+  readonly cache: Partial<CacheHints>;
+  readonly completers: Readonly<Record<string, Completer>>;
+  /** For templates: the compiled `uriTemplate` (fixed resources are found by their URI). */
+  readonly template?: UriTemplate;
+  /** For templates: the concrete resources to show in `resources/list`. */
+  list?(mcp: McpContext): Promise<readonly Resource[]>;
+  read(uri: string, variables: Readonly<Record<string, string>>, mcp: McpContext): Promise<ReadResourceResult | InputRequiredOutcome>;
+}
+
+export type Entry = ToolEntry | PromptEntry | ResourceEntry;
+
+export const isEntry = (value: unknown): value is Entry =>
+  typeof value === "object" && value !== null && (value as Partial<EntryBase>)[DEFINITION] === true;

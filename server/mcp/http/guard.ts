@@ -1,0 +1,96 @@
+/**
+ * DNS-rebinding protection and CORS for the MCP endpoint.
+ *
+ * A rebinding page reaches a local server under its own DNS name, so the browser sends
+ * `Host: evil.example` and `Origin: http://evil.example` — and the two agree. The Host
+ * header is therefore checked first, against names this server trusts:
+ * - when the connection arrived on a loopback or private address (127.0.0.0/8, ::1,
+ *   10/8, 172.16/12, 192.168/16, fc00::/7, link-local: a laptop, a LAN, a container),
+ *   `Host` must be a loopback name, an IP literal, or listed in NITRO_MCP_ALLOWED_HOSTS;
+ * - when NITRO_MCP_ALLOWED_HOSTS is set, it applies to every connection.
+ * Then a request carrying `Origin` must come from that (checked) host or from
+ * NITRO_MCP_ALLOWED_ORIGINS. Anything else is 403.
+ *
+ * On Workers and Vercel there is no socket address: the platform routes by host name.
+ *
+ * `guardOriginAndHost` is the first step of every `/mcp` route: it refuses with 403, answers
+ * an allowed CORS preflight with 204, and adds the CORS headers of an allowed origin.
+ */
+import { sendNoContent, setResponseHeaders, type H3Event } from "h3";
+import { useMcpConfig, type McpConfig } from "../config";
+import { invalidRequest } from "../errors";
+import { logWarning } from "../log";
+import { requestHeader } from "./request-headers";
+import { sendError } from "./respond";
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+const PRIVATE_ADDRESS = /^(?:::ffff:)?(?:127\.|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.)|^(?:::1$|f[cd][0-9a-f]{2}:|fe80:)/i;
+const ALLOWED_REQUEST_HEADERS = /^(content-type|accept|authorization|mcp-protocol-version|mcp-method|mcp-name|mcp-param-[!#$%&'*+.^_`|~0-9a-z-]+|traceparent|tracestate|baggage)$/;
+
+function hostnameOf(host: string): string {
+  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
+  const colon = host.lastIndexOf(":");
+  return colon === -1 ? host : host.slice(0, colon);
+}
+
+/** A name a rebinding attack cannot produce: loopback names and IP literals. */
+const isRebindingSafe = (hostname: string) => LOOPBACK_HOSTS.has(hostname) || IPV4.test(hostname) || hostname.startsWith("[");
+
+export type GuardVerdict = { ok: true; corsOrigin?: string } | { ok: false; reason: string };
+
+export function checkOriginAndHost(event: H3Event, config: McpConfig): GuardVerdict {
+  const host = (requestHeader(event, "host") ?? "").toLowerCase();
+  const hostname = hostnameOf(host);
+  const listed = config.allowedHosts.includes(host) || config.allowedHosts.includes(hostname);
+  // `nitropack dev` listens on 127.0.0.1 only but proxies to a worker, so trust the mode there.
+  const localAddress = event.node?.req?.socket?.localAddress;
+  const local = !!import.meta.dev || (!!localAddress && PRIVATE_ADDRESS.test(localAddress));
+  if (!listed && ((local && !isRebindingSafe(hostname)) || config.allowedHosts.length > 0)) {
+    return { ok: false, reason: `Host "${host}" is not allowed: list it in NITRO_MCP_ALLOWED_HOSTS` };
+  }
+
+  const origin = requestHeader(event, "origin");
+  if (origin === undefined) return { ok: true };
+  const normalized = origin.toLowerCase();
+  if (config.allowedOrigins.includes(normalized) || config.allowedOrigins.includes("*")) return { ok: true, corsOrigin: origin };
+  let sameOrigin = false;
+  try {
+    sameOrigin = new URL(normalized).host === host;
+  } catch {
+    // "null" and other opaque origins are never same-origin
+  }
+  return sameOrigin ? { ok: true } : { ok: false, reason: `Origin "${origin}" is not allowed: list it in NITRO_MCP_ALLOWED_ORIGINS` };
+}
+
+/** CORS headers for an allowed cross-origin request (and its preflight, when `requestedHeaders` is given). */
+export function corsHeaders(origin: string, requestedHeaders?: string | null): Record<string, string> {
+  const headers: Record<string, string> = {
+    "access-control-allow-origin": origin,
+    "access-control-expose-headers": "WWW-Authenticate, MCP-Protocol-Version",
+    vary: "Origin",
+  };
+  if (requestedHeaders !== undefined) {
+    headers["access-control-allow-methods"] = "POST";
+    headers["access-control-max-age"] = "600";
+    const allowed = (requestedHeaders ?? "")
+      .split(",")
+      .map((name) => name.trim().toLowerCase())
+      .filter((name) => ALLOWED_REQUEST_HEADERS.test(name));
+    if (allowed.length) headers["access-control-allow-headers"] = allowed.join(", ");
+  }
+  return headers;
+}
+
+/** Step: 403 for a foreign Host or Origin; 204 for an allowed preflight; CORS headers for an allowed origin. */
+export async function guardOriginAndHost(event: H3Event): Promise<void> {
+  const verdict = checkOriginAndHost(event, useMcpConfig());
+  if (!verdict.ok) {
+    logWarning(`403: ${verdict.reason}`);
+    return sendError(event, undefined, invalidRequest(`Forbidden: ${verdict.reason}`, 403));
+  }
+  if (!verdict.corsOrigin) return;
+  const preflight = event.method === "OPTIONS" && requestHeader(event, "access-control-request-method") !== undefined;
+  setResponseHeaders(event, corsHeaders(verdict.corsOrigin, preflight ? (requestHeader(event, "access-control-request-headers") ?? null) : undefined));
+  if (preflight) sendNoContent(event, 204);
+}

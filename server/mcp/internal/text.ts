@@ -1,0 +1,2 @@
+/** At most `max` characters of `text` (with an ellipsis when cut): client-sent values never reach a message whole. */
+export const clip = (text: string, max = 200): string => (text.length > max ? `${text.slice(0, max)}…` : text);

@@ -1,0 +1,38 @@
+/** Small zod helpers shared by the definition helpers in `utils/`. */
+import { z } from "zod";
+import { clip } from "./text";
+
+/** A zod object schema, or just its shape (`{ note_id: z.string() }`). */
+export type ObjectInput = z.ZodRawShape | z.ZodType<Record<string, unknown>>;
+
+export type InputOf<Input> = Input extends z.ZodType
+  ? z.output<Input>
+  : Input extends z.ZodRawShape
+    ? z.output<z.ZodObject<Input>>
+    : never;
+
+export function objectSchema(input: ObjectInput | undefined): z.ZodType<Record<string, unknown>> {
+  if (input === undefined) return z.object({});
+  return input instanceof z.ZodType ? input : z.object(input as z.ZodRawShape);
+}
+
+/** The parsed value, or undefined when `raw` does not match `schema`. */
+export function parseOrUndefined<T>(schema: z.ZodType<T>, raw: unknown): T | undefined {
+  const parsed = schema.safeParse(raw);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** At most this many issues are described; the rest are counted. */
+const MAX_ISSUES = 5;
+
+/**
+ * `note_id: Invalid input: expected string, received number; count: Too small` — short enough
+ * for a model to act on, and bounded whatever the input (paths are keys the client chose).
+ */
+export function describeIssues(error: z.ZodError): string {
+  const described = error.issues
+    .slice(0, MAX_ISSUES)
+    .map((issue) => `${clip(issue.path.join("."), 100) || "(arguments)"}: ${clip(issue.message)}`);
+  const more = error.issues.length - described.length;
+  return described.join("; ") + (more > 0 ? `; and ${more} more` : "");
+}

@@ -1,0 +1,59 @@
+/**
+ * What a handler may return besides its plain result:
+ * - a tool's own failure (`ToolErrorResult`, built by `toolError(…)` in `utils/failures.ts`),
+ *   which a tool with structured output returns instead of its output;
+ * - the "ask first" outcome (`InputRequiredOutcome`). Authors build it with
+ * `inputRequired()` from `utils/multi-round.ts`; the checks run right there, so a mistake
+ * surfaces where it is made:
+ * - only tools/call, prompts/get and resources/read may ask (anything else is a
+ *   programming error: logged, -32603);
+ * - every embedded request must be answerable by this client (-32021 otherwise; legacy
+ *   requests are answered by `legacyInputRequired` instead).
+ * The dispatcher then has the state sealed into `requestState` (state/request-state.ts).
+ */
+import { requireClientCapabilities } from "./capabilities";
+import type { McpContext } from "./context";
+import { internalError } from "./errors";
+import { logError } from "./log";
+import { INPUT_REQUIRED_METHODS, type CallToolResult, type InputRequest } from "./protocol";
+
+const TOOL_ERROR = Symbol.for("mcp-edge-template.tool-error");
+
+/** A tool result marked as the author's own error (`isError: true`). */
+export type ToolErrorResult = CallToolResult & { readonly [TOOL_ERROR]: true };
+
+export const toolErrorResult = (message: string): ToolErrorResult => ({
+  content: [{ type: "text", text: message }],
+  isError: true,
+  [TOOL_ERROR]: true,
+});
+
+export const isToolErrorResult = (value: unknown): value is ToolErrorResult =>
+  typeof value === "object" && value !== null && (value as Partial<ToolErrorResult>)[TOOL_ERROR] === true;
+
+const OUTCOME = Symbol.for("mcp-edge-template.input-required");
+
+export interface InputRequiredOutcome {
+  readonly [OUTCOME]: true;
+  readonly inputRequests: Readonly<Record<string, InputRequest>>;
+  /** The author's plain-object state, sealed into `requestState`. */
+  readonly state: Readonly<Record<string, unknown>>;
+}
+
+export function createInputRequiredOutcome(
+  mcp: McpContext,
+  inputRequests: Readonly<Record<string, InputRequest>>,
+  state: Readonly<Record<string, unknown>>,
+): InputRequiredOutcome {
+  if (!INPUT_REQUIRED_METHODS.has(mcp.method)) {
+    logError(`programming error: inputRequired() called while serving ${mcp.method}; only tools/call, prompts/get and resources/read may ask for input`);
+    throw internalError();
+  }
+  // Legacy clients declared their capabilities at `initialize`, which this stateless server
+  // cannot know; their requests are turned into a clear refusal by the dispatcher instead.
+  if (mcp.era === "modern") requireClientCapabilities(mcp.clientCapabilities, inputRequests);
+  return { [OUTCOME]: true, inputRequests, state };
+}
+
+export const isInputRequiredOutcome = (value: unknown): value is InputRequiredOutcome =>
+  typeof value === "object" && value !== null && (value as Partial<InputRequiredOutcome>)[OUTCOME] === true;

@@ -1,0 +1,112 @@
+/**
+ * A step of `POST /mcp`: reads the request into `event.context.mcp`, checking everything
+ * before any handler runs, and answers the refusals itself with the spec's code and status:
+ * Content-Type (415), body size (413), one JSON-RPC message (-32700, -32600); a notification
+ * is answered 202 here. For a 2026-07-28 request also `_meta` (-32602/400), the mirrored headers
+ * (-32020/400), the version (-32022/400), `inputResponses` and `requestState` (-32602).
+ */
+import { sendNoContent, type H3Event } from "h3";
+import { useMcpConfig } from "./config";
+import type { McpContext } from "./context";
+import { invalidParams, invalidRequest } from "./errors";
+import { BodyTooLargeError, readBodyText } from "./http/body";
+import { ResponseChannel } from "./http/channel";
+import { checkMethodHeaders, checkParamHeaders, checkVersionHeader, type HeaderReader } from "./http/mcp-headers";
+import { requestHeader } from "./http/request-headers";
+import { sendError } from "./http/respond";
+import { isPlainObject } from "./internal/object";
+import { parseJsonRpcMessage, type JsonRpcRequest } from "./jsonrpc";
+import { LEGACY_LOG_LEVEL } from "./legacy";
+import type { RequestId } from "./protocol";
+import { parseRequestMeta, readProgressToken } from "./request-meta";
+import { resolveTarget } from "./request-target";
+import { openIncomingState } from "./state/request-state";
+import { requireModernVersion, selectEra } from "./versions";
+
+const JSON_CONTENT_TYPE = /^application\/json\s*(?:;|$)/i;
+
+/** Cancels the request when a Node client disconnects before the response is complete. */
+function cancelOnDisconnect(event: H3Event, channel: ResponseChannel): void {
+  const response = event.node?.res;
+  // On Workers the response object is a stand-in: an SSE stream is cancelled through its
+  // ReadableStream instead, and a JSON answer is produced at once anyway.
+  if (typeof response?.once !== "function") return;
+  response.once("close", () => {
+    if (!response.writableFinished) channel.cancel();
+  });
+}
+
+type EraFields = Omit<McpContext, "id" | "method" | "params" | "principal" | "signal" | "event" | "channel">;
+
+/** 2026-07-28: `_meta`, mirrored headers, version, target, `inputResponses` and `requestState`, all checked up front. */
+async function modernFields(read: HeaderReader, message: JsonRpcRequest, principal: string): Promise<EraFields> {
+  const meta = parseRequestMeta(message.params);
+  checkVersionHeader(read, meta.protocolVersion);
+  requireModernVersion(meta.protocolVersion);
+  checkMethodHeaders(read, message);
+
+  const { method, params } = message;
+  const target = resolveTarget(method, params);
+  if (target?.entry?.kind === "tool" && target.entry.headerParams.length) checkParamHeaders(read, target.entry.headerParams, params.arguments);
+  if ("inputResponses" in params && !isPlainObject(params.inputResponses)) {
+    throw invalidParams("params.inputResponses must be an object mapping input request keys to responses");
+  }
+  const { state, inputResponses } = await openIncomingState({ method, params, principal, target });
+  return { era: "modern", ...meta, target, inputResponses, state };
+}
+
+/**
+ * 2025-era requests: no `_meta` envelope, no mirrored headers, and no memory of what the
+ * client declared at `initialize` (which may have reached another instance), so nothing
+ * can be asked of it. Logs are sent at the legacy default level (see legacy.ts).
+ */
+function legacyFields(message: JsonRpcRequest, version: string): EraFields {
+  const meta = isPlainObject(message.params._meta) ? message.params._meta : {};
+  return {
+    era: "legacy",
+    protocolVersion: version,
+    clientCapabilities: {},
+    logLevel: LEGACY_LOG_LEVEL,
+    progressToken: readProgressToken(meta),
+    target: resolveTarget(message.method, message.params),
+    inputResponses: {},
+  };
+}
+
+async function createMcpContext(event: H3Event, message: JsonRpcRequest, principal: string): Promise<McpContext> {
+  const read: HeaderReader = (name) => requestHeader(event, name);
+  const selection = selectEra(message, read("mcp-protocol-version"));
+  const fields = selection.era === "modern" ? await modernFields(read, message, principal) : legacyFields(message, selection.version);
+  const channel = new ResponseChannel();
+  cancelOnDisconnect(event, channel);
+  return {
+    id: message.id,
+    method: message.method,
+    params: message.params,
+    principal,
+    get signal() {
+      return channel.signal;
+    },
+    event,
+    channel,
+    ...fields,
+  };
+}
+
+/** Reads and validates the request into `event.context.mcp`, or ends it with the right error (or 202 for a notification). */
+export async function readMcpRequest(event: H3Event): Promise<void> {
+  let id: RequestId | undefined;
+  try {
+    if (!JSON_CONTENT_TYPE.test(requestHeader(event, "content-type") ?? "")) {
+      throw invalidRequest("Content-Type must be application/json", 415);
+    }
+    const message = parseJsonRpcMessage(await readBodyText(event, useMcpConfig().maxBodyBytes));
+    if (message.kind === "notification") return sendNoContent(event, 202);
+    id = message.id;
+    event.context.mcp = await createMcpContext(event, message, event.context.mcpAuth!.principal);
+  } catch (error) {
+    // An unread remainder must not be parsed as the next request on this connection.
+    const closing = error instanceof BodyTooLargeError && !error.drained ? { connection: "close" } : undefined;
+    return sendError(event, id, error, closing);
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * Every setting of the server, declared once: its variable, default, parser and meaning.
+ *
+ * - `nitro.config.ts` takes the defaults for Nitro's runtime config (`runtimeConfig.mcp`);
+ * - `config.ts` parses the values at run time (a `NITRO_MCP_*` variable overrides its default);
+ * - `tests/unit/settings.test.ts` checks `.env.example` and the README table against this list.
+ *
+ * Pure data and functions: it is imported at build time, where no Nitro runtime exists.
+ */
+
+export interface Setting<T, Default extends string | number | boolean = string | number | boolean> {
+  /** The environment variable (Nitro maps `NITRO_MCP_STATE_SECRET` to `runtimeConfig.mcp.stateSecret`). */
+  readonly env: string;
+  /** The default, as Nitro's runtime config holds it. */
+  readonly default: Default;
+  /** The default as the docs show it, when it is not the literal value (e.g. "package.json"). */
+  readonly shownDefault?: string;
+  /** One line for `.env.example` and the README. */
+  readonly doc: string;
+  /**
+   * Read the variable's own text: Nitro runs env values through `destr`, which turns "1.0"
+   * into 1 and an all-digit secret into an imprecise number.
+   */
+  readonly text?: boolean;
+  /** Parses the raw value; throws an Error naming the variable (never its value) when it is invalid. */
+  parse(raw: unknown): T;
+}
+
+type Widen<Value> = Value extends string ? string : Value extends number ? number : boolean;
+const setting = <T, Default extends string | number | boolean>(spec: Setting<T, Default>): Setting<T, Widen<Default>> =>
+  spec as unknown as Setting<T, Widen<Default>>;
+
+/** Comma-separated list; values are trimmed and empty entries dropped. */
+export const parseList = (raw: unknown): string[] =>
+  String(raw ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+
+const text = (raw: unknown): string => String(raw ?? "");
+const optionalText = (raw: unknown): string | undefined => text(raw) || undefined;
+
+const integer = (env: string, min: number) => (raw: unknown): number => {
+  const number = Number(raw);
+  if (!Number.isInteger(number) || number < min) throw new Error(`${env} must be an integer >= ${min}, got "${raw}"`);
+  return number;
+};
+
+const boolean = (raw: unknown): boolean => raw !== false && raw !== "false";
+
+function parseTokenPairs(raw: unknown): { principal: string; token: string }[] {
+  return parseList(raw).map((pair) => {
+    const separator = pair.indexOf(":");
+    const principal = pair.slice(0, separator).trim();
+    const token = pair.slice(separator + 1).trim();
+    // Name the position, never the value: this message may reach a log.
+    if (separator <= 0 || !token) throw new Error("NITRO_MCP_AUTH_TOKENS entries must look like principal:token");
+    return { principal, token };
+  });
+}
+
+/** The settings under `runtimeConfig.mcp`, by key. */
+export const SETTINGS = {
+  serverName: setting({
+    env: "NITRO_MCP_SERVER_NAME",
+    default: "",
+    shownDefault: "package.json name",
+    doc: "Server name in server/discover and in every result's _meta",
+    text: true,
+    parse: text,
+  }),
+  serverVersion: setting({
+    env: "NITRO_MCP_SERVER_VERSION",
+    default: "",
+    shownDefault: "package.json version",
+    doc: "Server version in server/discover and in every result's _meta",
+    text: true,
+    parse: text,
+  }),
+  instructions: setting({
+    env: "NITRO_MCP_INSTRUCTIONS",
+    default: "",
+    doc: "Natural-language instructions returned by server/discover",
+    text: true,
+    parse: optionalText,
+  }),
+  stateSecret: setting({
+    env: "NITRO_MCP_STATE_SECRET",
+    default: "",
+    doc: "Seals requestState (AES-256-GCM), at least 32 bytes, the same on every instance; without it `npm run dev` uses a per-process key and a build cannot ask for input",
+    text: true,
+    parse: text,
+  }),
+  stateSecretPrevious: setting({
+    env: "NITRO_MCP_STATE_SECRET_PREVIOUS",
+    default: "",
+    doc: "Comma-separated secrets from before a rotation: they open old states, never seal new ones",
+    text: true,
+    parse: parseList,
+  }),
+  stateTtlSeconds: setting({
+    env: "NITRO_MCP_STATE_TTL_SECONDS",
+    default: 600,
+    doc: "How long a requestState stays valid, in seconds (5 s of clock skew tolerated)",
+    parse: integer("NITRO_MCP_STATE_TTL_SECONDS", 1),
+  }),
+  stateMaxLength: setting({
+    env: "NITRO_MCP_STATE_MAX_LENGTH",
+    default: 16384,
+    doc: "Longest requestState accepted (checked before any crypto) or issued, in characters",
+    parse: integer("NITRO_MCP_STATE_MAX_LENGTH", 256),
+  }),
+  authTokens: setting({
+    env: "NITRO_MCP_AUTH_TOKENS",
+    default: "",
+    doc: "Bearer tokens as principal:token pairs; when set, every request needs Authorization: Bearer <token>",
+    text: true,
+    parse: parseTokenPairs,
+  }),
+  allowedOrigins: setting({
+    env: "NITRO_MCP_ALLOWED_ORIGINS",
+    default: "",
+    doc: 'Extra browser origins allowed to call the endpoint (comma-separated, e.g. https://app.example); "*" allows any',
+    parse: (raw) => parseList(raw).map((origin) => origin.toLowerCase().replace(/\/$/, "")),
+  }),
+  allowedHosts: setting({
+    env: "NITRO_MCP_ALLOWED_HOSTS",
+    default: "",
+    doc: "Host names the endpoint answers to (comma-separated); unset: on a loopback or private address only loopback names and IP literals",
+    parse: (raw) => parseList(raw).map((host) => host.toLowerCase()),
+  }),
+  maxBodyBytes: setting({
+    env: "NITRO_MCP_MAX_BODY_BYTES",
+    default: 1048576,
+    doc: "Largest request body, in bytes (413 above it)",
+    parse: integer("NITRO_MCP_MAX_BODY_BYTES", 1024),
+  }),
+  pageSize: setting({
+    env: "NITRO_MCP_PAGE_SIZE",
+    default: 50,
+    doc: "Items per page in tools/list, prompts/list, resources/list and resources/templates/list",
+    parse: integer("NITRO_MCP_PAGE_SIZE", 1),
+  }),
+  listTtlMs: setting({
+    env: "NITRO_MCP_LIST_TTL_MS",
+    default: 60000,
+    doc: "Caching hint (ttlMs) on lists and server/discover",
+    parse: integer("NITRO_MCP_LIST_TTL_MS", 0),
+  }),
+  legacy: setting({
+    env: "NITRO_MCP_LEGACY",
+    default: true,
+    doc: "Also serve 2025-11-25, 2025-06-18 and 2025-03-26 clients (initialize); false: 2026-07-28 only",
+    parse: boolean,
+  }),
+} as const;
+
+export type SettingKey = keyof typeof SETTINGS;
+
+/** Variables read straight from the environment when storage is mounted (see `server/storage/`). */
+export const STORAGE_VARIABLES = [
+  { env: "REDIS_URL", doc: "Redis for shared storage, e.g. redis://127.0.0.1:6379 (Node, Vercel)" },
+  { env: "UPSTASH_REDIS_REST_URL", doc: "Upstash Redis REST URL, with UPSTASH_REDIS_REST_TOKEN (Node, Vercel)" },
+  { env: "UPSTASH_REDIS_REST_TOKEN", doc: "Upstash Redis REST token" },
+  { env: "NITRO_MCP_STORAGE_DIR", doc: "A folder for storage, for development (e.g. .data)" },
+] as const;
+
+/** The defaults, shaped as `runtimeConfig.mcp`. */
+export function settingDefaults(): { [K in SettingKey]: (typeof SETTINGS)[K]["default"] } {
+  return Object.fromEntries(Object.entries(SETTINGS).map(([key, spec]) => [key, spec.default])) as {
+    [K in SettingKey]: (typeof SETTINGS)[K]["default"];
+  };
+}

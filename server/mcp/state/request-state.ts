@@ -1,0 +1,107 @@
+/**
+ * The life of `requestState`, in one place. Beside it: the codec (`codec.ts`), the keys
+ * (`keys.ts`) and the single-use claims (`single-use.ts`).
+ *
+ * - Opening, before any handler runs: the state a request presents is verified (seal, request
+ *   binding, expiry, principal) and, for a `singleUseState` definition, claimed — the claim is
+ *   the check, so of two retries racing with one state at most one gets through.
+ * - Sealing, when a handler asks for input: its state is sealed for this very request
+ *   (principal, method, target, arguments), to be opened on the next round.
+ *
+ * The client may send anything back. Every refusal is the same opaque -32602, whatever the
+ * reason (telling which check failed would hand the client an oracle); the reason goes to the log.
+ */
+import { useMcpConfig } from "../config";
+import type { OpenedState, RequestTarget } from "../context";
+import { internalError, invalidRequestState } from "../errors";
+import { isPlainObject } from "../internal/object";
+import { logWarning } from "../log";
+import { openRequestState, sealRequestState, type RequestBinding } from "./codec";
+import { createStateKeyRing, type StateKeyRing } from "./keys";
+import { claimStateId } from "./single-use";
+
+let ring: Promise<StateKeyRing> | undefined;
+
+/**
+ * The configured key ring, built once per process (or Worker isolate):
+ * - `NITRO_MCP_STATE_SECRET` set: it seals and opens; `..._PREVIOUS` entries only open;
+ * - no secret under `nitropack dev`: a random per-process key, with a loud warning;
+ * - no secret in a build: sealing is disabled, and asking for input answers a clear error;
+ * - a secret shorter than 32 bytes throws, which stops the server at start-up.
+ */
+export function useStateKeyRing(): Promise<StateKeyRing> {
+  ring ??= (() => {
+    const config = useMcpConfig();
+    const allowEphemeral = !config.stateSecret && !!import.meta.dev;
+    if (allowEphemeral) {
+      logWarning(
+        "NITRO_MCP_STATE_SECRET is not set: requestState is sealed with a random key that lives only in this dev process. " +
+          "Set a secret of at least 32 bytes before running more than one instance or deploying.",
+      );
+    } else if (!config.stateSecret) {
+      logWarning("NITRO_MCP_STATE_SECRET is not set: tools, prompts and resources that ask for input are disabled.");
+    }
+    return createStateKeyRing({ secret: config.stateSecret, previous: config.stateSecretPrevious, allowEphemeral });
+  })();
+  return ring;
+}
+
+/** What a state is bound to: who asked, and which request it continues (resources/read has no arguments). */
+const bindingOf = (principal: string, method: string, target: RequestTarget, params: Readonly<Record<string, unknown>>): RequestBinding => ({
+  principal,
+  method,
+  target: target.name,
+  arguments: method === "resources/read" ? undefined : params.arguments,
+});
+
+/** A round of a multi-round flow: the request, and who sends it. */
+export interface IncomingRound {
+  readonly method: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly principal: string;
+  readonly target?: RequestTarget;
+}
+
+/**
+ * Opens the `requestState` of a request and returns the state with the answers it may use.
+ * Throws the opaque -32602 when a state is presented and does not open (or, single use, was claimed before).
+ * Answers sent to a single-use definition without the state it issued are ignored, so it asks again.
+ */
+export async function openIncomingState(round: IncomingRound): Promise<{ state?: OpenedState; inputResponses: Readonly<Record<string, unknown>> }> {
+  const { method, params, principal, target } = round;
+  const answers = isPlainObject(params.inputResponses) ? params.inputResponses : {};
+  const entry = target?.entry;
+  // An unknown target is reported by the method itself.
+  if (!("requestState" in params) || !target || !entry) return { inputResponses: entry?.singleUseState ? {} : answers };
+
+  const config = useMcpConfig();
+  const opened = await openRequestState(await useStateKeyRing(), params.requestState, bindingOf(principal, method, target, params), {
+    maxLength: config.stateMaxLength,
+  });
+  const refuse = (reason: string): never => {
+    logWarning(`requestState rejected on ${method} ${JSON.stringify(target.name.slice(0, 200))}: ${reason}`);
+    throw invalidRequestState();
+  };
+  if (!opened.ok) return refuse(opened.reason);
+  if (entry.singleUseState && !(await claimStateId(opened.claims.jti, opened.claims.exp))) return refuse("already redeemed");
+  return { state: { data: opened.claims.data }, inputResponses: answers };
+}
+
+/** Seals `data`, the author's state, for the next round of this very request. */
+export async function sealOutgoingState(round: IncomingRound, data: Readonly<Record<string, unknown>>): Promise<string> {
+  const config = useMcpConfig();
+  const ring = await useStateKeyRing();
+  if (!ring.sealing) throw internalError("This server cannot ask for input: its operator has not configured NITRO_MCP_STATE_SECRET");
+  // Only tools/call, prompts/get and resources/read may ask, and each of them names its target.
+  if (!round.target) throw internalError();
+  const binding = bindingOf(round.principal, round.method, round.target, round.params);
+  const requestState = await sealRequestState(ring, binding, { ...data }, { ttlSeconds: config.stateTtlSeconds });
+  if (requestState.length > config.stateMaxLength) {
+    logWarning(
+      `the state returned by ${round.method} seals to ${requestState.length} characters, over NITRO_MCP_STATE_MAX_LENGTH ` +
+        `(${config.stateMaxLength}); keep large data in storage and put its id in the state`,
+    );
+    throw internalError();
+  }
+  return requestState;
+}

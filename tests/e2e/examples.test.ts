@@ -1,0 +1,154 @@
+/**
+ * The shipped examples (server/tools, prompts, resources) against the product build, the way
+ * `npm run build` makes it. A fork that deletes the examples deletes this file with them.
+ */
+import { MissingRequiredClientCapabilityError, type Client } from "@modelcontextprotocol/client";
+import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectModernClient } from "../helpers/clients";
+import { ELICITATION } from "../helpers/flows";
+import { post } from "../helpers/rpc";
+import { OUTPUT, startServer, type RunningServer } from "../helpers/server.mjs";
+
+const startProduct = () => startServer({ output: OUTPUT.product });
+const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
+
+/** A client answering every elicitation with `answer`. */
+async function answering(url: string, answer: (params: Record<string, any>) => unknown, capabilities: object = ELICITATION): Promise<Client> {
+  const client = await connectModernClient(url, { capabilities });
+  client.setRequestHandler("elicitation/create", async (request) => answer(request.params as Record<string, any>) as never);
+  return client;
+}
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startProduct();
+});
+afterAll(() => server.stop());
+
+describe("the example catalogue", () => {
+  it("lists the examples and no test fixtures", async () => {
+    const client = await connectModernClient(server.url);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["add", "connect_account", "countdown", "delete_note", "greet", "list_notes", "wizard"]);
+    expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(["summarize_note", "write_note"]);
+    expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual(["note://{id}"]);
+    await client.close();
+  });
+
+  it("add, greet (x-mcp-header) and countdown (progress)", async () => {
+    const client = await connectModernClient(server.url);
+    expect((await client.callTool({ name: "add", arguments: { a: 20, b: 22 } })).structuredContent).toEqual({ sum: 42 });
+    expect(text(await client.callTool({ name: "greet", arguments: { name: "Zoë", locale: "de" } }))).toBe("Hallo, Zoë!");
+    const progress: number[] = [];
+    const done = await client.callTool({ name: "countdown", arguments: { from: 3, delay_ms: 5 } }, { onprogress: (event) => progress.push(event.progress) });
+    expect(progress).toEqual([0, 1, 2, 3]);
+    expect(text(done)).toBe("Lift-off!");
+    await client.close();
+  });
+
+  it("summarize_note (prompt with completion) and note://{id} (template)", async () => {
+    const client = await connectModernClient(server.url);
+    const prompt = await client.getPrompt({ name: "summarize_note", arguments: { note_id: "15", style: "haiku" } });
+    expect(prompt.messages[0]!.content).toMatchObject({ text: expect.stringContaining("Plant care") });
+    const completion = await client.complete({ ref: { type: "ref/prompt", name: "summarize_note" }, argument: { name: "note_id", value: "1" } });
+    expect(completion.completion.values).toEqual(expect.arrayContaining(["12", "15"]));
+    expect((await client.readResource({ uri: "note://15" })).contents[0]).toMatchObject({ text: expect.stringContaining("fern") });
+    await client.close();
+  });
+});
+
+describe("delete_note", () => {
+  it("asks, then deletes note 7 on accept + true", async () => {
+    const asked: Record<string, any>[] = [];
+    const client = await answering(server.url, (params) => (asked.push(params), { action: "accept", content: { confirm: true } }));
+    expect(text(await client.callTool({ name: "delete_note", arguments: { note_id: "7" } }))).toBe('Deleted note 7 ("Groceries").');
+    expect(asked[0]).toMatchObject({ mode: "form", message: expect.stringContaining("cannot be undone") });
+    expect(text(await client.callTool({ name: "list_notes", arguments: {} }))).not.toContain("#7 ");
+    await client.close();
+  });
+
+  it("keeps note 12 on decline, as a normal result", async () => {
+    const client = await answering(server.url, () => ({ action: "decline" }));
+    const result = await client.callTool({ name: "delete_note", arguments: { note_id: "12" } });
+    expect(result.isError).toBeFalsy();
+    expect(text(result)).toBe('Kept note 12 ("Conference talk"): the person chose decline.');
+    await client.close();
+  });
+
+  it("answers an unknown note at once, without asking", async () => {
+    const result = await post(server.url, "tools/call", { name: "delete_note", arguments: { note_id: "404" } }, { capabilities: ELICITATION });
+    expect(result.body.result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("no note with id 404") }] });
+  });
+
+  it("refuses a client without elicitation with -32021", async () => {
+    const client = await connectModernClient(server.url, { capabilities: {} });
+    const error = await client.callTool({ name: "delete_note", arguments: { note_id: "15" } }).catch((caught) => caught);
+    expect(error).toBeInstanceOf(MissingRequiredClientCapabilityError);
+    await client.close();
+  });
+
+  it("refuses to delete for a 2025-era client, and says why", async () => {
+    const legacy = new LegacyClient({ name: "legacy", version: "1.0.0" });
+    await legacy.connect(new LegacyTransport(new URL(server.url)));
+    const result = await legacy.callTool({ name: "delete_note", arguments: { note_id: "15" } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/requires an MCP client that supports protocol 2026-07-28/);
+    expect(text(await legacy.callTool({ name: "list_notes", arguments: {} }))).toContain("#15 ");
+    await legacy.close();
+  });
+});
+
+describe("wizard, write_note and notes://export", () => {
+  it("wizard asks three questions, one per round", async () => {
+    const answers: Record<string, object> = { name: { name: "Ada" }, color: { color: "green" }, size: { size: 7 } };
+    const client = await answering(server.url, (params) => ({ action: "accept", content: answers[Object.keys(params.requestedSchema.properties)[0]!] }));
+    expect(text(await client.callTool({ name: "wizard", arguments: {} }))).toBe("All set, Ada: a green one, size 7.");
+    await client.close();
+  });
+
+  it("write_note (prompts/get) asks for a topic and a tone", async () => {
+    const client = await answering(server.url, () => ({ action: "accept", content: { topic: "the garden", tone: "cheerful" } }));
+    expect((await client.getPrompt({ name: "write_note" })).messages[0]!.content).toMatchObject({ text: "Draft a short cheerful note about: the garden" });
+    await client.close();
+  });
+
+  it("notes://export (resources/read) asks for the format, and falls back to markdown when it cannot ask", async () => {
+    const client = await answering(server.url, () => ({ action: "accept", content: { format: "json" } }));
+    expect((await client.readResource({ uri: "notes://export" })).contents[0]).toMatchObject({ mimeType: "application/json" });
+    const silent = await connectModernClient(server.url, { capabilities: {} });
+    expect((await silent.readResource({ uri: "notes://export" })).contents[0]).toMatchObject({ mimeType: "text/markdown" });
+    await Promise.all([client.close(), silent.close()]);
+  });
+});
+
+describe("connect_account (URL mode)", () => {
+  it("ends with a normal result when the person declines", async () => {
+    const own = await startProduct();
+    const client = await answering(own.url, () => ({ action: "decline" }), { elicitation: { url: {} } });
+    expect(text(await client.callTool({ name: "connect_account", arguments: {} }))).toBe('Not connected: you chose "decline".');
+    await client.close();
+    await own.stop();
+  });
+
+  it("asks again until the page was really completed, then connects", async () => {
+    const own = await startProduct();
+    const asked: Record<string, any>[] = [];
+    const client = await answering(
+      own.url,
+      async (params) => {
+        asked.push(params);
+        // Round 1: the person agrees but does not finish the page. Round 2: they do.
+        if (asked.length === 2) expect((await fetch(params.url, { method: "POST", headers: { origin: new URL(own.url).origin } })).status).toBe(200);
+        return { action: "accept" };
+      },
+      { elicitation: { url: {} } },
+    );
+    expect(text(await client.callTool({ name: "connect_account", arguments: {} }))).toBe("Your demo account is connected.");
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toMatchObject({ mode: "url", url: expect.stringMatching(/\/connect\/[A-Za-z0-9_-]{24}$/) });
+    expect(asked[1]!.url).toBe(asked[0]!.url);
+    await client.close();
+    await own.stop();
+  });
+});

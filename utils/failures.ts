@@ -1,0 +1,29 @@
+/**
+ * How a handler reports a failure. A tool returns `toolError(…)`: the model reads it and can act
+ * on it. A prompt or resource throws `invalidArguments(…)`: the client gets JSON-RPC -32602.
+ */
+import { invalidParams, type McpError } from "../server/mcp/errors";
+import { toolErrorResult, type ToolErrorResult } from "../server/mcp/outcome";
+
+/**
+ * A failed tool call the model can read and act on (`isError: true`), not a protocol error.
+ *
+ * @example
+ * const note = await getNote(note_id);
+ * if (!note) return toolError(`There is no note with id ${note_id}. Call list_notes to see the ids.`);
+ */
+export function toolError(message: string): ToolErrorResult {
+  return toolErrorResult(message);
+}
+
+/**
+ * The arguments of a prompt or resource are well-formed but unusable: throw it, and the client
+ * gets JSON-RPC -32602 with your message.
+ *
+ * @example
+ * const note = await getNote(note_id);
+ * if (!note) throw invalidArguments(`There is no note with id ${note_id}`);
+ */
+export function invalidArguments(message: string): McpError {
+  return invalidParams(message);
+}
