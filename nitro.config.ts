@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { defineNitroConfig } from "nitropack/config";
+import { mcpCloudflareModule } from "./server/build/cloudflare-module";
 import { mcpDefinitionsModule } from "./server/build/definitions-module";
 import { mcpStorageModule } from "./server/build/storage-module";
 import { settingDefaults } from "./server/mcp/settings";
@@ -18,16 +19,20 @@ export default defineNitroConfig({
   srcDir: ".",
   // Definitions (tools/, prompts/, resources/) are read from every scan dir.
   scanDirs: ["server"],
-  modules: [mcpDefinitionsModule(), mcpStorageModule()],
+  modules: [mcpDefinitionsModule(), mcpStorageModule(), mcpCloudflareModule()],
   ...(cloudflare ? { output: { dir: ".output-cloudflare" }, buildDir: ".nitro/output-cloudflare" } : {}),
   cloudflare: {
     deployConfig: true,
     nodeCompat: true,
     wrangler: {
       name: "mcp-edge-template",
-      // Storage for notes and single-use records. `npx wrangler kv namespace create MCP_KV` prints the id;
+      // General storage (notes, connect attempts). `npx wrangler kv namespace create MCP_KV` prints the id;
       // build with CLOUDFLARE_KV_NAMESPACE_ID set to it. Locally (wrangler dev) any id works.
       kv_namespaces: [{ binding: "MCP_KV", id: process.env.CLOUDFLARE_KV_NAMESPACE_ID ?? "local-mcp-kv" }],
+      // The atomic operations (single-use claims, tasks) in a strongly consistent Durable Object with SQLite
+      // storage. Nitro's runtime names both the class and the binding "$DurableObject".
+      durable_objects: { bindings: [{ name: "$DurableObject", class_name: "$DurableObject" }] },
+      migrations: [{ tag: "v1", new_sqlite_classes: ["$DurableObject"] }],
       observability: { enabled: true },
     },
   },
@@ -36,5 +41,9 @@ export default defineNitroConfig({
   runtimeConfig: {
     mcp: { ...settingDefaults(), serverName: pkg.name, serverVersion: pkg.version },
   },
-  typescript: { strict: true },
+  typescript: {
+    strict: true,
+    // The type-checker sees the Node variant of the storage alias (server/build/storage-module.ts); both export the same function.
+    tsConfig: { compilerOptions: { paths: { "#mcp-storage-driver": ["../../server/storage/drivers.node.ts"] } } },
+  },
 });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { McpContext } from "../server/mcp/context";
 import { DEFINITION, type ToolEntry } from "../server/mcp/entries";
 import { McpError } from "../server/mcp/errors";
+import { StorageUnavailableError } from "../server/storage/atomic";
 import { findHeaderParams } from "../server/mcp/http/header-params";
 import { describeIssues, objectSchema, type InputOf, type ObjectInput } from "../server/mcp/internal/zod";
 import { logWithReference } from "../server/mcp/log";
@@ -131,7 +132,8 @@ export function defineTool(options: ToolOptions<ObjectInput> | StructuredToolOpt
         const value: unknown = await options.run(parsed.data, mcp);
         return isInputRequiredOutcome(value) ? value : toResult(value);
       } catch (error) {
-        if (error instanceof McpError) throw error;
+        // Protocol errors and an unreachable store are the server's to answer, not the tool's.
+        if (error instanceof McpError || error instanceof StorageUnavailableError) throw error;
         const reference = logWithReference(`tool "${options.name}" threw`, error);
         return toolErrorResult(`The tool "${options.name}" failed unexpectedly (reference ${reference}).`);
       }

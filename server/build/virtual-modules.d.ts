@@ -6,9 +6,3 @@ declare module "#mcp-definitions" {
   export const prompts: Definitions;
   export const resources: Definitions;
 }
-
-/** An alias set by server/build/storage-module.ts: server/storage/drivers.node.ts or drivers.cloudflare.ts. */
-declare module "#mcp-storage-driver" {
-  import type { Driver } from "unstorage";
-  export function selectStorageDriver(env: Record<string, string | undefined>): { name: string; driver: Driver } | undefined;
-}

@@ -1,14 +1,22 @@
-/** The tiny HTML pages of /connect (the URL-mode example). */
-import { setResponseHeader, setResponseStatus, type H3Event } from "h3";
+/** The tiny HTML pages of /connect (the URL-mode example), and the checks their form post needs. */
+import { getRequestURL, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-/** Sends an HTML page; `body` is trusted markup, so escape anything that came from outside. */
+/**
+ * Sends an HTML page; `body` is trusted markup, so escape anything that came from outside.
+ * The page cannot be framed (no clickjacking of its button).
+ */
 export function htmlPage(event: H3Event, title: string, body: string, status = 200): string {
   setResponseStatus(event, status);
-  setResponseHeader(event, "content-type", "text/html; charset=utf-8");
+  setResponseHeaders(event, {
+    "content-type": "text/html; charset=utf-8",
+    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+    "x-frame-options": "DENY",
+    "cache-control": "no-store",
+  });
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${title}</title>
@@ -16,5 +24,15 @@ export function htmlPage(event: H3Event, title: string, body: string, status = 2
 </head><body><h1>${title}</h1>${body}</body></html>`;
 }
 
-export const expiredLinkPage = (event: H3Event) =>
-  htmlPage(event, "This link has expired", "<p>Start again from your MCP client.</p>", 404);
+export const expiredLinkPage = (event: H3Event) => htmlPage(event, "This link has expired", "<p>Start again from your MCP client.</p>", 404);
+
+/**
+ * Is this POST the page's own form, and not another site's? Browsers say where a request comes
+ * from in `Sec-Fetch-Site` and `Origin`; a cross-site form post is refused.
+ */
+export function isSameOriginPost(event: H3Event): boolean {
+  const site = event.node.req.headers["sec-fetch-site"];
+  if (site !== undefined && site !== "same-origin" && site !== "none") return false;
+  const origin = event.node.req.headers.origin;
+  return origin === undefined || origin === getRequestURL(event).origin;
+}

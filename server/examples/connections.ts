@@ -10,6 +10,7 @@
 import { useStorage } from "nitropack/runtime";
 import { base64UrlEncode } from "../mcp/internal/encoding";
 import { expiringStore } from "../mcp/expiring-storage";
+import { digestKeySegment } from "../storage/keys";
 
 const ATTEMPT_TTL_SECONDS = 600;
 
@@ -21,8 +22,9 @@ interface ConnectAttempt {
 const attempts = expiringStore<ConnectAttempt>("mcp:connections:attempt");
 const accounts = () => useStorage("mcp:connections:account");
 
+/** Principals may hold any character (an OAuth issuer URL, say): their accounts are stored under a digest. */
 export async function isConnected(principal: string): Promise<boolean> {
-  return accounts().hasItem(principal);
+  return accounts().hasItem(await digestKeySegment(principal));
 }
 
 export async function startConnectAttempt(principal: string): Promise<string> {
@@ -40,6 +42,6 @@ export async function completeConnectAttempt(code: string): Promise<ConnectAttem
   const attempt = await getConnectAttempt(code);
   if (!attempt) return null;
   await attempts.set(code, { ...attempt, done: true }, ATTEMPT_TTL_SECONDS);
-  await accounts().setItem(attempt.principal, { connectedAt: new Date().toISOString() });
+  await accounts().setItem(await digestKeySegment(attempt.principal), { connectedAt: new Date().toISOString() });
   return attempt;
 }

@@ -3,6 +3,8 @@
  * Cloudflare KV in production — see README, "Storage"). Seeded once with notes 7, 12 and 15.
  */
 import { useStorage } from "nitropack/runtime";
+import { z } from "zod";
+import { KEY_SEGMENT } from "../storage/keys";
 
 export interface Note {
   id: string;
@@ -16,6 +18,9 @@ const SAMPLE_NOTES: Note[] = [
   { id: "15", title: "Plant care", text: "Water the fern on Sundays; the cactus once a month." },
 ];
 
+/** A note id as tools take it: the allow-list of storage key segments, so one id can never alias another note. */
+export const NoteId = z.string().regex(KEY_SEGMENT, "letters, digits, - and _ only").describe('Id of the note, e.g. "7"');
+
 const storage = () => useStorage("mcp:notes");
 let seeded: Promise<void> | undefined;
 
@@ -25,11 +30,15 @@ function ensureSeeded(): Promise<void> {
     if (await storage().hasItem("_seeded")) return;
     await Promise.all(SAMPLE_NOTES.map((note) => storage().setItem(`note:${note.id}`, note)));
     await storage().setItem("_seeded", true);
-  })();
+  })().catch((error) => {
+    seeded = undefined; // a store that was down is tried again on the next call
+    throw error;
+  });
   return seeded;
 }
 
 export async function getNote(id: string): Promise<Note | null> {
+  if (!KEY_SEGMENT.test(id)) return null;
   await ensureSeeded();
   return storage().getItem<Note>(`note:${id}`);
 }
@@ -43,6 +52,7 @@ export async function listNotes(): Promise<Note[]> {
 
 /** Deletes a note; true if it existed. Idempotent. */
 export async function deleteNote(id: string): Promise<boolean> {
+  if (!KEY_SEGMENT.test(id)) return false;
   await ensureSeeded();
   const existed = await storage().hasItem(`note:${id}`);
   await storage().removeItem(`note:${id}`);

@@ -4,7 +4,8 @@
  * a server with no prompts answers `prompts/list` with -32601, as its discover result promises.
  */
 import type { McpContext } from "./context";
-import { McpError, internalError, methodNotFound } from "./errors";
+import { StorageUnavailableError } from "../storage/atomic";
+import { McpError, internalError, methodNotFound, storageUnavailable } from "./errors";
 import { errorBody, errorMessage, resultMessage } from "./jsonrpc";
 import { initialize, legacyError, legacyInputRequired, legacyResult, ping, setLogLevel } from "./legacy";
 import { complete } from "./methods/completion";
@@ -14,7 +15,7 @@ import { getPrompt, listPrompts } from "./methods/prompts";
 import { listResourceTemplates, listResources, readResource } from "./methods/resources";
 import { callTool, listTools } from "./methods/tools";
 import type { MethodHandler } from "./methods/types";
-import { logWithReference } from "./log";
+import { logError, logWithReference } from "./log";
 import { isInputRequiredOutcome } from "./outcome";
 import type { RequestId } from "./protocol";
 import { registry } from "./registry";
@@ -44,6 +45,10 @@ export interface JsonRpcReply {
 /** Any thrown value as an `McpError`; an unexpected one is logged with a reference, never echoed. */
 function toMcpError(error: unknown): McpError {
   if (error instanceof McpError) return error;
+  if (error instanceof StorageUnavailableError) {
+    logError(error.message);
+    return storageUnavailable();
+  }
   return internalError(`Internal error (reference ${logWithReference("internal error", error)})`);
 }
 

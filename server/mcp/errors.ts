@@ -85,6 +85,10 @@ export class ResourceNotFoundError extends McpError {
 export const internalError = (message = "Internal error") =>
   new McpError(ErrorCode.InternalError, message, undefined, 500);
 
+/** -32603 with HTTP 503: the shared store failed (the reason is in the log); nothing was half-done, try again. */
+export const storageUnavailable = () =>
+  new McpError(ErrorCode.InternalError, "Storage unavailable: try again shortly", undefined, 503);
+
 /**
  * The one answer to every rejected `requestState`, whatever the reason:
  * telling a client which check failed would hand it an oracle.

@@ -2,7 +2,9 @@
  * The JSON-RPC 2.0 envelope: parse one incoming message, build responses.
  *
  * Streamable HTTP carries exactly one request or notification per POST. Batches
- * (arrays) and responses sent by the client are rejected with -32600.
+ * (arrays) and responses sent by the client are rejected with -32600, and so is a message
+ * nested deeper than MAX_JSON_DEPTH: every later walk over what the client sent (the state
+ * binding, schema checks, JSON.stringify) is recursive, and this bound keeps each of them safe.
  */
 import { type McpError, invalidRequest, parseError } from "./errors";
 import { isPlainObject } from "./internal/object";
@@ -29,6 +31,23 @@ export interface JsonRpcErrorBody {
   data?: unknown;
 }
 
+/** Deeper than any MCP message needs; far below what would exhaust the stack of a recursive walk. */
+export const MAX_JSON_DEPTH = 64;
+
+/** The nesting depth of a parsed JSON value, measured without recursion, stopping once past `limit`. */
+function exceedsDepth(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [next, depth] = pending.pop()!;
+    if (typeof next !== "object" || next === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(next) ? next : Object.values(next)) {
+      if (typeof child === "object" && child !== null) pending.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 /** The id of a message we could not fully validate, so the error can still echo it. */
 function readableId(message: unknown): RequestId | undefined {
   if (!isPlainObject(message)) return undefined;
@@ -48,6 +67,7 @@ export function parseJsonRpcMessage(text: string): JsonRpcMessage {
   if (!isPlainObject(message)) throw invalidRequest("The body must be a JSON-RPC request object");
   const id = readableId(message);
   const fail = (text: string) => Object.assign(invalidRequest(text), { requestId: id });
+  if (exceedsDepth(message, MAX_JSON_DEPTH)) throw fail(`The message is nested deeper than ${MAX_JSON_DEPTH} levels`);
 
   if (message.jsonrpc !== "2.0") throw fail('"jsonrpc" must be "2.0"');
   if (!("method" in message)) {

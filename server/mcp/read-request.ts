@@ -9,7 +9,7 @@ import { sendNoContent, type H3Event } from "h3";
 import { useMcpConfig } from "./config";
 import type { McpContext } from "./context";
 import { invalidParams, invalidRequest } from "./errors";
-import { BodyTooLargeError, readBodyText } from "./http/body";
+import { BodyTimeoutError, BodyTooLargeError, readBodyText } from "./http/body";
 import { ResponseChannel } from "./http/channel";
 import { checkMethodHeaders, checkParamHeaders, checkVersionHeader, type HeaderReader } from "./http/mcp-headers";
 import { requestHeader } from "./http/request-headers";
@@ -100,13 +100,15 @@ export async function readMcpRequest(event: H3Event): Promise<void> {
     if (!JSON_CONTENT_TYPE.test(requestHeader(event, "content-type") ?? "")) {
       throw invalidRequest("Content-Type must be application/json", 415);
     }
-    const message = parseJsonRpcMessage(await readBodyText(event, useMcpConfig().maxBodyBytes));
+    const config = useMcpConfig();
+    const message = parseJsonRpcMessage(await readBodyText(event, { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs }));
     if (message.kind === "notification") return sendNoContent(event, 202);
     id = message.id;
     event.context.mcp = await createMcpContext(event, message, event.context.mcpAuth!.principal);
   } catch (error) {
     // An unread remainder must not be parsed as the next request on this connection.
-    const closing = error instanceof BodyTooLargeError && !error.drained ? { connection: "close" } : undefined;
+    const unread = (error instanceof BodyTooLargeError && !error.drained) || error instanceof BodyTimeoutError;
+    const closing = unread ? { connection: "close" } : undefined;
     return sendError(event, id, error, closing);
   }
 }

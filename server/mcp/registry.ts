@@ -15,6 +15,8 @@ export interface Registry {
   readonly resources: readonly ResourceEntry[];
   /** Templates, by template order. */
   readonly templates: readonly ResourceEntry[];
+  /** Every entry, tools, prompts and resources. */
+  readonly all: readonly Entry[];
   readonly toolsByName: ReadonlyMap<string, ToolEntry>;
   readonly promptsByName: ReadonlyMap<string, PromptEntry>;
   readonly capabilities: ServerCapabilities;
@@ -73,6 +75,7 @@ function buildRegistry(modules: { tools: Definitions; prompts: Definitions; reso
     prompts,
     resources,
     templates,
+    all: [...tools, ...prompts, ...allResources],
     toolsByName,
     promptsByName,
     capabilities,

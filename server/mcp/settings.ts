@@ -135,6 +135,12 @@ export const SETTINGS = {
     doc: "Largest request body, in bytes (413 above it)",
     parse: integer("NITRO_MCP_MAX_BODY_BYTES", 1024),
   }),
+  bodyTimeoutMs: setting({
+    env: "NITRO_MCP_BODY_TIMEOUT_MS",
+    default: 10000,
+    doc: "Time a client has to send the whole request body, in milliseconds (408 and the connection closed after it)",
+    parse: integer("NITRO_MCP_BODY_TIMEOUT_MS", 100),
+  }),
   pageSize: setting({
     env: "NITRO_MCP_PAGE_SIZE",
     default: 50,

@@ -1,18 +1,30 @@
 /**
- * Mounts the shared store at `mcp:` (notes, URL-mode attempts, single-use state records).
- * Synchronous on purpose: Nitro does not await async plugins.
+ * Mounts the shared store at `mcp:` (notes, URL-mode attempts, tasks) with its atomic operations
+ * (single-use claims), both guarded so a failing store answers "storage unavailable". A store
+ * without atomic operations stops the server when a definition needs them: exactly once must
+ * never silently degrade. Synchronous on purpose: Nitro does not await async plugins.
  */
-import { selectStorageDriver } from "#mcp-storage-driver";
+import { selectStorage } from "#mcp-storage-driver";
+import { registry } from "../mcp/registry";
 import { logInfo, logWarning } from "../mcp/log";
+import { setAtomicStore } from "../storage/atomic";
+import { guardAtomicStore, guardDriver } from "../storage/guard";
 
 export default defineNitroPlugin(() => {
-  const selected = selectStorageDriver(process.env);
-  if (selected) {
-    useStorage().mount("mcp", selected.driver);
-    logInfo(`storage: ${selected.name}`);
-  } else if (!import.meta.dev) {
+  const selected = selectStorage(process.env);
+  if (selected.driver) useStorage().mount("mcp", guardDriver(selected.driver));
+  setAtomicStore(selected.atomic && guardAtomicStore(selected.atomic));
+  logInfo(`storage: ${selected.name}`);
+
+  const singleUse = registry.all.filter((entry) => entry.singleUseState).map((entry) => entry.descriptor.name);
+  if (!selected.atomic && singleUse.length) {
+    throw new Error(
+      `${selected.name} cannot claim a single-use requestState atomically, which ${singleUse.join(", ")} need${singleUse.length === 1 ? "s" : ""}. ${selected.missingAtomic}`,
+    );
+  }
+  if (selected.name === "memory" && !import.meta.dev) {
     logWarning(
-      "storage: in memory, this process only. Several instances need shared storage: set REDIS_URL or UPSTASH_REDIS_REST_URL/UPSTASH_REDIS_REST_TOKEN (or bind MCP_KV on Cloudflare).",
+      "storage: in memory, this process only. Several instances need shared storage: set REDIS_URL or UPSTASH_REDIS_REST_URL/UPSTASH_REDIS_REST_TOKEN (on Cloudflare, the bindings in wrangler.json).",
     );
   }
 });

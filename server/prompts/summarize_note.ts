@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getNote, listNotes } from "../examples/notes";
+import { NoteId, getNote, listNotes } from "../examples/notes";
 
 /** A prompt with an argument and completion for it. */
 export default definePrompt({
@@ -7,7 +7,7 @@ export default definePrompt({
   title: "Summarize a note",
   description: "Asks the model to summarize one note, optionally in a given style.",
   arguments: {
-    note_id: z.string().describe('Id of the note, e.g. "7"'),
+    note_id: NoteId,
     style: z.string().optional().describe("How to write it, e.g. bullet points"),
   },
   complete: {

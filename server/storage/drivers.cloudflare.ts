@@ -1,7 +1,20 @@
-/** The storage driver of a Cloudflare Workers build: the KV binding `MCP_KV` (declared in the generated wrangler.json). */
-import type { Driver } from "unstorage";
+/**
+ * The stores of a Cloudflare Workers build: Workers KV (the binding `MCP_KV`) for general storage,
+ * and the Durable Object (the binding `$DurableObject`) for the atomic operations, which KV,
+ * being eventually consistent, cannot do. Both bindings are declared in the generated wrangler.json.
+ */
 import cloudflareKV from "unstorage/drivers/cloudflare-kv-binding";
+import type { SelectedStorage } from "./atomic";
+import { durableAtomicStore, type DurableObjectNamespaceLike } from "./atomic-durable";
 
-export function selectStorageDriver(_env: Record<string, string | undefined>): { name: string; driver: Driver } | undefined {
-  return { name: "Cloudflare KV (binding MCP_KV)", driver: cloudflareKV({ binding: "MCP_KV" }) };
+/** On Workers, Nitro's `process.env` also holds the bindings (as objects). */
+export function selectStorage(env: Record<string, unknown>): SelectedStorage {
+  const durable = env.$DurableObject as DurableObjectNamespaceLike | undefined;
+  return {
+    name: "Cloudflare KV (binding MCP_KV)",
+    driver: cloudflareKV({ binding: "MCP_KV" }),
+    ...(durable
+      ? { atomic: durableAtomicStore(durable) }
+      : { missingAtomic: "Workers KV is eventually consistent: bind the Durable Object $DurableObject (see the generated wrangler.json)." }),
+  };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { deleteNote, getNote } from "../examples/notes";
+import { NoteId, deleteNote, getNote } from "../examples/notes";
 
 const Confirm = defineForm({
   confirm: z.boolean().describe("Yes, delete this note for good"),
@@ -13,7 +13,7 @@ export default defineTool({
   name: "delete_note",
   title: "Delete a note",
   description: "Deletes one note by id. The person is asked to confirm first; nothing is deleted without a yes.",
-  input: { note_id: z.string().describe('Id of the note, e.g. "7"') },
+  input: { note_id: NoteId },
   annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
   singleUseState: true,
   async run({ note_id }, mcp) {

@@ -88,6 +88,12 @@ describe("delete_note", () => {
     await client.close();
   });
 
+  it.each(["15:x", "15/..", "15?x", "../15"])("refuses the note id %j before it reaches storage, and note 15 stays", async (noteId) => {
+    const result = await post(server.url, "tools/call", { name: "delete_note", arguments: { note_id: noteId } }, { capabilities: ELICITATION });
+    expect(result.body.result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("letters, digits, - and _ only") }] });
+    expect((await post(server.url, "tools/call", { name: "list_notes", arguments: {} })).body.result.content[0].text).toContain("#15 ");
+  });
+
   it("refuses to delete for a 2025-era client, and says why", async () => {
     const legacy = new LegacyClient({ name: "legacy", version: "1.0.0" });
     await legacy.connect(new LegacyTransport(new URL(server.url)));
@@ -123,6 +129,30 @@ describe("wizard, write_note and notes://export", () => {
 });
 
 describe("connect_account (URL mode)", () => {
+  /** A fresh connect link, from round one of connect_account. */
+  async function connectLink(url: string): Promise<string> {
+    const first = await post(url, "tools/call", { name: "connect_account", arguments: {} }, { capabilities: { elicitation: { url: {} } } });
+    return first.body.result.inputRequests.connect.params.url;
+  }
+
+  it("serves a page that cannot be framed", async () => {
+    const page = await fetch(await connectLink(server.url));
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toMatch(/frame-ancestors 'none'/);
+    expect(page.headers.get("x-frame-options")).toBe("DENY");
+  });
+
+  it.each([
+    ["another site's Origin", { origin: "https://evil.example" }],
+    ["Sec-Fetch-Site: cross-site", { "sec-fetch-site": "cross-site" }],
+  ])("refuses a form post with %s, and the account stays unconnected", async (_, headers) => {
+    const own = await startProduct();
+    const link = await connectLink(own.url);
+    expect((await fetch(link, { method: "POST", headers })).status).toBe(403);
+    expect(await (await fetch(link)).text()).toContain("Press the button"); // still open: nothing was completed
+    await own.stop();
+  });
+
   it("ends with a normal result when the person declines", async () => {
     const own = await startProduct();
     const client = await answering(own.url, () => ({ action: "decline" }), { elicitation: { url: {} } });

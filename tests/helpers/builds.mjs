@@ -19,7 +19,7 @@ const FIXTURE_DIRS = ["tests/fixtures", "tests/conformance/fixtures"];
 export const BUILDS = {
   product: {},
   fixtures: { scanDirs: FIXTURE_DIRS, output: ".output-fixtures" },
-  "fixtures-cloudflare": { scanDirs: FIXTURE_DIRS, preset: "cloudflare-module", output: ".output-fixtures-cloudflare" },
+  "fixtures-cloudflare": { scanDirs: FIXTURE_DIRS, preset: "cloudflare-durable", output: ".output-fixtures-cloudflare" },
   "fixtures-vercel": { scanDirs: FIXTURE_DIRS, preset: "vercel", output: ".output-fixtures-vercel" },
 };
 

@@ -25,6 +25,7 @@ export const OUTPUT = {
  * @typedef {object} RunningServer
  * @property {string} url the MCP endpoint
  * @property {() => string} logs everything the server printed, for assertions on its log
+ * @property {number} pid the server process (for its memory)
  * @property {() => Promise<void>} stop
  */
 
@@ -66,6 +67,7 @@ async function startProcess({ command, args, env, ready, timeoutMs = 15_000 }) {
   });
   return {
     url: `${base}/mcp`,
+    pid: child.pid,
     logs: () => collected.output,
     stop: () =>
       new Promise((resolve) => {
@@ -80,12 +82,12 @@ const baseEnv = (env = {}) => ({ PATH: process.env.PATH, HOME: process.env.HOME,
 
 /**
  * A Node build (the fixture build unless `output` says otherwise), or another Node entry.
- * @param {{ env?: Record<string, string>, output?: string, entry?: string, args?: string[] }} [options]
+ * @param {{ env?: Record<string, string>, output?: string, entry?: string, args?: string[], nodeArgs?: string[] }} [options]
  */
 export function startServer(options = {}) {
   return startProcess({
     command: process.execPath,
-    args: [options.entry ?? `${options.output ?? OUTPUT.fixtures}/server/index.mjs`, ...(options.args ?? [])],
+    args: [...(options.nodeArgs ?? []), options.entry ?? `${options.output ?? OUTPUT.fixtures}/server/index.mjs`, ...(options.args ?? [])],
     env: { HOST: "127.0.0.1", PORT: "0", ...baseEnv(options.env) },
     ready: /Listening on (http:\/\/\S+)/,
   });
@@ -109,7 +111,7 @@ export async function freePort() {
 /**
  * The Cloudflare fixture build in real workerd through `wrangler dev` (as `npm run preview:cloudflare`
  * runs `npm run build:cloudflare`'s), offline, with fresh local storage.
- * @param {{ env?: Record<string, string>, output?: string }} [options]
+ * @param {{ env?: Record<string, string>, output?: string, config?: string }} [options]
  */
 export async function startWorker(options = {}) {
   const port = await freePort();
@@ -122,12 +124,15 @@ export async function startWorker(options = {}) {
       "node_modules/wrangler/bin/wrangler.js",
       "dev",
       "--config",
-      `${options.output ?? OUTPUT.cloudflare}/server/wrangler.json`,
+      options.config ?? `${options.output ?? OUTPUT.cloudflare}/server/wrangler.json`,
       "--ip",
       "127.0.0.1",
       "--port",
       String(port),
       "--show-interactive-dev-session=false",
+      // Workers started side by side must not fight over the default inspector port.
+      "--inspector-port",
+      "0",
       "--persist-to",
       mkdtempSync(join(tmpdir(), "wrangler-")),
       ...vars,

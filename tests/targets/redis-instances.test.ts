@@ -6,19 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ELICITATION, askToIncrement, expectOpaqueRejection, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
 import { post } from "../helpers/rpc";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
-import { startRedis } from "./redis.mjs";
+import { startInstancesOnRedis } from "./redis.mjs";
 
-let redis: { url: string; stop: () => Promise<void> };
+let instances: Awaited<ReturnType<typeof startInstancesOnRedis>>;
 let a: RunningServer;
 let b: RunningServer;
 beforeAll(async () => {
-  redis = await startRedis();
-  [a, b] = await Promise.all([startServer({ env: { REDIS_URL: redis.url } }), startServer({ env: { REDIS_URL: redis.url } })]);
+  instances = await startInstancesOnRedis();
+  ({ a, b } = instances);
 }, 180_000);
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-  await redis?.stop();
-});
+afterAll(() => instances?.stop());
 
 const ask = (server: RunningServer, extra: object = {}) =>
   post(server.url, "tools/call", { name: "three_questions", arguments: {}, ...extra }, { capabilities: ELICITATION });
@@ -50,7 +47,7 @@ describe("two instances sharing Redis and one secret", () => {
   });
 
   it("refuses each other's states when the secrets differ", async () => {
-    const other = await startServer({ env: { REDIS_URL: redis.url, NITRO_MCP_STATE_SECRET: "another-secret-0123456789abcdef012345" } });
+    const other = await startServer({ env: { REDIS_URL: instances.redis.url, NITRO_MCP_STATE_SECRET: "another-secret-0123456789abcdef012345" } });
     const first = await ask(a);
     expectOpaqueRejection(await ask(other, { inputResponses: { word: { action: "accept", content: { word: "x" } } }, requestState: first.body.result.requestState }));
     await other.stop();

@@ -4,8 +4,10 @@
  * with no persistence.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { freePort } from "../helpers/server.mjs";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, startServer } from "../helpers/server.mjs";
 
 function findRedisServer() {
   for (const candidate of ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]) if (existsSync(candidate)) return candidate;
@@ -32,27 +34,47 @@ function ensureRedisServer() {
   return installed;
 }
 
-/** @returns {Promise<{ url: string, stop: () => Promise<void> }>} */
-export async function startRedis() {
+/**
+ * A redis-server on a free port. With `persist`, its data lives in an append-only file in a
+ * folder of its own, so `stop()` then `start()` (same port) brings the data back, as a restarted
+ * production Redis would.
+ * @param {{ persist?: boolean }} [options]
+ * @returns {Promise<{ url: string, stop: () => Promise<void>, start: () => Promise<void> }>}
+ */
+export async function startRedis(options = {}) {
   const binary = ensureRedisServer();
   const port = await freePort();
-  const child = spawn(binary, ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  await new Promise((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 15_000);
-    child.stdout.on("data", (chunk) => {
-      output += chunk;
-      if (/Ready to accept connections/.test(output)) {
-        clearTimeout(timer);
-        resolve();
-      }
+  const persistence = options.persist
+    ? ["--appendonly", "yes", "--appendfsync", "always", "--dir", mkdtempSync(join(tmpdir(), "redis-"))]
+    : ["--appendonly", "no"];
+  let child;
+  const start = async () => {
+    child = spawn(binary, ["--bind", "127.0.0.1", "--port", String(port), "--save", "", ...persistence], { stdio: ["ignore", "pipe", "pipe"] });
+    await new Promise((resolve, reject) => {
+      let output = "";
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 15_000);
+      child.stdout.on("data", (chunk) => {
+        output += chunk;
+        if (/Ready to accept connections/.test(output)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once("exit", (code) => reject(new Error(`redis-server exited with ${code}:\n${output}`)));
     });
-    child.once("exit", (code) => reject(new Error(`redis-server exited with ${code}:\n${output}`)));
-  });
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM")))),
   };
+  const stop = () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM"))));
+  await start();
+  return { url: `redis://127.0.0.1:${port}`, stop, start };
+}
+
+/**
+ * Two Node instances of the fixture build sharing one fresh Redis (and one secret): several
+ * instances behind a load balancer.
+ * @returns {Promise<{ redis: Awaited<ReturnType<typeof startRedis>>, a: import("../helpers/server.mjs").RunningServer, b: import("../helpers/server.mjs").RunningServer, stop: () => Promise<void> }>}
+ */
+export async function startInstancesOnRedis() {
+  const redis = await startRedis();
+  const [a, b] = await Promise.all([startServer({ env: { REDIS_URL: redis.url } }), startServer({ env: { REDIS_URL: redis.url } })]);
+  return { redis, a, b, stop: async () => (await Promise.all([a.stop(), b.stop()]), await redis.stop()) };
 }

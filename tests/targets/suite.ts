@@ -81,6 +81,22 @@ export function describeTarget(name: string, start: () => Promise<RunningServer>
       expect(result.body.error.code).toBe(code);
     });
 
+    it("refuses a body over the limit with 413, declared or streamed, and goes on answering", async () => {
+      const oversized = "x".repeat(1_100_000);
+      const declared = await fetch(server.url, { method: "POST", headers: standardHeaders("tools/list"), body: oversized });
+      expect(declared.status).toBe(413);
+      expect((await declared.json()).error.code).toBe(-32600);
+      const chunks = new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < 11; i++) controller.enqueue(new TextEncoder().encode(oversized.slice(0, 100_000)));
+          controller.close();
+        },
+      });
+      const streamed = await fetch(server.url, { method: "POST", headers: standardHeaders("tools/list"), body: chunks, duplex: "half" } as RequestInit);
+      expect(streamed.status).toBe(413);
+      expect((await post(server.url, "server/discover", {})).status).toBe(200);
+    });
+
     it("answers bad JSON with 400/-32700 and GET with 405", async () => {
       const bad = await fetch(server.url, { method: "POST", headers: standardHeaders("tools/list"), body: "{" });
       expect(bad.status).toBe(400);

@@ -1,15 +1,21 @@
 /**
- * Reads the POST body as text with a size limit (413 above it).
+ * Reads the POST body as text, bounded in size (413), in time (408) and in memory.
  *
- * The rest of an oversized body is read and thrown away, up to DRAIN_FACTOR times the
- * limit, so the client gets its 413 cleanly instead of a reset connection; past that the
- * connection is closed. Nothing over the limit is ever kept in memory.
+ * - A declared `Content-Length` over the limit is refused before reading. The rest of an
+ *   oversized body is read and thrown away, up to DRAIN_FACTOR times the limit, so the client
+ *   gets its 413 instead of a reset connection; past that the connection is closed.
+ * - Bytes are copied into one buffer as they arrive (grown by doubling, never past the limit),
+ *   so a body costs memory in proportion to its size, not to the number of chunks it came in.
+ * - The whole body must arrive within the body timeout: a client trickling bytes gets 408 and
+ *   its connection closed, instead of holding a request open.
  */
-import { getRequestWebStream, readRawBody, type H3Event } from "h3";
+import type { IncomingMessage } from "node:http";
+import type { H3Event } from "h3";
 import { ErrorCode, McpError } from "../errors";
 import { requestHeader } from "./request-headers";
 
 const DRAIN_FACTOR = 4;
+const FIRST_ALLOCATION = 16 * 1024;
 
 /** -32600 with HTTP 413. */
 export class BodyTooLargeError extends McpError {
@@ -22,41 +28,63 @@ export class BodyTooLargeError extends McpError {
   }
 }
 
-const decoder = new TextDecoder();
-
-/** Chunked or oversized bodies: count as they stream, keep at most `limit` bytes. */
-async function readCounted(event: H3Event, limit: number): Promise<Uint8Array> {
-  const reader = getRequestWebStream(event)?.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const next = await reader?.read();
-    if (!next || next.done) break;
-    size += next.value.byteLength;
-    if (size > limit * DRAIN_FACTOR) {
-      await reader!.cancel().catch(() => {});
-      throw new BodyTooLargeError(limit, false);
-    }
-    if (size <= limit) chunks.push(next.value);
+/** -32600 with HTTP 408: the body did not arrive in time. The connection is closed. */
+export class BodyTimeoutError extends McpError {
+  constructor(timeoutMs: number) {
+    super(ErrorCode.InvalidRequest, `Request body not received within ${timeoutMs} ms`, undefined, 408);
   }
-  if (size > limit) throw new BodyTooLargeError(limit, true);
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
 }
 
-export async function readBodyText(event: H3Event, limit: number): Promise<string> {
+const decoder = new TextDecoder();
+
+function readStream(request: IncomingMessage, limit: number, timeoutMs: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    let buffer = new Uint8Array(0);
+    let size = 0;
+    let settled = false;
+    const settle = (error: Error | undefined, body?: Uint8Array) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
+      if (error) {
+        request.pause();
+        reject(error);
+      } else resolve(body!);
+    };
+    const onData = (chunk: Uint8Array) => {
+      size += chunk.byteLength;
+      if (size > limit * DRAIN_FACTOR) return settle(new BodyTooLargeError(limit, false));
+      if (size > limit) return; // read and discard: the 413 comes at the end
+      if (size > buffer.byteLength) {
+        const grown = new Uint8Array(Math.min(limit, Math.max(size, FIRST_ALLOCATION, buffer.byteLength * 2)));
+        grown.set(buffer.subarray(0, size - chunk.byteLength));
+        buffer = grown;
+      }
+      buffer.set(chunk, size - chunk.byteLength);
+    };
+    const onEnd = () => settle(size > limit ? new BodyTooLargeError(limit, true) : undefined, buffer.subarray(0, size));
+    const onError = (error: Error) => settle(error);
+    const onClose = () => settle(new Error("the client closed the connection before sending the whole body"));
+    const timer = setTimeout(() => settle(new BodyTimeoutError(timeoutMs)), timeoutMs);
+    request.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
+  });
+}
+
+/**
+ * The body as text. On Node (and Vercel) it is read from the socket with the bounds above; on
+ * Workers the platform has already buffered it (bounded by the Worker entry, see
+ * `server/build/cloudflare-entry.ts`), and only its size is checked.
+ */
+export async function readBodyText(event: H3Event, limits: { maxBytes: number; timeoutMs: number }): Promise<string> {
+  const { maxBytes, timeoutMs } = limits;
   const declared = Number(requestHeader(event, "content-length") ?? Number.NaN);
-  if (declared > limit * DRAIN_FACTOR) throw new BodyTooLargeError(limit, false);
-  if (declared <= limit) {
-    // The common case, and the fast one: a small body of known length.
-    const raw = await readRawBody(event, false);
-    if (raw && raw.length > limit) throw new BodyTooLargeError(limit, true);
-    return raw ? decoder.decode(raw) : "";
+  if (declared > maxBytes * DRAIN_FACTOR) throw new BodyTooLargeError(maxBytes, false);
+  const request = event.node.req as IncomingMessage & { body?: unknown };
+  if (request.body !== undefined) {
+    const bytes = typeof request.body === "string" ? new TextEncoder().encode(request.body) : (request.body as Uint8Array);
+    if (bytes.byteLength > maxBytes) throw new BodyTooLargeError(maxBytes, true);
+    return decoder.decode(bytes);
   }
-  return decoder.decode(await readCounted(event, limit));
+  return decoder.decode(await readStream(request, maxBytes, timeoutMs));
 }

@@ -9,7 +9,8 @@
  *   `Host` must be a loopback name, an IP literal, or listed in NITRO_MCP_ALLOWED_HOSTS;
  * - when NITRO_MCP_ALLOWED_HOSTS is set, it applies to every connection.
  * Then a request carrying `Origin` must come from that (checked) host or from
- * NITRO_MCP_ALLOWED_ORIGINS. Anything else is 403.
+ * NITRO_MCP_ALLOWED_ORIGINS. Anything else is 403; a `Host` that is not a valid host[:port]
+ * at all is 400.
  *
  * On Workers and Vercel there is no socket address: the platform routes by host name.
  *
@@ -19,11 +20,14 @@
 import { sendNoContent, setResponseHeaders, type H3Event } from "h3";
 import { useMcpConfig, type McpConfig } from "../config";
 import { invalidRequest } from "../errors";
+import { clip } from "../internal/text";
 import { logWarning } from "../log";
 import { requestHeader } from "./request-headers";
 import { sendError } from "./respond";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+/** host[:port]: a name (dot-separated labels of URI-unreserved characters: docker's `my_service` too), an IPv4 address, or an IPv6 literal. */
+const VALID_HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9_~-]+(?:\.[a-z0-9_~-]+)*\.?)(?::(\d{1,5}))?$/;
 const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 const PRIVATE_ADDRESS = /^(?:::ffff:)?(?:127\.|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.)|^(?:::1$|f[cd][0-9a-f]{2}:|fe80:)/i;
 const ALLOWED_REQUEST_HEADERS = /^(content-type|accept|authorization|mcp-protocol-version|mcp-method|mcp-name|mcp-param-[!#$%&'*+.^_`|~0-9a-z-]+|traceparent|tracestate|baggage)$/;
@@ -37,17 +41,24 @@ function hostnameOf(host: string): string {
 /** A name a rebinding attack cannot produce: loopback names and IP literals. */
 const isRebindingSafe = (hostname: string) => LOOPBACK_HOSTS.has(hostname) || IPV4.test(hostname) || hostname.startsWith("[");
 
-export type GuardVerdict = { ok: true; corsOrigin?: string } | { ok: false; reason: string };
+export type GuardVerdict = { ok: true; corsOrigin?: string } | { ok: false; status: 400 | 403; reason: string };
+
+/** A syntactically valid `Host` value (RFC 9110 §7.2), with a port that exists. */
+export function isValidHost(host: string): boolean {
+  const match = host.length <= 260 ? VALID_HOST.exec(host) : null;
+  return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
+}
 
 export function checkOriginAndHost(event: H3Event, config: McpConfig): GuardVerdict {
   const host = (requestHeader(event, "host") ?? "").toLowerCase();
+  if (!isValidHost(host)) return { ok: false, status: 400, reason: "the Host header is missing or not a valid host[:port]" };
   const hostname = hostnameOf(host);
   const listed = config.allowedHosts.includes(host) || config.allowedHosts.includes(hostname);
   // `nitropack dev` listens on 127.0.0.1 only but proxies to a worker, so trust the mode there.
   const localAddress = event.node?.req?.socket?.localAddress;
   const local = !!import.meta.dev || (!!localAddress && PRIVATE_ADDRESS.test(localAddress));
   if (!listed && ((local && !isRebindingSafe(hostname)) || config.allowedHosts.length > 0)) {
-    return { ok: false, reason: `Host "${host}" is not allowed: list it in NITRO_MCP_ALLOWED_HOSTS` };
+    return { ok: false, status: 403, reason: `Host "${host}" is not allowed: list it in NITRO_MCP_ALLOWED_HOSTS` };
   }
 
   const origin = requestHeader(event, "origin");
@@ -60,7 +71,7 @@ export function checkOriginAndHost(event: H3Event, config: McpConfig): GuardVerd
   } catch {
     // "null" and other opaque origins are never same-origin
   }
-  return sameOrigin ? { ok: true } : { ok: false, reason: `Origin "${origin}" is not allowed: list it in NITRO_MCP_ALLOWED_ORIGINS` };
+  return sameOrigin ? { ok: true } : { ok: false, status: 403, reason: `Origin "${clip(origin)}" is not allowed: list it in NITRO_MCP_ALLOWED_ORIGINS` };
 }
 
 /** CORS headers for an allowed cross-origin request (and its preflight, when `requestedHeaders` is given). */
@@ -86,8 +97,8 @@ export function corsHeaders(origin: string, requestedHeaders?: string | null): R
 export async function guardOriginAndHost(event: H3Event): Promise<void> {
   const verdict = checkOriginAndHost(event, useMcpConfig());
   if (!verdict.ok) {
-    logWarning(`403: ${verdict.reason}`);
-    return sendError(event, undefined, invalidRequest(`Forbidden: ${verdict.reason}`, 403));
+    logWarning(`${verdict.status}: ${verdict.reason}`);
+    return sendError(event, undefined, invalidRequest(`${verdict.status === 403 ? "Forbidden" : "Bad request"}: ${verdict.reason}`, verdict.status));
   }
   if (!verdict.corsOrigin) return;
   const preflight = event.method === "OPTIONS" && requestHeader(event, "access-control-request-method") !== undefined;

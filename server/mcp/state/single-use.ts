@@ -1,16 +1,20 @@
 /**
- * Single-use `requestState`: the id of a state is claimed in shared storage until the state
- * expires, so a second presentation is refused, on this instance or any other sharing the storage.
+ * Single-use `requestState`: its id is claimed in the shared store with the store's own atomic
+ * primitive (see `server/storage/atomic.ts`), until the state expires anyway. Of any number of
+ * retries presenting one state, on any number of instances, exactly one claim succeeds.
+ *
+ * The claim is made before the handler runs and stays whatever the handler does: a handler that
+ * fails after its claim needs a fresh round one (the state was spent, the action may have started).
  */
-import { expiringStore } from "../expiring-storage";
+import { useAtomicStore } from "../../storage/atomic";
 import { nowSeconds } from "../internal/time";
 import { CLOCK_SKEW_SECONDS } from "./codec";
 
-const claimed = expiringStore<true>("mcp:redemptions");
-
-/** True for the first claim of `stateId`, false for every later one (until the state has expired anyway). */
+/** True for the first claim of `stateId`, false for every later one. */
 export async function claimStateId(stateId: string, expiresAt: number): Promise<boolean> {
-  if ((await claimed.get(stateId)) !== null) return false;
-  await claimed.set(stateId, true, expiresAt + CLOCK_SKEW_SECONDS - nowSeconds());
-  return true;
+  const store = useAtomicStore();
+  // The storage plugin refuses to start without one when a definition is single use.
+  if (!store) throw new Error("no atomic store for single-use claims");
+  const ttlSeconds = Math.max(1, expiresAt + CLOCK_SKEW_SECONDS - nowSeconds());
+  return store.setIfAbsent(`claim:${stateId}`, "1", ttlSeconds);
 }

@@ -1,0 +1,123 @@
+/**
+ * The Worker entry of the Cloudflare build (set by `server/build/cloudflare-module.ts`): Nitro's
+ * `cloudflare-durable` entry, with two additions.
+ *
+ * - Bodies are bounded before Nitro sees them. Nitro's entry buffers the whole body first; here a
+ *   declared Content-Length over `NITRO_MCP_MAX_BODY_BYTES` is refused at once (413), a streamed
+ *   body is counted as it arrives and refused past the limit, and a body that does not arrive
+ *   within `NITRO_MCP_BODY_TIMEOUT_MS` is refused (408). The rest of a refused body is read and
+ *   discarded up to a cap, so the connection stays usable.
+ * - The Durable Object class Nitro exports (`$DurableObject`, the name the binding uses) gains the
+ *   atomic operations of `atomic-table.ts`, called over RPC by `server/storage/atomic-durable.ts`:
+ *   nothing of it is reachable by URL.
+ */
+import nitroWorker, { $DurableObject as NitroDurableObject } from "nitropack/presets/cloudflare/runtime/cloudflare-durable";
+import { BodyTimeoutError, BodyTooLargeError } from "../mcp/http/body";
+import { errorBody, errorMessage } from "../mcp/jsonrpc";
+import { SETTINGS } from "../mcp/settings";
+import { AtomicTable, type DurableStorageState } from "./atomic-table";
+
+/** Past this many bytes, a refused body is no longer drained: the connection is dropped instead. */
+const DRAIN_CAP = 8 * 1024 * 1024;
+
+interface WorkerHandler {
+  fetch(request: Request, env: Record<string, unknown>, context: unknown): Promise<Response>;
+}
+
+const refusal = (error: BodyTooLargeError | BodyTimeoutError) =>
+  new Response(errorMessage(undefined, errorBody(error)), {
+    status: error.httpStatus,
+    headers: { "content-type": "application/json", connection: "close" },
+  });
+
+/** Reads and discards what is left of a refused body, up to the cap. */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, seen: number): Promise<void> {
+  for (let drained = seen; drained <= DRAIN_CAP; ) {
+    const next = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+    if (next.done) return;
+    drained += next.value.byteLength;
+  }
+  await reader.cancel().catch(() => {});
+}
+
+/** The request with its body read within the bounds, or the response that refuses it. */
+async function boundedRequest(request: Request, env: Record<string, unknown>): Promise<Request | Response> {
+  if (!request.body) return request;
+  const limit = SETTINGS.maxBodyBytes.parse(env[SETTINGS.maxBodyBytes.env] ?? SETTINGS.maxBodyBytes.default);
+  const timeoutMs = SETTINGS.bodyTimeoutMs.parse(env[SETTINGS.bodyTimeoutMs.env] ?? SETTINGS.bodyTimeoutMs.default);
+  const reader = request.body.getReader();
+  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (declared > limit) {
+    await drain(reader, declared > DRAIN_CAP ? Number.POSITIVE_INFINITY : 0);
+    return refusal(new BodyTooLargeError(limit, true));
+  }
+  const deadline = Date.now() + timeoutMs;
+  let buffer = new Uint8Array(0);
+  let size = 0;
+  for (;;) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), Math.max(0, deadline - Date.now()))));
+    const next = await Promise.race([reader.read(), timeout]);
+    clearTimeout(timer);
+    if (next === "timeout") {
+      await reader.cancel().catch(() => {});
+      return refusal(new BodyTimeoutError(timeoutMs));
+    }
+    if (next.done) break;
+    size += next.value.byteLength;
+    if (size > limit) {
+      await drain(reader, size);
+      return refusal(new BodyTooLargeError(limit, true));
+    }
+    if (size > buffer.byteLength) {
+      const grown = new Uint8Array(Math.min(limit, Math.max(size, buffer.byteLength * 2, 16 * 1024)));
+      grown.set(buffer.subarray(0, size - next.value.byteLength));
+      buffer = grown;
+    }
+    buffer.set(next.value, size - next.value.byteLength);
+  }
+  const headers = new Headers(request.headers);
+  headers.delete("transfer-encoding");
+  headers.set("content-length", String(size));
+  return new Request(request, { body: buffer.subarray(0, size), headers });
+}
+
+const nitro = nitroWorker as unknown as WorkerHandler;
+
+export default {
+  ...nitroWorker,
+  async fetch(request: Request, env: Record<string, unknown>, context: unknown): Promise<Response> {
+    const bounded = await boundedRequest(request, env);
+    return bounded instanceof Response ? bounded : nitro.fetch(bounded, env, context);
+  },
+};
+
+/** Nitro's Durable Object, with the atomic operations (RPC methods) and its alarm sweeping them. */
+export class $DurableObject extends (NitroDurableObject as unknown as new (state: DurableStorageState, env: Record<string, unknown>) => object) {
+  private readonly table: AtomicTable;
+
+  constructor(state: DurableStorageState, env: Record<string, unknown>) {
+    super(state, env);
+    this.table = new AtomicTable(state);
+  }
+
+  atomicGet(key: string): string | null {
+    return this.table.get(key);
+  }
+
+  atomicSetIfAbsent(key: string, value: string, ttlSeconds: number): boolean {
+    return this.table.setIfAbsent(key, value, ttlSeconds);
+  }
+
+  atomicCompareAndSet(key: string, expected: string, next: string, ttlSeconds: number): boolean {
+    return this.table.compareAndSet(key, expected, next, ttlSeconds);
+  }
+
+  atomicDelete(key: string): void {
+    this.table.delete(key);
+  }
+
+  alarm(): void {
+    this.table.sweep();
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Atomic operations on Workers: Workers KV is eventually consistent, so they go to the Durable
+ * Object of this build (`server/cloudflare/entry.ts`), over RPC. Keys are spread over SHARDS
+ * objects by a hash of the key, so no single object carries every claim.
+ */
+import type { AtomicStore } from "./atomic";
+
+const SHARDS = 16;
+
+/** The RPC methods of the `$DurableObject` class. */
+interface AtomicObject {
+  atomicGet(key: string): Promise<string | null>;
+  atomicSetIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
+  atomicCompareAndSet(key: string, expected: string, next: string, ttlSeconds: number): Promise<boolean>;
+  atomicDelete(key: string): Promise<void>;
+}
+
+export interface DurableObjectNamespaceLike {
+  idFromName(name: string): unknown;
+  get(id: unknown): AtomicObject;
+}
+
+/** FNV-1a: a cheap, stable spread of keys over the shards. */
+function shardOf(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % SHARDS;
+}
+
+export function durableAtomicStore(namespace: DurableObjectNamespaceLike): AtomicStore {
+  const objectFor = (key: string) => namespace.get(namespace.idFromName(`atomic-${shardOf(key)}`));
+  return {
+    name: "Durable Object ($DurableObject)",
+    get: (key) => objectFor(key).atomicGet(key),
+    setIfAbsent: (key, value, ttlSeconds) => objectFor(key).atomicSetIfAbsent(key, value, ttlSeconds),
+    compareAndSet: (key, expected, next, ttlSeconds) => objectFor(key).atomicCompareAndSet(key, expected, next, ttlSeconds),
+    delete: (key) => objectFor(key).atomicDelete(key),
+  };
+}

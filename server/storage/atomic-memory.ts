@@ -1,0 +1,60 @@
+/**
+ * Atomic operations in this process's memory: every operation runs in one synchronous step, so
+ * nothing can interleave. Expired entries are dropped by expiry second, in time proportional to
+ * what expired (never a scan of every key), so sustained single-use traffic keeps memory flat.
+ */
+import { nowSeconds } from "../mcp/internal/time";
+import type { AtomicStore } from "./atomic";
+
+export function memoryAtomicStore(): AtomicStore {
+  const entries = new Map<string, { value: string; expiresAt: number }>();
+  /** Keys by the second they expire in. */
+  const expiring = new Map<number, string[]>();
+  let swept = nowSeconds();
+
+  function sweep(now: number): void {
+    for (; swept < now; swept++) {
+      for (const key of expiring.get(swept) ?? []) {
+        if ((entries.get(key)?.expiresAt ?? Infinity) <= swept) entries.delete(key);
+      }
+      expiring.delete(swept);
+    }
+  }
+
+  function live(key: string, now: number): string | null {
+    const entry = entries.get(key);
+    return entry && entry.expiresAt > now ? entry.value : null;
+  }
+
+  function put(key: string, value: string, ttlSeconds: number, now: number): void {
+    const expiresAt = now + ttlSeconds;
+    entries.set(key, { value, expiresAt });
+    const bucket = expiring.get(expiresAt);
+    if (bucket) bucket.push(key);
+    else expiring.set(expiresAt, [key]);
+  }
+
+  const step = <T>(operation: (now: number) => T): Promise<T> => {
+    const now = nowSeconds();
+    sweep(now);
+    return Promise.resolve(operation(now));
+  };
+
+  return {
+    name: "memory (this process)",
+    get: (key) => step((now) => live(key, now)),
+    setIfAbsent: (key, value, ttlSeconds) =>
+      step((now) => {
+        if (live(key, now) !== null) return false;
+        put(key, value, ttlSeconds, now);
+        return true;
+      }),
+    compareAndSet: (key, expected, next, ttlSeconds) =>
+      step((now) => {
+        if (live(key, now) !== expected) return false;
+        put(key, next, ttlSeconds, now);
+        return true;
+      }),
+    delete: (key) => step(() => void entries.delete(key)),
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * Storage that fails loudly but cleanly: every operation of the mounted driver and of the atomic
+ * store is wrapped so that a failure (Redis down, a binding error) or an operation that does not
+ * finish within OPERATION_TIMEOUT_MS surfaces as one `StorageUnavailableError`, which the server
+ * answers -32603 "storage unavailable" (HTTP 503), the reason in the log. A request never waits
+ * on a store forever.
+ */
+import type { Driver } from "unstorage";
+import { StorageUnavailableError, type AtomicStore } from "./atomic";
+
+const OPERATION_TIMEOUT_MS = 5000;
+
+function bounded<T>(operation: string, work: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${OPERATION_TIMEOUT_MS} ms`)), OPERATION_TIMEOUT_MS);
+  });
+  return Promise.race([work, timeout])
+    .catch((error: unknown) => {
+      throw error instanceof StorageUnavailableError ? error : new StorageUnavailableError(operation, error);
+    })
+    .finally(() => clearTimeout(timer));
+}
+
+function guarded<T extends object>(target: T, passThrough: ReadonlySet<PropertyKey> = new Set()): T {
+  return new Proxy(target, {
+    get(object, property, receiver) {
+      const value = Reflect.get(object, property, receiver);
+      if (typeof value !== "function" || passThrough.has(property)) return value;
+      return (...args: unknown[]) => bounded(String(property), (async () => value.apply(object, args))());
+    },
+  });
+}
+
+export const guardDriver = (driver: Driver): Driver => guarded(driver, new Set(["getInstance", "watch"]));
+export const guardAtomicStore = (store: AtomicStore): AtomicStore => guarded(store);

@@ -1,0 +1,73 @@
+/**
+ * Exactly once: 50 retries presenting one single-use state at the same moment, on every store.
+ * One of them acts, the 49 others get the opaque -32602, and the stored counter moved by one.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OPAQUE_STATE_ERROR, askToIncrement, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
+import { OUTPUT, startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
+import { startInstancesOnRedis } from "./redis.mjs";
+
+const RETRIES = 50;
+
+/** Fires RETRIES retries of one state at once, spread over `urls`; returns how many acted and how many were refused. */
+async function race(urls: string[], key: string, state: string) {
+  const results = await Promise.all(Array.from({ length: RETRIES }, (_, i) => retryIncrement(urls[i % urls.length]!, key, state)));
+  const acted = results.filter((result) => result.body.result?.content?.[0]?.text === `Counter ${key} is now 1.`).length;
+  const refused = results.filter((result) => JSON.stringify(result.body.error) === JSON.stringify(OPAQUE_STATE_ERROR)).length;
+  return { acted, refused };
+}
+
+async function expectExactlyOnce(urls: string[]) {
+  const key = uniqueKey();
+  const state = await askToIncrement(urls[0]!, key);
+  expect(await race(urls, key, state)).toEqual({ acted: 1, refused: RETRIES - 1 });
+  for (const url of urls) expect(await readCounter(url, key)).toBe(1);
+}
+
+describe("exactly once", () => {
+  it("in memory, on one Node instance", async () => {
+    const server = await startServer();
+    await expectExactlyOnce([server.url]);
+    await server.stop();
+  });
+
+  it("on files (NITRO_MCP_STORAGE_DIR), on two Node instances sharing the folder", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcp-files-"));
+    const [a, b] = await Promise.all([startServer({ env: { NITRO_MCP_STORAGE_DIR: dir } }), startServer({ env: { NITRO_MCP_STORAGE_DIR: dir } })]);
+    await expectExactlyOnce([a.url, b.url]);
+    await Promise.all([a.stop(), b.stop()]);
+  });
+
+  it("on Redis, across two Node instances", async () => {
+    const instances = await startInstancesOnRedis();
+    await expectExactlyOnce([instances.a.url, instances.b.url]);
+    await instances.stop();
+  }, 60_000);
+
+  describe("on Workers, in workerd, with the Durable Object", () => {
+    let worker: RunningServer;
+    beforeAll(async () => {
+      worker = await startWorker();
+    }, 90_000);
+    afterAll(() => worker?.stop());
+
+    it("one retry acts", () => expectExactlyOnce([worker.url]));
+  });
+
+  it("a Worker without the Durable Object binding refuses to run, naming what to bind", async () => {
+    const config = JSON.parse(readFileSync(`${OUTPUT.cloudflare}/server/wrangler.json`, "utf8"));
+    delete config.durable_objects;
+    delete config.migrations;
+    const dir = mkdtempSync(join(tmpdir(), "no-durable-"));
+    writeFileSync(join(dir, "wrangler.json"), JSON.stringify({ ...config, main: join(process.cwd(), OUTPUT.cloudflare, "server/index.mjs"), assets: undefined }));
+    const failure = await startWorker({ config: join(dir, "wrangler.json") }).then(
+      (worker) => worker.stop().then(() => new Error("the Worker started")),
+      (error: Error) => error,
+    );
+    expect(failure.message).toMatch(/cannot claim a single-use requestState atomically, which .*confirm_increment.* bind the Durable Object \$DurableObject/);
+    expect(failure.message).toMatch(/The Workers runtime failed to start/);
+  }, 90_000);
+});

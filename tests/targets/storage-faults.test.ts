@@ -1,0 +1,70 @@
+/**
+ * Faults in the store: while Redis is down, a request that needs it gets a clear -32603 "storage
+ * unavailable" (HTTP 503) at once, the reason in the log, the guarded action does not run and
+ * nothing is half-written; once Redis is back, the same requests succeed without a restart.
+ * In workerd, a Durable Object error is answered the same way.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { askToIncrement, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
+import { post } from "../helpers/rpc";
+import { startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
+import { startRedis } from "./redis.mjs";
+
+const STORAGE_UNAVAILABLE = { code: -32603, message: "Storage unavailable: try again shortly" };
+
+describe("Redis stops and comes back", () => {
+  let redis: Awaited<ReturnType<typeof startRedis>>;
+  let server: RunningServer;
+  beforeAll(async () => {
+    redis = await startRedis({ persist: true });
+    server = await startServer({ env: { REDIS_URL: redis.url } });
+  }, 180_000);
+  afterAll(async () => {
+    await server?.stop();
+    await redis?.stop();
+  });
+
+  it("answers 503 / -32603 while it is down, runs nothing, loses nothing, and recovers without a restart", async () => {
+    // Before: one counter at 1, and a flow waiting for its second round.
+    const [done, pending] = [uniqueKey(), uniqueKey()];
+    await retryIncrement(server.url, done, await askToIncrement(server.url, done));
+    const state = await askToIncrement(server.url, pending);
+
+    await redis.stop();
+    const mark = server.logs().length;
+    const started = Date.now();
+    const secondRound = await retryIncrement(server.url, pending, state);
+    expect(secondRound.status).toBe(503);
+    expect(secondRound.body.error).toEqual(STORAGE_UNAVAILABLE);
+    const plainCall = await post(server.url, "tools/call", { name: "read_counter", arguments: { key: done } });
+    expect(plainCall.status).toBe(503);
+    expect(plainCall.body.error).toEqual(STORAGE_UNAVAILABLE);
+    expect(Date.now() - started).toBeLessThan(12_000);
+    await expect.poll(() => server.logs().slice(mark)).toMatch(/storage unavailable \((setIfAbsent|getItem)\): /);
+
+    await redis.start();
+    // The client reconnects on its own; the state was never claimed, so the second round now acts, once.
+    await expect.poll(async () => (await retryIncrement(server.url, pending, state)).body.result?.content?.[0]?.text, { timeout: 20_000, interval: 500 }).toBe(
+      `Counter ${pending} is now 1.`,
+    );
+    expect(await readCounter(server.url, pending)).toBe(1);
+    expect(await readCounter(server.url, done)).toBe(1);
+  }, 60_000);
+});
+
+describe("a Durable Object error in workerd", () => {
+  let worker: RunningServer;
+  beforeAll(async () => {
+    worker = await startWorker();
+  }, 90_000);
+  afterAll(() => worker?.stop());
+
+  it("is answered 503 / -32603, and the next request is served", async () => {
+    const failed = await post(worker.url, "tools/call", { name: "provoke_storage_fault", arguments: {} });
+    expect(failed.status).toBe(503);
+    expect(failed.body.error).toEqual(STORAGE_UNAVAILABLE);
+    await expect.poll(() => worker.logs()).toMatch(/storage unavailable \(setIfAbsent\)/);
+    const key = uniqueKey();
+    expect((await retryIncrement(worker.url, key, await askToIncrement(worker.url, key))).body.result.content[0].text).toBe(`Counter ${key} is now 1.`);
+  });
+});
