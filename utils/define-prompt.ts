@@ -22,6 +22,11 @@ export interface PromptOptions<Args extends StringArguments> {
   icons?: Prompt["icons"];
   /** Each `requestState` this prompt issues is accepted once (see `defineTool`). */
   singleUseState?: boolean;
+  /**
+   * With sign-in on (NITRO_MCP_AUTH_ISSUER): the OAuth scopes a caller's token needs, e.g. `["notes:write"]`.
+   * Without them the call gets 403 with an `insufficient_scope` challenge, so the client can ask for more. Lists are never restricted.
+   */
+  scopes?: readonly string[];
   /** Runs on every call (and every round) with the validated arguments: text, messages, a full result, or `inputRequired(…)`. */
   run(args: z.output<z.ZodObject<Args>>, mcp: McpContext): PromptReturn | Promise<PromptReturn>;
 }
@@ -71,6 +76,7 @@ export function definePrompt<Args extends StringArguments = {}>(options: PromptO
     descriptor,
     completers: (options.complete ?? {}) as Record<string, Completer>,
     singleUseState: options.singleUseState ?? false,
+    scopes: options.scopes ?? [],
     async get(args, mcp) {
       const parsed = schema.safeParse(args);
       if (!parsed.success) throw invalidParams(`Invalid arguments for prompt "${options.name}": ${describeIssues(parsed.error)}`);

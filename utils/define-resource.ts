@@ -23,6 +23,11 @@ interface ResourceMetadata {
   cache?: Partial<CacheHints>;
   /** Each `requestState` this resource issues is accepted once (see `defineTool`). */
   singleUseState?: boolean;
+  /**
+   * With sign-in on (NITRO_MCP_AUTH_ISSUER): the OAuth scopes a caller's token needs, e.g. `["notes:write"]`.
+   * Without them the call gets 403 with an `insufficient_scope` challenge, so the client can ask for more. Lists are never restricted.
+   */
+  scopes?: readonly string[];
 }
 
 export interface FixedResourceOptions extends ResourceMetadata {
@@ -114,6 +119,7 @@ export function defineResource(options: FixedResourceOptions | TemplatedResource
     cache: checkedCacheHints(name, options.cache),
     completers: templated ? ((options.complete ?? {}) as Record<string, Completer>) : {},
     singleUseState: options.singleUseState ?? false,
+    scopes: options.scopes ?? [],
     ...(template ? { template } : {}),
     ...(templated && options.list ? { list: async (mcp: McpContext) => options.list!(mcp) } : {}),
     async read(uri, variables, mcp) {

@@ -36,6 +36,11 @@ interface ToolOptionsBase<Input extends ObjectInput> {
    * For tools that act on a confirmation: one yes, one action.
    */
   singleUseState?: boolean;
+  /**
+   * With sign-in on (NITRO_MCP_AUTH_ISSUER): the OAuth scopes a caller's token needs, e.g. `["notes:write"]`.
+   * Without them the call gets 403 with an `insufficient_scope` challenge, so the client can ask for more. Lists are never restricted.
+   */
+  scopes?: readonly string[];
 }
 
 export interface ToolOptions<Input extends ObjectInput> extends ToolOptionsBase<Input> {
@@ -125,6 +130,7 @@ export function defineTool(options: ToolOptions<ObjectInput> | StructuredToolOpt
     descriptor,
     headerParams: findHeaderParams(options.name, inputSchema as Record<string, unknown>),
     singleUseState: options.singleUseState ?? false,
+    scopes: options.scopes ?? [],
     async call(args, mcp) {
       const parsed = input.safeParse(args);
       if (!parsed.success) return toolErrorResult(`Invalid arguments for tool "${options.name}": ${describeIssues(parsed.error)}`);

@@ -13,8 +13,15 @@ import type { RequestMeta } from "./request-meta";
 
 /** Who is calling, as the authenticate step established it. */
 export interface AuthInfo {
-  /** A stable name for the caller; sealed into every requestState. */
+  /** A stable name for the caller, sealed into every requestState: `<issuer>#<subject>` for a signed-in user, the name of a static token, or `anonymous`. */
   readonly principal: string;
+  /** How: an OAuth access token, a static token (NITRO_MCP_AUTH_TOKENS), or nobody asked. */
+  readonly via: "oauth" | "static" | "anonymous";
+  /** The OAuth scopes granted (only checked for `via: "oauth"`). */
+  readonly scopes: readonly string[];
+  readonly clientId?: string;
+  /** The verified claims of the access token (or the introspection answer). */
+  readonly claims?: Readonly<Record<string, unknown>>;
 }
 
 /** `modern`: 2026-07-28 per-request `_meta`. `legacy`: 2025-11-25 and earlier, opened with `initialize`. */
@@ -46,8 +53,10 @@ export interface McpContext extends RequestMeta {
   readonly era: Era;
   /** Present for tools/call, prompts/get and resources/read when the body names a target. */
   readonly target?: RequestTarget;
-  /** Who is calling, as resolved by `auth/authenticate.ts`. */
+  /** Who is calling, as resolved by `auth/authenticate.ts` (the same as `auth.principal`). */
   readonly principal: string;
+  /** The caller's sign-in: scopes and verified token claims. */
+  readonly auth: AuthInfo;
   /** Fires when the client goes away: stop working, nothing more will be sent. */
   readonly signal: AbortSignal;
   /** Answers to the previous round's `inputRequests`. Untrusted: read them with the helpers in `utils/`. */

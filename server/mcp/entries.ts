@@ -32,6 +32,8 @@ interface EntryBase {
   readonly [DEFINITION]: true;
   /** When true, a `requestState` issued for this entry is accepted once, and answers need one. */
   readonly singleUseState: boolean;
+  /** With sign-in on: the OAuth scopes a token needs to call it (403 `insufficient_scope` otherwise). */
+  readonly scopes: readonly string[];
 }
 
 export interface ToolEntry extends EntryBase {

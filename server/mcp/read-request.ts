@@ -3,11 +3,16 @@
  * before any handler runs, and answers the refusals itself with the spec's code and status:
  * Content-Type (415), body size (413), one JSON-RPC message (-32700, -32600); a notification
  * is answered 202 here. For a 2026-07-28 request also `_meta` (-32602/400), the mirrored headers
- * (-32020/400), the version (-32022/400), `inputResponses` and `requestState` (-32602).
+ * (-32020/400), the version (-32022/400), `inputResponses` and `requestState` (-32602). Before any
+ * state is opened (and a single-use one claimed), a signed-in caller must hold the scopes the
+ * target declares (403 `insufficient_scope`), in both eras.
  */
 import { sendNoContent, type H3Event } from "h3";
 import { useMcpConfig } from "./config";
-import type { McpContext } from "./context";
+import { AuthError, sendAuthError } from "./auth/auth-error";
+import { useOAuthSettings } from "./auth/authenticate";
+import { requireScopes } from "./auth/scopes";
+import type { AuthInfo, McpContext } from "./context";
 import { invalidParams, invalidRequest } from "./errors";
 import { BodyTimeoutError, BodyTooLargeError, readBodyText } from "./http/body";
 import { ResponseChannel } from "./http/channel";
@@ -36,10 +41,10 @@ function cancelOnDisconnect(event: H3Event, channel: ResponseChannel): void {
   });
 }
 
-type EraFields = Omit<McpContext, "id" | "method" | "params" | "principal" | "signal" | "event" | "channel">;
+type EraFields = Omit<McpContext, "id" | "method" | "params" | "principal" | "auth" | "signal" | "event" | "channel">;
 
-/** 2026-07-28: `_meta`, mirrored headers, version, target, `inputResponses` and `requestState`, all checked up front. */
-async function modernFields(read: HeaderReader, message: JsonRpcRequest, principal: string): Promise<EraFields> {
+/** 2026-07-28: `_meta`, mirrored headers, version, target, scopes, `inputResponses` and `requestState`, all checked up front. */
+async function modernFields(read: HeaderReader, message: JsonRpcRequest, auth: AuthInfo): Promise<EraFields> {
   const meta = parseRequestMeta(message.params);
   checkVersionHeader(read, meta.protocolVersion);
   requireModernVersion(meta.protocolVersion);
@@ -51,7 +56,8 @@ async function modernFields(read: HeaderReader, message: JsonRpcRequest, princip
   if ("inputResponses" in params && !isPlainObject(params.inputResponses)) {
     throw invalidParams("params.inputResponses must be an object mapping input request keys to responses");
   }
-  const { state, inputResponses } = await openIncomingState({ method, params, principal, target });
+  requireScopes(auth, target);
+  const { state, inputResponses } = await openIncomingState({ method, params, principal: auth.principal, target });
   return { era: "modern", ...meta, target, inputResponses, state };
 }
 
@@ -60,30 +66,33 @@ async function modernFields(read: HeaderReader, message: JsonRpcRequest, princip
  * client declared at `initialize` (which may have reached another instance), so nothing
  * can be asked of it. Logs are sent at the legacy default level (see legacy.ts).
  */
-function legacyFields(message: JsonRpcRequest, version: string): EraFields {
+function legacyFields(message: JsonRpcRequest, version: string, auth: AuthInfo): EraFields {
   const meta = isPlainObject(message.params._meta) ? message.params._meta : {};
+  const target = resolveTarget(message.method, message.params);
+  requireScopes(auth, target);
   return {
     era: "legacy",
     protocolVersion: version,
     clientCapabilities: {},
     logLevel: LEGACY_LOG_LEVEL,
     progressToken: readProgressToken(meta),
-    target: resolveTarget(message.method, message.params),
+    target,
     inputResponses: {},
   };
 }
 
-async function createMcpContext(event: H3Event, message: JsonRpcRequest, principal: string): Promise<McpContext> {
+async function createMcpContext(event: H3Event, message: JsonRpcRequest, auth: AuthInfo): Promise<McpContext> {
   const read: HeaderReader = (name) => requestHeader(event, name);
   const selection = selectEra(message, read("mcp-protocol-version"));
-  const fields = selection.era === "modern" ? await modernFields(read, message, principal) : legacyFields(message, selection.version);
+  const fields = selection.era === "modern" ? await modernFields(read, message, auth) : legacyFields(message, selection.version, auth);
   const channel = new ResponseChannel();
   cancelOnDisconnect(event, channel);
   return {
     id: message.id,
     method: message.method,
     params: message.params,
-    principal,
+    principal: auth.principal,
+    auth,
     get signal() {
       return channel.signal;
     },
@@ -104,8 +113,9 @@ export async function readMcpRequest(event: H3Event): Promise<void> {
     const message = parseJsonRpcMessage(await readBodyText(event, { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs }));
     if (message.kind === "notification") return sendNoContent(event, 202);
     id = message.id;
-    event.context.mcp = await createMcpContext(event, message, event.context.mcpAuth!.principal);
+    event.context.mcp = await createMcpContext(event, message, event.context.mcpAuth!);
   } catch (error) {
+    if (error instanceof AuthError) return sendAuthError(event, error, useOAuthSettings());
     // An unread remainder must not be parsed as the next request on this connection.
     const unread = (error instanceof BodyTooLargeError && !error.drained) || error instanceof BodyTimeoutError;
     const closing = unread ? { connection: "close" } : undefined;

@@ -1,15 +1,18 @@
 /**
  * Fails fast on bad configuration (a state secret shorter than 32 bytes, a malformed
- * NITRO_MCP_AUTH_TOKENS…) so the server stops at start-up with a clear message instead
- * of failing on the first request.
+ * NITRO_MCP_AUTH_TOKENS, sign-in without NITRO_MCP_RESOURCE_URL…) so the server stops at start-up
+ * with a clear message instead of failing on the first request.
  */
+import { useOAuthSettings } from "../mcp/auth/authenticate";
 import { useMcpConfig } from "../mcp/config";
-import { logWarning } from "../mcp/log";
+import { logInfo, logWarning } from "../mcp/log";
 import { useStateKeyRing } from "../mcp/state/request-state";
 
 export default defineNitroPlugin(() => {
   const config = useMcpConfig();
   void useStateKeyRing();
+  const oauth = useOAuthSettings();
+  if (oauth) logInfo(`sign-in: tokens from ${oauth.issuer} for ${oauth.resource}`);
   if (config.allowedOrigins.includes("*")) {
     logWarning("⚠ NITRO_MCP_ALLOWED_ORIGINS=* lets any web page call this server from a browser; on a local server, that includes hostile ones.");
   }

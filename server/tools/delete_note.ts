@@ -16,6 +16,8 @@ export default defineTool({
   input: { note_id: NoteId },
   annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
   singleUseState: true,
+  // With sign-in on, deleting needs the notes:write scope; a token without it gets 403 and the client asks for it.
+  scopes: ["notes:write"],
   async run({ note_id }, mcp) {
     const note = await getNote(note_id);
     if (!note) return toolError(`There is no note with id ${note_id}. Call list_notes to see the ids.`);

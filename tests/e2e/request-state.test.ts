@@ -133,7 +133,7 @@ describe("principals", () => {
   it("answers a wrong token with 401 and error=invalid_token", async () => {
     const result = await post(server.url, "server/discover", {}, as("alice-token-124"));
     expect(result.status).toBe(401);
-    expect(result.headers.get("www-authenticate")).toBe('Bearer realm="mcp", error="invalid_token"');
+    expect(result.headers.get("www-authenticate")).toBe('Bearer realm="mcp", error="invalid_token", error_description="The bearer token is not valid"');
   });
 
   it("rejects alice's state presented by bob, and accepts it from alice", async () => {

@@ -1,38 +1,59 @@
 /**
- * A step of `POST /mcp`: who is calling? It sets `event.context.mcpAuth`, or answers 401.
+ * A step of `POST /mcp`: who is calling? It sets `event.context.mcpAuth`, or answers the refusal
+ * (400, 401 with a challenge, 503 when the authorization server cannot be reached).
  *
- * The principal is a stable string naming the caller. It is sealed into every `requestState`,
- * so a state issued to one caller is refused for another, and handlers see it as `mcp.principal`.
- * With `NITRO_MCP_AUTH_TOKENS` set (`alice:token1,bob:token2`), every request needs
- * `Authorization: Bearer <token>` and the principal is the name paired with the token;
- * without it, every caller is `anonymous`.
+ * - Sign-in (NITRO_MCP_AUTH_ISSUER): an OAuth access token for this endpoint, verified in
+ *   `access-tokens.ts`; the principal is `<issuer>#<subject>`, with its scopes and claims.
+ * - Static tokens (NITRO_MCP_AUTH_TOKENS): a configured token; the principal is its name.
+ * - Both: a static token is accepted as itself (an operator's key, not limited by scopes), any other
+ *   token is verified as an access token. Neither: every caller is `anonymous`.
  */
-import { send, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
+import type { H3Event } from "h3";
 import { useMcpConfig } from "../config";
+import type { AuthInfo } from "../context";
 import { requestHeader } from "../http/request-headers";
-import { createTokenTable, type TokenTable } from "./bearer-tokens";
-import { UnauthorizedError } from "./unauthorized";
+import { verifyAccessToken } from "./access-tokens";
+import { AuthError, sendAuthError } from "./auth-error";
+import { oauthSettingsOf, type OAuthSettings } from "./oauth-settings";
+import { createTokenTable, type TokenTable } from "./static-tokens";
 
-let tokens: TokenTable | undefined;
+const ANONYMOUS: AuthInfo = { principal: "anonymous", via: "anonymous", scopes: [] };
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
-async function principalOf(event: H3Event): Promise<string> {
-  const config = useMcpConfig();
-  if (config.authTokens.length === 0) return "anonymous";
-  tokens ??= createTokenTable(config.authTokens);
-  const authorization = requestHeader(event, "authorization");
-  const principal = await tokens.principalFor(authorization);
-  if (!principal) throw new UnauthorizedError(authorization ? "invalid_token" : "missing_token");
-  return principal;
+let setup: { oauth?: OAuthSettings; tokens?: TokenTable } | undefined;
+
+/** The sign-in settings (undefined when sign-in is off); parsed once, checked at start-up. */
+export function useOAuthSettings(): OAuthSettings | undefined {
+  return useAuthSetup().oauth;
 }
 
-/** Step: the caller's identity on `event.context.mcpAuth`, or a 401 with a Bearer challenge (RFC 6750). */
+function useAuthSetup() {
+  if (!setup) {
+    const config = useMcpConfig();
+    setup = { oauth: oauthSettingsOf(config), tokens: config.authTokens.length ? createTokenTable(config.authTokens) : undefined };
+  }
+  return setup;
+}
+
+async function authInfoOf(event: H3Event): Promise<AuthInfo> {
+  const { oauth, tokens } = useAuthSetup();
+  if (!oauth && !tokens) return ANONYMOUS;
+  const authorization = requestHeader(event, "authorization");
+  if (authorization === undefined) throw new AuthError(401, undefined, "Authentication required: send Authorization: Bearer <token>");
+  const token = BEARER.exec(authorization)?.[1];
+  if (!token) throw new AuthError(400, "invalid_request", "The Authorization header must be: Bearer <token>");
+  const principal = tokens && (await tokens.principalFor(token));
+  if (principal) return { principal, via: "static", scopes: [] };
+  if (!oauth) throw new AuthError(401, "invalid_token", "The bearer token is not valid");
+  return verifyAccessToken(oauth, token);
+}
+
+/** Step: the caller's identity on `event.context.mcpAuth`, or the refusal. */
 export async function authenticate(event: H3Event): Promise<void> {
   try {
-    event.context.mcpAuth = { principal: await principalOf(event) };
+    event.context.mcpAuth = await authInfoOf(event);
   } catch (error) {
-    if (!(error instanceof UnauthorizedError)) throw error;
-    setResponseStatus(event, 401);
-    setResponseHeaders(event, { "www-authenticate": error.challenge, "content-type": "application/json" });
-    return send(event, JSON.stringify({ error: error.reason === "missing_token" ? "invalid_request" : "invalid_token", error_description: error.message }));
+    if (!(error instanceof AuthError)) throw error;
+    return sendAuthError(event, error, useOAuthSettings());
   }
 }

@@ -8,8 +8,8 @@
 import { constantTimeEqual, utf8Encode } from "../internal/encoding";
 
 export interface TokenTable {
-  /** The principal the `Authorization` header authenticates, or null. */
-  principalFor(authorization: string | undefined): Promise<string | null>;
+  /** The principal a presented bearer token names, or null. */
+  principalFor(token: string): Promise<string | null>;
 }
 
 const sha256 = async (text: string) => new Uint8Array(await crypto.subtle.digest("SHA-256", utf8Encode(text)));
@@ -17,10 +17,8 @@ const sha256 = async (text: string) => new Uint8Array(await crypto.subtle.digest
 export function createTokenTable(entries: readonly { principal: string; token: string }[]): TokenTable {
   const digests = Promise.all(entries.map(async (entry) => ({ principal: entry.principal, digest: await sha256(entry.token) })));
   return {
-    async principalFor(authorization) {
-      const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? "");
-      if (!match) return null;
-      const presented = await sha256(match[1]!);
+    async principalFor(token) {
+      const presented = await sha256(token);
       let principal: string | null = null;
       for (const entry of await digests) {
         if (constantTimeEqual(presented, entry.digest) && principal === null) principal = entry.principal;

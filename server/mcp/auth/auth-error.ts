@@ -1,0 +1,59 @@
+/**
+ * Refusals of the bearer scheme (RFC 6750 §3), answered with their HTTP status, a
+ * `WWW-Authenticate` challenge and an OAuth-style body:
+ * - 400 `invalid_request`: the Authorization header is malformed;
+ * - 401: no token (no error code), or `invalid_token`;
+ * - 403 `insufficient_scope`, with the scopes the operation needs, so the client can ask for them;
+ * - 503: the authorization server or its keys cannot be reached, so nothing can be checked (fail closed).
+ * With sign-in on, every challenge names the protected-resource metadata (`resource_metadata`) and
+ * the scopes to ask for; with static tokens only, it is `Bearer realm="mcp"`.
+ */
+import { send, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
+import { logWarning } from "../log";
+import type { OAuthSettings } from "./oauth-settings";
+import { protectedResourceMetadataUrl } from "./protected-resource";
+
+export type AuthErrorCode = "invalid_request" | "invalid_token" | "insufficient_scope";
+
+export class AuthError extends Error {
+  override name = "AuthError";
+  constructor(
+    readonly status: 400 | 401 | 403 | 503,
+    /** Undefined for a request that simply carried no token. */
+    readonly code: AuthErrorCode | undefined,
+    /** For the client: a fixed sentence, never a token or a claim value. */
+    readonly description: string,
+    /** The scopes to ask for (403: what the operation needs). */
+    readonly scopes?: readonly string[],
+    /** For the operator's log only. */
+    readonly reason?: string,
+  ) {
+    super(description);
+  }
+}
+
+/** A challenge parameter value: quoted, with nothing that could end the quote or read as another parameter. */
+const quoted = (value: string) => `"${value.replace(/["\\=]/g, "")}"`;
+
+function challenge(error: AuthError, oauth: OAuthSettings | undefined): string {
+  const parameters: string[] = [];
+  if (error.code) parameters.push(`error=${quoted(error.code)}`, `error_description=${quoted(error.description)}`);
+  if (!oauth) return ["Bearer realm=\"mcp\"", ...parameters].join(", ");
+  parameters.push(`resource_metadata=${quoted(protectedResourceMetadataUrl(oauth.resource))}`);
+  const scopes = error.scopes ?? oauth.scopes;
+  // An empty scope="" would be read as a scope named "" by some clients: leave it out instead.
+  if (scopes.length) parameters.push(`scope=${quoted(scopes.join(" "))}`);
+  return `Bearer ${parameters.join(", ")}`;
+}
+
+/** Ends the request with the refusal. */
+export function sendAuthError(event: H3Event, error: AuthError, oauth: OAuthSettings | undefined): Promise<void> {
+  if (error.reason) logWarning(`${error.status}${error.code ? ` ${error.code}` : ""}: ${error.reason}`);
+  setResponseStatus(event, error.status);
+  const headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-store" };
+  if (error.status === 503) headers["retry-after"] = "5";
+  else headers["www-authenticate"] = challenge(error, oauth);
+  setResponseHeaders(event, headers);
+  const body = error.status === 503 ? { error: "temporarily_unavailable", error_description: error.description } : { error: error.code ?? "invalid_request", error_description: error.description };
+  return send(event, JSON.stringify(body));
+}

@@ -1,0 +1,196 @@
+/**
+ * Sign-in end to end, parameterised by target (the Node build, the Cloudflare build in workerd):
+ * the official client discovers everything from the first 401 and signs in on the development
+ * authorization server, and every kind of bad token gets its answer.
+ */
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
+import { exportJWK, generateKeyPair } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeSigningKey, startAuthServer, TEST_CLIENTS } from "../../server/dev/auth-server.mjs";
+import { ELICITATION, askToIncrement, expectOpaqueRejection, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
+import { bearer, clientCredentialsToken, DevLoginProvider, revokeToken, signToken } from "../helpers/oauth";
+import { post } from "../helpers/rpc";
+import { freePort, type RunningServer } from "../helpers/server.mjs";
+
+type Start = (options: { port: number; env: Record<string, string> }) => Promise<RunningServer>;
+type AuthServer = Awaited<ReturnType<typeof startAuthServer>>;
+
+const SCOPES = ["fixtures:read", "fixtures:write"];
+
+/** The environment that turns sign-in on for an MCP server at `resource`. */
+const signInEnv = (issuer: string, resource: string, extra: Record<string, string> = {}) => ({
+  NITRO_MCP_AUTH_ISSUER: issuer,
+  NITRO_MCP_RESOURCE_URL: resource,
+  NITRO_MCP_AUTH_SCOPES: "fixtures:read",
+  NITRO_MCP_AUTH_CLIENT_ID: TEST_CLIENTS.resourceServer.id,
+  NITRO_MCP_AUTH_CLIENT_SECRET: TEST_CLIENTS.resourceServer.secret,
+  NITRO_MCP_AUTH_JWKS_COOLDOWN_SECONDS: "0",
+  ...extra,
+});
+
+/** Connects the official client (pinned to 2026-07-28) with an OAuth provider; undefined when it was sent to sign in first. */
+async function connect(url: string, provider: DevLoginProvider) {
+  const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider });
+  const client = new Client({ name: "sign-in-tests", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: ELICITATION });
+  try {
+    await client.connect(transport);
+    return { client, transport };
+  } catch (error) {
+    if (!(error instanceof UnauthorizedError)) throw error;
+    return { transport };
+  }
+}
+
+export function describeSignIn(name: string, start: Start) {
+  describe(`sign-in, ${name}`, () => {
+    let auth: AuthServer;
+    let server: RunningServer;
+    let resource: string;
+    const token = (claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}, key = auth.keys[0] as Record<string, unknown>) =>
+      signToken(key, { iss: auth.issuer, aud: resource, sub: "alice", scope: SCOPES.join(" "), client_id: "c", ...claims }, header);
+
+    beforeAll(async () => {
+      const port = await freePort();
+      resource = `http://127.0.0.1:${port}/mcp`;
+      auth = await startAuthServer({ resource, scopes: SCOPES });
+      server = await start({ port, env: signInEnv(auth.issuer, resource) });
+    }, 90_000);
+    afterAll(async () => {
+      await server?.stop();
+      await auth?.close();
+    });
+
+    it("serves its protected-resource metadata at the path-suffixed URL and at the root, readable from any origin", async () => {
+      for (const path of ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]) {
+        const response = await fetch(new URL(path, resource), { headers: { origin: "https://inspector.example" } });
+        expect(response.status).toBe(200);
+        expect(response.headers.get("access-control-allow-origin")).toBe("*");
+        expect(response.headers.get("cache-control")).toMatch(/max-age=\d+/);
+        expect(await response.json()).toEqual({
+          resource,
+          authorization_servers: [auth.issuer],
+          scopes_supported: ["fixtures:read"],
+          bearer_methods_supported: ["header"],
+          resource_name: "mcp-edge-template",
+        });
+      }
+      const preflight = await fetch(new URL("/.well-known/oauth-protected-resource/mcp", resource), {
+        method: "OPTIONS",
+        headers: { origin: "https://inspector.example", "access-control-request-method": "GET", "access-control-request-headers": "mcp-protocol-version" },
+      });
+      expect(preflight.status).toBe(204);
+    });
+
+    it("the official client discovers, registers, signs in, steps up for a scope, and completes a multi-round flow", async () => {
+      const provider = new DevLoginProvider("carol");
+      const first = await connect(server.url, provider);
+      expect(first.client).toBeUndefined(); // sent to sign in: 401 → metadata → authorization server → registration
+      await first.transport.finishAuth(provider.callback!.searchParams);
+      const { client, transport } = await connect(server.url, provider);
+      expect(client).toBeDefined();
+      client!.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { confirm: true } }));
+      const key = uniqueKey();
+      // Signed in with fixtures:read only: confirm_increment needs fixtures:write → 403 insufficient_scope → sign in again for more.
+      const stepUp = await client!.callTool({ name: "confirm_increment", arguments: { key } }).catch((error) => error);
+      expect(stepUp).toBeInstanceOf(UnauthorizedError);
+      await transport.finishAuth(provider.callback!.searchParams);
+      const result = await client!.callTool({ name: "confirm_increment", arguments: { key } });
+      expect((result.content as { text: string }[])[0]!.text).toBe(`Counter ${key} is now 1.`);
+      expect(await readCounter(server.url, key, bearer(provider.tokens()!.access_token))).toBe(1);
+      await client!.close();
+    });
+
+    it("answers no token with 401 and a challenge naming the metadata and the scope, readable through CORS", async () => {
+      const result = await post(server.url, "tools/list", {});
+      expect(result.status).toBe(401);
+      expect(result.headers.get("www-authenticate")).toBe(
+        `Bearer resource_metadata="${new URL("/.well-known/oauth-protected-resource/mcp", resource)}", scope="fixtures:read"`,
+      );
+    });
+
+    it.each(["Basic YTpi", "Bearer", "Bearer two words"])("answers the malformed header %j with 400 invalid_request", async (authorization) => {
+      const result = await post(server.url, "tools/list", {}, { headers: { authorization } });
+      expect(result.status).toBe(400);
+      expect(result.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_request"/);
+    });
+
+    it.each([
+      ["expired", () => token({ exp: Math.floor(Date.now() / 1000) - 60 })],
+      ["not yet valid", () => token({ nbf: Math.floor(Date.now() / 1000) + 60 })],
+      ["from another issuer", () => token({ iss: "https://issuer.example" })],
+      ["for another resource", () => token({ aud: "https://other.example/mcp" })],
+      ["an ID token (typ JWT, audience a client)", () => token({ aud: "some-client" }, { typ: "JWT" })],
+      ["of another type", () => token({}, { typ: "dpop+jwt" })],
+      ["without a signature (alg none)", async () => `${btoa(JSON.stringify({ alg: "none", typ: "at+jwt" }))}.${btoa(JSON.stringify({ iss: auth.issuer, aud: resource, sub: "alice", exp: Math.floor(Date.now() / 1000) + 60 }))}.`.replace(/=/g, "")],
+      ["HMAC-signed with the public key as the secret", async () => {
+        const { d: _private, ...publicKey } = auth.keys[0] as Record<string, unknown>;
+        return signToken({ kty: "oct", k: btoa(JSON.stringify(publicKey)).replace(/=/g, ""), alg: "HS256", kid: publicKey.kid }, { iss: auth.issuer, aud: resource, sub: "alice" });
+      }],
+      ["signed by a key the issuer does not publish", async () => token({}, {}, await makeSigningKey())],
+      ["an opaque token nobody issued", async () => "opaque-token-nobody-issued"],
+    ])("answers a token %s with 401 invalid_token", async (_, make) => {
+      const result = await post(server.url, "tools/list", {}, bearer(await make()));
+      expect(result.status).toBe(401);
+      expect(result.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="[^"]+", scope="fixtures:read"$/);
+    });
+
+    it("picks up a rotation of the issuer's keys without a restart", async () => {
+      await auth.rotateKeys();
+      const result = await post(server.url, "tools/list", {}, bearer(await token()));
+      expect(result.status).toBe(200);
+    });
+
+    it("answers a token without the scope a tool declares with 403 insufficient_scope, in both eras, and lists regardless", async () => {
+      const readOnly = await token({ scope: "fixtures:read" });
+      const modern = await post(server.url, "tools/call", { name: "confirm_increment", arguments: { key: uniqueKey() } }, { capabilities: ELICITATION, ...bearer(readOnly) });
+      expect(modern.status).toBe(403);
+      expect(modern.headers.get("www-authenticate")).toMatch(/^Bearer error="insufficient_scope", .*scope="fixtures:write"$/);
+      const legacy = await fetch(server.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", "mcp-protocol-version": "2025-11-25", authorization: `Bearer ${readOnly}` },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "confirm_increment", arguments: { key: "k" } } }),
+      });
+      expect(legacy.status).toBe(403);
+      expect(legacy.headers.get("www-authenticate")).toContain('error="insufficient_scope"');
+      expect((await post(server.url, "tools/list", {}, bearer(await token({ scope: "" })))).status).toBe(200);
+    });
+
+    it("refuses a state sealed for one signed-in user when another presents it", async () => {
+      const [alice, bob] = [await token({ sub: "alice" }), await token({ sub: "bob" })];
+      const key = uniqueKey();
+      const state = await askToIncrement(server.url, key, bearer(alice));
+      expectOpaqueRejection(await retryIncrement(server.url, key, state, bearer(bob)));
+      expect((await retryIncrement(server.url, key, state, bearer(alice))).body.result.content[0].text).toBe(`Counter ${key} is now 1.`);
+    });
+
+    it("accepts a client-credentials JWT, and an opaque token through introspection until it is revoked", async () => {
+      const jwt = await clientCredentialsToken(auth.issuer, TEST_CLIENTS.m2m, SCOPES.join(" "), resource);
+      expect((await post(server.url, "tools/list", {}, bearer(jwt))).status).toBe(200);
+      const active = await clientCredentialsToken(auth.issuer, TEST_CLIENTS.m2mOpaque, SCOPES.join(" "), resource);
+      expect(active.split(".")).toHaveLength(1);
+      expect((await post(server.url, "tools/list", {}, bearer(active))).status).toBe(200);
+      const revoked = await clientCredentialsToken(auth.issuer, TEST_CLIENTS.m2mOpaque, SCOPES.join(" "), resource);
+      await revokeToken(auth.issuer, TEST_CLIENTS.m2mOpaque, revoked);
+      const refused = await post(server.url, "tools/list", {}, bearer(revoked));
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get("www-authenticate")).toContain('error="invalid_token"');
+    });
+  });
+
+  describe(`sign-in failing closed, ${name}`, () => {
+    it("answers 503, never 200 and never a stack, when the authorization server cannot be reached", async () => {
+      const unreachable = `http://127.0.0.1:${await freePort()}`;
+      const port = await freePort();
+      const resource = `http://127.0.0.1:${port}/mcp`;
+      const server = await start({ port, env: signInEnv(unreachable, resource) });
+      const key = (await generateKeyPair("ES256", { extractable: true })).privateKey;
+      const jwt = await signToken({ ...(await exportJWK(key)), alg: "ES256", kid: "k" }, { iss: unreachable, aud: resource, sub: "alice" });
+      const result = await post(server.url, "tools/list", {}, bearer(jwt));
+      expect(result.status).toBe(503);
+      expect(result.headers.get("retry-after")).toBe("5");
+      expect(await post(server.url, "tools/list", {}, bearer("opaque"))).toMatchObject({ status: 503 });
+      await expect.poll(() => server.logs()).toMatch(/503: .*no metadata for the issuer/);
+      await server.stop();
+    }, 60_000);
+  });
+}
