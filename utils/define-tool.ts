@@ -17,7 +17,7 @@ export type ToolReturn = string | ContentBlock[] | CallToolResult | InputRequire
 /** With an `output` schema, `run` returns the structured value (or `toolError(…)`, or `inputRequired(…)`). */
 export type StructuredToolReturn<Output extends StructuredOutput> = z.input<Output> | ToolErrorResult | InputRequiredOutcome;
 
-interface ToolOptionsBase<Input extends ObjectInput> {
+interface ToolOptionsBase<Input extends ObjectInput, Prepared extends Prepared_ | undefined> {
   /** Unique among the server's tools; what the model calls. */
   name: string;
   title?: string;
@@ -37,23 +37,42 @@ interface ToolOptionsBase<Input extends ObjectInput> {
    */
   singleUseState?: boolean;
   /**
+   * Long-running work, as a task (the tasks extension, `io.modelcontextprotocol/tasks`): the call answers
+   * at once with a task the client polls, and `run` goes on in the background, on whichever instance
+   * (see README, "Tasks"). `run` is written as for any call; inside a task, `sendProgress` sets the task's
+   * status message, `inputRequired` parks it until the client answers, and `mcp.signal` fires on cancel.
+   * - `"optional"`: a task when the client declares the extension on the request, a plain call otherwise.
+   * - `"required"`: a task; a client without the extension gets -32021 (a 2025-era client, an isError result).
+   * Unset (the default): always a plain call.
+   */
+  task?: "optional" | "required";
+  /**
+   * Task tools only: runs in the request before the task is created, so questions the whole job needs
+   * are settled first (multi round-trip, as the extension recommends). Returns data for `run`'s third
+   * argument, or `inputRequired(…)`.
+   */
+  prepare?(args: InputOf<Input>, mcp: McpContext): Prepared | InputRequiredOutcome | Promise<Prepared | InputRequiredOutcome>;
+  /**
    * With sign-in on (NITRO_MCP_AUTH_ISSUER): the OAuth scopes a caller's token needs, e.g. `["notes:write"]`.
    * Without them the call gets 403 with an `insufficient_scope` challenge, so the client can ask for more. Lists are never restricted.
    */
   scopes?: readonly string[];
 }
 
-export interface ToolOptions<Input extends ObjectInput> extends ToolOptionsBase<Input> {
+type Prepared_ = Record<string, unknown>;
+
+export interface ToolOptions<Input extends ObjectInput, Prepared extends Prepared_ | undefined = undefined> extends ToolOptionsBase<Input, Prepared> {
   output?: undefined;
-  /** Runs on every call (and on every round of a multi-round call) with the validated arguments. */
-  run(args: InputOf<Input>, mcp: McpContext): ToolReturn | Promise<ToolReturn>;
+  /** Runs on every call (and on every round of a multi-round call or a task) with the validated arguments. */
+  run(args: InputOf<Input>, mcp: McpContext, prepared: Prepared): ToolReturn | Promise<ToolReturn>;
 }
 
-export interface StructuredToolOptions<Input extends ObjectInput, Output extends StructuredOutput> extends ToolOptionsBase<Input> {
+export interface StructuredToolOptions<Input extends ObjectInput, Output extends StructuredOutput, Prepared extends Prepared_ | undefined = undefined>
+  extends ToolOptionsBase<Input, Prepared> {
   /** Structured output: `run` returns an object of this shape; it is sent as `structuredContent` and as JSON text. */
   output: Output;
-  /** Runs on every call (and on every round of a multi-round call) with the validated arguments. */
-  run(args: InputOf<Input>, mcp: McpContext): StructuredToolReturn<Output> | Promise<StructuredToolReturn<Output>>;
+  /** Runs on every call (and on every round of a multi-round call or a task) with the validated arguments. */
+  run(args: InputOf<Input>, mcp: McpContext, prepared: Prepared): StructuredToolReturn<Output> | Promise<StructuredToolReturn<Output>>;
 }
 
 const isToolResult = (value: unknown): value is CallToolResult =>
@@ -78,7 +97,9 @@ const isToolResult = (value: unknown): value is CallToolResult =>
  *   run: ({ a, b }) => ({ sum: a + b }),
  * });
  */
-export function defineTool<Input extends ObjectInput = z.ZodObject<{}>>(options: ToolOptions<Input>): ToolEntry;
+export function defineTool<Input extends ObjectInput = z.ZodObject<{}>, Prepared extends Prepared_ | undefined = undefined>(
+  options: ToolOptions<Input, Prepared>,
+): ToolEntry;
 /**
  * Declares a tool with structured output: `run` returns a value of the `output` schema, sent as
  * `structuredContent` and as JSON text (or `toolError(…)`, or `inputRequired(…)`).
@@ -92,13 +113,16 @@ export function defineTool<Input extends ObjectInput = z.ZodObject<{}>>(options:
  *   run: ({ a, b }) => ({ sum: a + b }),
  * });
  */
-export function defineTool<Input extends ObjectInput, Output extends StructuredOutput>(
-  options: StructuredToolOptions<Input, Output>,
+export function defineTool<Input extends ObjectInput, Output extends StructuredOutput, Prepared extends Prepared_ | undefined = undefined>(
+  options: StructuredToolOptions<Input, Output, Prepared>,
 ): ToolEntry;
-export function defineTool(options: ToolOptions<ObjectInput> | StructuredToolOptions<ObjectInput, StructuredOutput>): ToolEntry {
+export function defineTool(
+  options: ToolOptions<ObjectInput, Prepared_ | undefined> | StructuredToolOptions<ObjectInput, StructuredOutput, Prepared_ | undefined>,
+): ToolEntry {
   const input = objectSchema(options.input);
   const inputSchema = (options.inputJsonSchema ?? z.toJSONSchema(input, { io: "input" })) as Tool["inputSchema"];
   if (inputSchema.type !== "object") throw new Error(`Tool "${options.name}": the input schema must describe an object`);
+  if (options.prepare && !options.task) throw new Error(`Tool "${options.name}": prepare() only runs before a task: set task: "optional" or "required"`);
   const outputSchema = options.output ? (z.toJSONSchema(options.output, { io: "output" }) as Tool["outputSchema"]) : undefined;
   const descriptor: Tool = {
     name: options.name,
@@ -124,6 +148,21 @@ export function defineTool(options: ToolOptions<ObjectInput> | StructuredToolOpt
     throw new TypeError(`tool "${options.name}" returned something that is not a tool result`);
   }
 
+  /** Runs `work` on validated arguments; an exception is the tool's own failure, except protocol and storage errors. */
+  async function guarded<T>(args: unknown, work: (parsed: Record<string, unknown>) => Promise<T>): Promise<T | CallToolResult> {
+    const parsed = input.safeParse(args);
+    if (!parsed.success) return toolErrorResult(`Invalid arguments for tool "${options.name}": ${describeIssues(parsed.error)}`);
+    try {
+      return await work(parsed.data);
+    } catch (error) {
+      // Protocol errors and an unreachable store are the server's to answer, not the tool's.
+      if (error instanceof McpError || error instanceof StorageUnavailableError) throw error;
+      const reference = logWithReference(`tool "${options.name}" threw`, error);
+      return toolErrorResult(`The tool "${options.name}" failed unexpectedly (reference ${reference}).`);
+    }
+  }
+
+  const { prepare } = options;
   return {
     [DEFINITION]: true,
     kind: "tool",
@@ -131,18 +170,20 @@ export function defineTool(options: ToolOptions<ObjectInput> | StructuredToolOpt
     headerParams: findHeaderParams(options.name, inputSchema as Record<string, unknown>),
     singleUseState: options.singleUseState ?? false,
     scopes: options.scopes ?? [],
-    async call(args, mcp) {
-      const parsed = input.safeParse(args);
-      if (!parsed.success) return toolErrorResult(`Invalid arguments for tool "${options.name}": ${describeIssues(parsed.error)}`);
-      try {
-        const value: unknown = await options.run(parsed.data, mcp);
+    ...(options.task && {
+      task: {
+        mode: options.task,
+        async prepare(args, mcp) {
+          const value = await guarded(args, async (parsed) => ({ value: prepare ? await prepare(parsed, mcp) : undefined }));
+          if (!("value" in value)) return { answer: value }; // invalid arguments, or prepare threw
+          return isInputRequiredOutcome(value.value) ? { answer: value.value } : { prepared: value.value as Prepared_ | undefined };
+        },
+      },
+    }),
+    call: (args, mcp, prepared) =>
+      guarded(args, async (parsed) => {
+        const value: unknown = await options.run(parsed, mcp, prepared);
         return isInputRequiredOutcome(value) ? value : toResult(value);
-      } catch (error) {
-        // Protocol errors and an unreachable store are the server's to answer, not the tool's.
-        if (error instanceof McpError || error instanceof StorageUnavailableError) throw error;
-        const reference = logWithReference(`tool "${options.name}" threw`, error);
-        return toolErrorResult(`The tool "${options.name}" failed unexpectedly (reference ${reference}).`);
-      }
-    },
+      }),
   };
 }

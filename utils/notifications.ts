@@ -10,11 +10,13 @@ import { LOG_LEVELS, type LoggingLevel } from "../server/mcp/protocol";
 /**
  * Reports progress on the request's own response stream, when the client asked for it
  * with `_meta.progressToken`. Values must increase; a non-increasing value is dropped.
+ * Inside a task, progress becomes the task's status message (what `tasks/get` shows).
  *
  * @example
  * sendProgress(mcp, 50, 100, "Half way");
  */
 export function sendProgress(mcp: McpContext, progress: number, total?: number, message?: string): void {
+  if (mcp.task) return mcp.task.progress(progress, total, message);
   if (mcp.progressToken === undefined || mcp.channel.closed) return;
   if (!mcp.channel.acceptProgress(progress)) {
     logWarning(`dropped a non-increasing progress value (${progress}) on ${mcp.method}`);
@@ -29,7 +31,7 @@ export function sendProgress(mcp: McpContext, progress: number, total?: number, 
 /**
  * Sends a `notifications/message` log entry on the request's response stream, only when
  * the client asked for logs with `_meta["io.modelcontextprotocol/logLevel"]` and only at or
- * above that level. (Logging is deprecated in 2026-07-28; prefer server-side telemetry.)
+ * above that level. (Logging is deprecated in 2026-07-28; prefer server-side telemetry. Tasks carry no logs.)
  *
  * @example
  * sendLog(mcp, "info", { step: "fetched 3 notes" });

@@ -2,15 +2,20 @@
  * Build-time registry of MCP definitions.
  *
  * Every file in the `tools/`, `prompts/` and `resources/` folders of each Nitro scan dir
- * (`server/`; the test builds add `tests/fixtures/` and the conformance fixtures) default-exports
- * one definition. This Nitro module turns those folders into the virtual module
+ * (`server/`; the fixture build adds `tests/fixtures/`) default-exports one definition. A build
+ * may name other folders instead with the option `mcp.definitionDirs` (the conformance build
+ * serves the suite's fixtures alone). This Nitro module turns those folders into the virtual module
  * `#mcp-definitions`, so adding a tool is "drop a file in the folder": there is no list to edit.
  *
- * In `nitropack dev` the folders are watched: adding or removing a file rebuilds.
+ * The `skills/` folders of the same roots become `#mcp-skills` (see skill-files.ts).
+ *
+ * In `nitropack dev` the folders are watched: adding or removing a file rebuilds, and so does
+ * changing a skill's file.
  */
 import { existsSync, readdirSync, watch } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import type { Nitro } from "nitropack";
+import { readSkills } from "./skill-files";
 
 const KINDS = ["tools", "prompts", "resources"] as const;
 const SOURCE_FILE = /^[^._].*\.(?:ts|mts|js|mjs)$/;
@@ -44,16 +49,18 @@ function generateRegistryModule(rootDir: string, roots: string[]): string {
 
 export function mcpDefinitionsModule() {
   return (nitro: Nitro) => {
-    const absoluteRoots = nitro.options.scanDirs;
+    const chosen = (nitro.options as { mcp?: { definitionDirs?: string[] } }).mcp?.definitionDirs;
+    const absoluteRoots = chosen ? chosen.map((dir) => resolve(nitro.options.rootDir, dir)) : nitro.options.scanDirs;
     nitro.options.virtual["#mcp-definitions"] = () => generateRegistryModule(nitro.options.rootDir, absoluteRoots);
+    nitro.options.virtual["#mcp-skills"] = () => `export const skills = ${JSON.stringify(absoluteRoots.flatMap((root) => readSkills(join(root, "skills"))))};`;
 
     if (!nitro.options.dev) return;
     const watchers = absoluteRoots
-      .flatMap((root) => KINDS.map((kind) => join(root, kind)))
-      .filter((dir) => existsSync(dir))
-      .map((dir) =>
-        watch(dir, (event) => {
-          if (event === "rename") void nitro.hooks.callHook("rollup:reload");
+      .flatMap((root) => [...KINDS, "skills"].map((kind) => ({ dir: join(root, kind), recursive: kind === "skills" })))
+      .filter(({ dir }) => existsSync(dir))
+      .map(({ dir, recursive }) =>
+        watch(dir, { recursive }, (event) => {
+          if (event === "rename" || recursive) void nitro.hooks.callHook("rollup:reload");
         }),
       );
     nitro.hooks.hook("close", () => watchers.forEach((watcher) => watcher.close()));

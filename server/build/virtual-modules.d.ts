@@ -6,3 +6,8 @@ declare module "#mcp-definitions" {
   export const prompts: Definitions;
   export const resources: Definitions;
 }
+
+/** Generated at build time by server/build/definitions-module.ts from the skills/ folders (see skill-files.ts). */
+declare module "#mcp-skills" {
+  export const skills: readonly import("./skill-files").SkillSource[];
+}

@@ -45,6 +45,13 @@ export interface OpenedState {
   readonly data: Readonly<Record<string, unknown>>;
 }
 
+/** The task a round runs in (the tasks extension), for the helpers that behave differently there. */
+export interface TaskRound {
+  readonly id: string;
+  /** Progress inside a task becomes its status message (tasks have no progress notifications). */
+  progress(progress: number, total?: number, message?: string): void;
+}
+
 export interface McpContext extends RequestMeta {
   readonly id: RequestId;
   readonly method: string;
@@ -66,6 +73,8 @@ export interface McpContext extends RequestMeta {
   readonly event: H3Event;
   /** @internal the response this request writes to. */
   readonly channel: ResponseChannel;
+  /** Present while the handler runs as a round of a task. */
+  readonly task?: TaskRound;
 }
 
 declare module "h3" {

@@ -13,13 +13,15 @@ import { discover } from "./methods/discover";
 import { listen } from "./methods/listen";
 import { getPrompt, listPrompts } from "./methods/prompts";
 import { listResourceTemplates, listResources, readResource } from "./methods/resources";
+import { getSkill, listSkills, readDirectory } from "./methods/skills";
+import { cancelTask, getTask, updateTask } from "./methods/tasks";
 import { callTool, listTools } from "./methods/tools";
 import type { MethodHandler } from "./methods/types";
 import { logError, logWithReference } from "./log";
-import { isInputRequiredOutcome } from "./outcome";
-import type { RequestId } from "./protocol";
+import { isInputRequiredOutcome, isTaskCreatedOutcome } from "./outcome";
+import { EXTENSIONS, type RequestId } from "./protocol";
 import { registry } from "./registry";
-import { completeResult, inputRequiredResult } from "./results";
+import { completeResult, inputRequiredResult, taskResult } from "./results";
 import { sealOutgoingState } from "./state/request-state";
 
 const { capabilities } = registry;
@@ -31,9 +33,16 @@ if (capabilities.resources) {
   features.set("resources/list", listResources).set("resources/templates/list", listResourceTemplates).set("resources/read", readResource);
 }
 if (capabilities.completions) features.set("completion/complete", complete);
+if (capabilities.extensions?.[EXTENSIONS.skills]) {
+  features.set("skills/list", listSkills).set("skills/get", getSkill).set("resources/directory/read", readDirectory);
+}
+
+/** 2026-07-28 only: the tasks extension is not defined on the 2025 wire. */
+const modernFeatures = new Map<string, MethodHandler>();
+if (capabilities.extensions?.[EXTENSIONS.tasks]) modernFeatures.set("tasks/get", getTask).set("tasks/update", updateTask).set("tasks/cancel", cancelTask);
 
 const methods: Record<McpContext["era"], ReadonlyMap<string, MethodHandler>> = {
-  modern: new Map([["server/discover", discover], ["subscriptions/listen", listen], ...features]),
+  modern: new Map([["server/discover", discover], ["subscriptions/listen", listen], ...features, ...modernFeatures]),
   legacy: new Map([["initialize", initialize], ["ping", ping], ["logging/setLevel", setLogLevel], ...features]),
 };
 
@@ -62,6 +71,8 @@ async function result(mcp: McpContext): Promise<Record<string, unknown>> {
   const handler = methods[mcp.era].get(mcp.method);
   if (!handler) throw methodNotFound(mcp.method);
   const outcome = await handler(mcp);
+  // Tasks are only ever created for a 2026-07-28 request that declared the extension.
+  if (isTaskCreatedOutcome(outcome)) return taskResult(outcome.task);
   if (!isInputRequiredOutcome(outcome)) return mcp.era === "legacy" ? legacyResult(outcome) : completeResult(outcome);
   if (mcp.era === "legacy") return legacyInputRequired(mcp, outcome);
   return inputRequiredResult(outcome.inputRequests, await sealOutgoingState(mcp, outcome.state));

@@ -36,11 +36,27 @@ interface EntryBase {
   readonly scopes: readonly string[];
 }
 
+/** The author's data from `prepare`, handed to `run`. */
+export type Prepared = Readonly<Record<string, unknown>>;
+
+/** How a tool runs as a task (the tasks extension): see `defineTool`'s `task` option. */
+export interface TaskSupport {
+  readonly mode: "optional" | "required";
+  /**
+   * What runs in the request before a task is created: the arguments are checked (invalid ones are
+   * answered at once, with no task), then the author's `prepare`, which may ask like any round.
+   */
+  prepare(args: unknown, mcp: McpContext): Promise<{ readonly answer: CallToolResult | InputRequiredOutcome } | { readonly prepared: Prepared | undefined }>;
+}
+
 export interface ToolEntry extends EntryBase {
   readonly kind: "tool";
   readonly descriptor: Tool;
   readonly headerParams: readonly HeaderParam[];
-  call(args: unknown, mcp: McpContext): Promise<CallToolResult | InputRequiredOutcome>;
+  /** Present when the tool can run as a task. */
+  readonly task?: TaskSupport;
+  /** Validates `args` and runs the tool once (one round, in a request or in a task). */
+  call(args: unknown, mcp: McpContext, prepared?: Prepared): Promise<CallToolResult | InputRequiredOutcome>;
 }
 
 export interface PromptEntry extends EntryBase {

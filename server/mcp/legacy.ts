@@ -31,7 +31,7 @@ export function initialize(mcp: McpContext): MethodResult {
   const config = useMcpConfig();
   return {
     protocolVersion: mcp.protocolVersion,
-    capabilities: registry.capabilities,
+    capabilities: registry.legacyCapabilities,
     serverInfo: config.serverInfo,
     ...(config.instructions ? { instructions: config.instructions } : {}),
   };

@@ -1,5 +1,5 @@
 /**
- * What a handler may return besides its plain result:
+ * What a handler may return besides its plain result (and, for tools/call, the task it created):
  * - a tool's own failure (`ToolErrorResult`, built by `toolError(…)` in `utils/failures.ts`),
  *   which a tool with structured output returns instead of its output;
  * - the "ask first" outcome (`InputRequiredOutcome`). Authors build it with
@@ -57,3 +57,16 @@ export function createInputRequiredOutcome(
 
 export const isInputRequiredOutcome = (value: unknown): value is InputRequiredOutcome =>
   typeof value === "object" && value !== null && (value as Partial<InputRequiredOutcome>)[OUTCOME] === true;
+
+const TASK_CREATED = Symbol.for("mcp-edge-template.task-created");
+
+/** tools/call answered with a task (the tasks extension): the `Task` fields, shaped `resultType: "task"`. */
+export interface TaskCreatedOutcome {
+  readonly [TASK_CREATED]: true;
+  readonly task: Readonly<Record<string, unknown>>;
+}
+
+export const taskCreatedOutcome = (task: Readonly<Record<string, unknown>>): TaskCreatedOutcome => ({ [TASK_CREATED]: true, task });
+
+export const isTaskCreatedOutcome = (value: unknown): value is TaskCreatedOutcome =>
+  typeof value === "object" && value !== null && (value as Partial<TaskCreatedOutcome>)[TASK_CREATED] === true;

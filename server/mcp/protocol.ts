@@ -59,14 +59,27 @@ export const META = {
 /** RFC 5424 severities, lowest first: a message is sent when its index is >= the requested level's. */
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 
+/** Extensions this server can offer, by their identifiers. */
+export const EXTENSIONS = {
+  tasks: "io.modelcontextprotocol/tasks",
+  skills: "io.modelcontextprotocol/skills",
+} as const;
+
 /** The only requests that may answer `resultType: "input_required"`. */
 export const INPUT_REQUIRED_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
 
-/** The body field naming what tools/call, prompts/get and resources/read act on; undefined for other methods. */
-export function targetFieldOf(method: string): "name" | "uri" | undefined {
-  if (!INPUT_REQUIRED_METHODS.has(method)) return undefined;
-  return method === "resources/read" ? "uri" : "name";
-}
+/** The body field each method mirrors into `Mcp-Name` (SEP-2243 and the tasks extension's routing headers). */
+const NAME_FIELDS: Readonly<Record<string, "name" | "uri" | "taskId">> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
+
+/** The body field a method mirrors into `Mcp-Name`; undefined for methods without one. */
+export const nameFieldOf = (method: string): "name" | "uri" | "taskId" | undefined => NAME_FIELDS[method];
 
 export type CacheScope = "public" | "private";
 export interface CacheHints {

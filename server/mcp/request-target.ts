@@ -4,12 +4,13 @@
  * binding and the methods all read the result from `mcp.target`.
  */
 import type { RequestTarget } from "./context";
-import { targetFieldOf } from "./protocol";
+import { INPUT_REQUIRED_METHODS, nameFieldOf } from "./protocol";
 import { registry } from "./registry";
 
 /** The target of the request, or undefined when the method has none or the body names it with something other than a string. */
 export function resolveTarget(method: string, params: Readonly<Record<string, unknown>>): RequestTarget | undefined {
-  const field = targetFieldOf(method);
+  if (!INPUT_REQUIRED_METHODS.has(method)) return undefined;
+  const field = nameFieldOf(method);
   const name = field && params[field];
   if (typeof name !== "string") return undefined;
   if (method === "tools/call") return { field: "name", name, entry: registry.toolsByName.get(name), variables: {} };

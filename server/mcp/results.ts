@@ -19,3 +19,6 @@ export const completeResult = (result: Record<string, unknown>) => withServerInf
 
 export const inputRequiredResult = (inputRequests: Readonly<Record<string, InputRequest>>, requestState: string) =>
   withServerInfo({ resultType: "input_required", inputRequests, requestState });
+
+/** A task just created (the tasks extension): its `Task` fields, flat, with `resultType: "task"`. */
+export const taskResult = (task: Readonly<Record<string, unknown>>) => withServerInfo({ ...task, resultType: "task" });

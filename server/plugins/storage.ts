@@ -1,8 +1,8 @@
 /**
- * Mounts the shared store at `mcp:` (notes, URL-mode attempts, tasks) with its atomic operations
- * (single-use claims), both guarded so a failing store answers "storage unavailable". A store
- * without atomic operations stops the server when a definition needs them: exactly once must
- * never silently degrade. Synchronous on purpose: Nitro does not await async plugins.
+ * Mounts the shared store at `mcp:` (notes, URL-mode attempts) with its atomic operations
+ * (single-use claims, tasks), both guarded so a failing store answers "storage unavailable". A store
+ * without atomic operations stops the server when a definition needs them: exactly once, and a task
+ * readable from every instance, must never silently degrade. Synchronous on purpose: Nitro does not await async plugins.
  */
 import { selectStorage } from "#mcp-storage-driver";
 import { registry } from "../mcp/registry";
@@ -16,10 +16,10 @@ export default defineNitroPlugin(() => {
   setAtomicStore(selected.atomic && guardAtomicStore(selected.atomic));
   logInfo(`storage: ${selected.name}`);
 
-  const singleUse = registry.all.filter((entry) => entry.singleUseState).map((entry) => entry.descriptor.name);
-  if (!selected.atomic && singleUse.length) {
+  const needing = registry.all.filter((entry) => entry.singleUseState || (entry.kind === "tool" && entry.task)).map((entry) => entry.descriptor.name);
+  if (!selected.atomic && needing.length) {
     throw new Error(
-      `${selected.name} cannot claim a single-use requestState atomically, which ${singleUse.join(", ")} need${singleUse.length === 1 ? "s" : ""}. ${selected.missingAtomic}`,
+      `${selected.name} cannot claim a single-use requestState or keep a task atomically, which ${needing.join(", ")} need${needing.length === 1 ? "s" : ""}. ${selected.missingAtomic}`,
     );
   }
   if (selected.name === "memory" && !import.meta.dev) {

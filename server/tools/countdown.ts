@@ -1,17 +1,5 @@
 import { z } from "zod";
 
-/** Waits `ms`, or less if the client goes away. */
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
-
 /**
  * Progress and cancellation: with `_meta.progressToken` the response becomes an SSE
  * stream of `notifications/progress`; closing it cancels the call (`mcp.signal`).

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectModernClient } from "../helpers/clients";
 import { ELICITATION } from "../helpers/flows";
 import { post } from "../helpers/rpc";
+import { createTask, taskRequest, waitForStatus } from "../helpers/tasks";
 import { OUTPUT, startServer, type RunningServer } from "../helpers/server.mjs";
 
 const startProduct = () => startServer({ output: OUTPUT.product });
@@ -30,7 +31,7 @@ afterAll(() => server.stop());
 describe("the example catalogue", () => {
   it("lists the examples and no test fixtures", async () => {
     const client = await connectModernClient(server.url);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["add", "connect_account", "countdown", "delete_note", "greet", "list_notes", "wizard"]);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["add", "connect_account", "countdown", "delete_note", "export_notes", "greet", "list_notes", "wizard"]);
     expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(["summarize_note", "write_note"]);
     expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual(["note://{id}"]);
     await client.close();
@@ -180,5 +181,50 @@ describe("connect_account (URL mode)", () => {
     expect(asked[1]!.url).toBe(asked[0]!.url);
     await client.close();
     await own.stop();
+  });
+});
+
+describe("export_notes (a task)", () => {
+  it("runs as a task: progress, one question half way, then the document", async () => {
+    const task = await createTask(server.url, "export_notes", { delay_ms: 300 });
+    expect(task).toMatchObject({ status: "working", ttlMs: expect.any(Number), pollIntervalMs: expect.any(Number) });
+    await expect
+      .poll(async () => (await taskRequest(server.url, "tasks/get", { taskId: task.taskId })).body.result.statusMessage, { timeout: 5000, interval: 50 })
+      .toMatch(/^Exporting note \d+ of \d+$/);
+    const parked = await waitForStatus(server.url, task.taskId, ["input_required"]);
+    const [key] = Object.keys(parked.inputRequests);
+    expect(parked.inputRequests[key!].params.message).toMatch(/notes are exported \(titles\)\. Include the full texts of the rest\?/);
+    expect(parked.statusMessage).toBe("Waiting for an answer");
+    await taskRequest(server.url, "tasks/update", { taskId: task.taskId, inputResponses: { [key!]: { action: "accept", content: { texts: true } } } });
+    const done = await waitForStatus(server.url, task.taskId, ["completed"]);
+    expect(done.result.content[0].text).toMatch(/^# Notes\n\n## /);
+    expect(done.result.content[0].text).toContain("fern"); // note 15's text: the second half is exported in full
+  });
+
+  it("stops when cancelled", async () => {
+    const task = await createTask(server.url, "export_notes", { delay_ms: 2000 });
+    await taskRequest(server.url, "tasks/cancel", { taskId: task.taskId });
+    expect((await waitForStatus(server.url, task.taskId, ["cancelled"])).status).toBe("cancelled");
+  });
+
+  it("runs as a plain call, with progress and the question by multi round-trip, for a client without the extension", async () => {
+    const client = await answering(server.url, () => ({ action: "decline" }));
+    const progress: number[] = [];
+    const result = await client.callTool({ name: "export_notes", arguments: { delay_ms: 1 } }, { onprogress: (event) => progress.push(event.progress) });
+    expect(text(result)).toMatch(/^# Notes\n\n## .*\(#\d+\)$/m);
+    expect(text(result)).not.toContain("fern"); // declined: titles only
+    expect(progress.length).toBeGreaterThan(0);
+    await client.close();
+  });
+});
+
+describe("the notes-helper skill", () => {
+  it("is served with its reference file", async () => {
+    const { body } = await post(server.url, "skills/list");
+    expect(body.result.skills).toEqual([
+      expect.objectContaining({ uri: "skill://notes-helper/SKILL.md", frontmatter: expect.objectContaining({ name: "notes-helper" }) }),
+    ]);
+    const reference = await post(server.url, "resources/read", { uri: "skill://notes-helper/references/tools.md" });
+    expect(reference.body.result.contents[0].text).toContain("delete_note");
   });
 });

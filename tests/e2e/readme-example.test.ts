@@ -15,7 +15,7 @@ afterAll(() => server.stop());
 function walkthroughScript(): string {
   const readme = readFileSync("README.md", "utf8");
   const sections = [...readme.matchAll(/<!-- walkthrough:start -->\s*```bash\n([\s\S]*?)```\s*<!-- walkthrough:end -->/g)];
-  expect(sections.length).toBeGreaterThanOrEqual(2);
+  expect(sections.length).toBeGreaterThanOrEqual(3);
   return sections.map((section) => section[1]).join("\n");
 }
 
@@ -33,6 +33,13 @@ it("runs the README curl walkthroughs with the documented results", () => {
     /"error":\{"code":-32602,"message":"Invalid or expired requestState"\}/,
     /"text":"Kept note 12 \(\\"Conference talk\\"\): the person chose decline\."/,
     /"error":\{"code":-32602,"message":"Invalid or expired requestState"\}/,
+    /"status":"working".*"resultType":"task"/,
+    /"status":"working"/,
+    /"status":"input_required".*"inputRequests":\{"texts\.1":\{"method":"elicitation\/create"/,
+    /^\{"jsonrpc":"2\.0","id":22,"result":\{"resultType":"complete"/,
+    /"status":"completed".*"text":"# Notes\\n\\n## Conference talk \(#12\)\\n\\n.*fern/,
+    /^\{"jsonrpc":"2\.0","id":24,"result":\{"resultType":"complete"/,
+    /"status":"cancelled","statusMessage":"Cancelled by the client"/,
   ];
   expect(lines).toHaveLength(expected.length);
   lines.forEach((line, index) => expect(line).toMatch(expected[index]!));

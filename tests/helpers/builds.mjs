@@ -3,24 +3,27 @@
  *
  * - `product`: `npm run build` as a user runs it (the examples, no test fixtures), in `.output`;
  * - `fixtures`, `fixtures-cloudflare`, `fixtures-vercel`: the same server plus the test fixtures
- *   (`tests/fixtures`, and the conformance suite's in `tests/conformance/fixtures`) for each
- *   deploy target. Extra scan dirs are how fixtures get in: Nitro reads routes, plugins and utils
- *   from every scan dir, and the definitions module reads tools, prompts and resources from them,
- *   so the product's `nitro.config.ts` has no test switch.
+ *   (`tests/fixtures`) for each deploy target. Extra scan dirs are how fixtures get in: Nitro reads
+ *   routes, plugins and utils from every scan dir, and the definitions module reads tools, prompts
+ *   and resources from them, so the product's `nitro.config.ts` has no test switch;
+ * - `conformance`: the core with the conformance suite's fixtures alone (`tests/conformance/fixtures`),
+ *   whose names (`greet`…) are the suite's and must not meet the examples or a fork's tools.
  *
  * Plain JS with JSDoc types: the vitest global setup and the conformance runner both use it.
  */
 import { build, copyPublicAssets, createNitro, prepare, prerender } from "nitropack/core";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
-const FIXTURE_DIRS = ["tests/fixtures", "tests/conformance/fixtures"];
+const FIXTURE_DIRS = ["tests/fixtures"];
+const CONFORMANCE_DIRS = ["tests/conformance/fixtures"];
 
-/** @type {Record<string, { preset?: string, scanDirs?: string[], output?: string }>} */
+/** @type {Record<string, { preset?: string, scanDirs?: string[], definitionDirs?: string[], output?: string }>} */
 export const BUILDS = {
   product: {},
   fixtures: { scanDirs: FIXTURE_DIRS, output: ".output-fixtures" },
   "fixtures-cloudflare": { scanDirs: FIXTURE_DIRS, preset: "cloudflare-durable", output: ".output-fixtures-cloudflare" },
   "fixtures-vercel": { scanDirs: FIXTURE_DIRS, preset: "vercel", output: ".output-fixtures-vercel" },
+  conformance: { scanDirs: CONFORMANCE_DIRS, definitionDirs: CONFORMANCE_DIRS, output: ".output-conformance" },
 };
 
 /** The benchmark's build (`npm run bench` makes it): the server plus the benchmark's own tools. */
@@ -31,7 +34,12 @@ export async function buildTarget(name) {
   const spec = name === "bench" ? BENCH_BUILD : BUILDS[name];
   if (!spec) throw new Error(`unknown build ${name}`);
   const overrides = spec.output
-    ? { scanDirs: spec.scanDirs, output: { dir: `${ROOT}${spec.output}` }, buildDir: `${ROOT}.nitro/${name}` }
+    ? {
+        scanDirs: spec.scanDirs,
+        output: { dir: `${ROOT}${spec.output}` },
+        buildDir: `${ROOT}.nitro/${name}`,
+        ...(spec.definitionDirs ? { mcp: { definitionDirs: spec.definitionDirs } } : {}),
+      }
     : {};
   const nitro = await createNitro({ rootDir: ROOT, dev: false, preset: spec.preset, logLevel: 1, ...overrides });
   await prepare(nitro);

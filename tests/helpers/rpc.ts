@@ -33,8 +33,8 @@ export function standardHeaders(method: string, params: Json = {}): Record<strin
     "mcp-protocol-version": PROTOCOL_VERSION,
     "mcp-method": method,
   };
-  if (method === "tools/call" || method === "prompts/get") headers["mcp-name"] = params.name;
-  if (method === "resources/read") headers["mcp-name"] = params.uri;
+  const name = { "tools/call": params.name, "prompts/get": params.name, "resources/read": params.uri, "tasks/get": params.taskId, "tasks/update": params.taskId, "tasks/cancel": params.taskId }[method];
+  if (name !== undefined) headers["mcp-name"] = String(name);
   return headers;
 }
 

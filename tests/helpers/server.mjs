@@ -19,6 +19,7 @@ export const OUTPUT = {
   fixtures: ".output-fixtures",
   cloudflare: ".output-fixtures-cloudflare",
   vercel: ".output-fixtures-vercel",
+  conformance: ".output-conformance",
 };
 
 /**

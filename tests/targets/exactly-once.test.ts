@@ -67,7 +67,7 @@ describe("exactly once", () => {
       (worker) => worker.stop().then(() => new Error("the Worker started")),
       (error: Error) => error,
     );
-    expect(failure.message).toMatch(/cannot claim a single-use requestState atomically, which .*confirm_increment.* bind the Durable Object \$DurableObject/);
+    expect(failure.message).toMatch(/cannot claim a single-use requestState or keep a task atomically, which .*confirm_increment.* bind the Durable Object \$DurableObject/);
     expect(failure.message).toMatch(/The Workers runtime failed to start/);
   }, 90_000);
 });

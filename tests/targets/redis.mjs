@@ -70,11 +70,12 @@ export async function startRedis(options = {}) {
 
 /**
  * Two Node instances of the fixture build sharing one fresh Redis (and one secret): several
- * instances behind a load balancer.
+ * instances behind a load balancer. `env` is added to both.
+ * @param {Record<string, string>} [env]
  * @returns {Promise<{ redis: Awaited<ReturnType<typeof startRedis>>, a: import("../helpers/server.mjs").RunningServer, b: import("../helpers/server.mjs").RunningServer, stop: () => Promise<void> }>}
  */
-export async function startInstancesOnRedis() {
+export async function startInstancesOnRedis(env = {}) {
   const redis = await startRedis();
-  const [a, b] = await Promise.all([startServer({ env: { REDIS_URL: redis.url } }), startServer({ env: { REDIS_URL: redis.url } })]);
+  const [a, b] = await Promise.all([startServer({ env: { ...env, REDIS_URL: redis.url } }), startServer({ env: { ...env, REDIS_URL: redis.url } })]);
   return { redis, a, b, stop: async () => (await Promise.all([a.stop(), b.stop()]), await redis.stop()) };
 }

@@ -8,7 +8,7 @@ import { headerMismatch } from "../errors";
 import { utf8Decode } from "../internal/encoding";
 import { isPlainObject } from "../internal/object";
 import type { JsonRpcRequest } from "../jsonrpc";
-import { targetFieldOf } from "../protocol";
+import { nameFieldOf } from "../protocol";
 
 /** Reads a request header by lower-case name; `undefined` when absent. */
 export type HeaderReader = (lowerCaseName: string) => string | undefined;
@@ -78,7 +78,7 @@ export function checkVersionHeader(read: HeaderReader, protocolVersion: string):
 export function checkMethodHeaders(read: HeaderReader, message: JsonRpcRequest): void {
   const method = trimOptionalWhitespace(requireHeader(read, "Mcp-Method"));
   if (method !== message.method) throw headerMismatch("Mcp-Method header value does not match the body's method");
-  const field = targetFieldOf(message.method);
+  const field = nameFieldOf(message.method);
   if (!field) return;
   const header = decodedHeader("Mcp-Name", requireHeader(read, "Mcp-Name"));
   const value = message.params[field];

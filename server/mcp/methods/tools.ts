@@ -2,6 +2,7 @@
 import type { McpContext } from "../context";
 import { invalidParams } from "../errors";
 import { registry } from "../registry";
+import { callTaskTool } from "../tasks/task-creation";
 import { listResult } from "./list-result";
 import { requireArguments } from "./arguments";
 import type { MethodResult } from "./types";
@@ -14,5 +15,6 @@ export async function callTool(mcp: McpContext): Promise<MethodResult> {
   if (!mcp.target) throw invalidParams("tools/call requires params.name (a string)");
   const tool = mcp.target.entry;
   if (tool?.kind !== "tool") throw invalidParams(`Unknown tool: ${mcp.target.name}`);
-  return tool.call(requireArguments(mcp), mcp);
+  const args = requireArguments(mcp);
+  return tool.task ? callTaskTool({ ...tool, task: tool.task }, args, mcp) : tool.call(args, mcp);
 }

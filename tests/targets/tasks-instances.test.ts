@@ -1,0 +1,67 @@
+/**
+ * Tasks across instances sharing Redis: any instance answers for any task, an answer or a cancel
+ * received by one reaches the work running on another, and a task whose instance dies turns failed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readCounter, uniqueKey } from "../helpers/flows";
+import { startServer, type RunningServer } from "../helpers/server.mjs";
+import { createTask, taskRequest, waitForStatus } from "../helpers/tasks";
+import { startInstancesOnRedis } from "./redis.mjs";
+
+const HEARTBEAT_TIMEOUT = { NITRO_MCP_TASK_HEARTBEAT_TIMEOUT_SECONDS: "2" };
+
+describe("tasks on two instances sharing Redis", () => {
+  let instances: Awaited<ReturnType<typeof startInstancesOnRedis>>;
+  let a: RunningServer;
+  let b: RunningServer;
+  beforeAll(async () => {
+    instances = await startInstancesOnRedis(HEARTBEAT_TIMEOUT);
+    ({ a, b } = instances);
+  }, 180_000);
+  afterAll(() => instances?.stop());
+
+  it("created on A, polled and answered on B (which runs the next round), finished for A", async () => {
+    const key = uniqueKey();
+    const task = await createTask(a.url, "counted_job", { key, steps: 4, delay_ms: 20, ask: true });
+    const parked = await waitForStatus(b.url, task.taskId, ["input_required"]);
+    const [wireKey] = Object.keys(parked.inputRequests);
+    await taskRequest(b.url, "tasks/update", { taskId: task.taskId, inputResponses: { [wireKey!]: { action: "accept", content: { proceed: true } } } });
+    const done = await waitForStatus(a.url, task.taskId, ["completed"]);
+    expect(done.result.content[0].text).toBe(`Done: counter ${key} is now 1.`);
+    expect(await readCounter(b.url, key)).toBe(1);
+  });
+
+  it("cancelled on B while it runs on A: the work on A stops at its next heartbeat", async () => {
+    const key = uniqueKey();
+    const task = await createTask(a.url, "counted_job", { key, steps: 50, delay_ms: 100 });
+    await waitForStatus(b.url, task.taskId, ["working"]);
+    await taskRequest(b.url, "tasks/cancel", { taskId: task.taskId });
+    expect((await taskRequest(a.url, "tasks/get", { taskId: task.taskId })).body.result.status).toBe("cancelled");
+    // Well past the heartbeat: had the work gone on, 50 steps of 100 ms would have ended by 5 s and counted.
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    expect(await readCounter(a.url, key)).toBe(0);
+    expect(a.logs()).not.toMatch(/a round could not finish/);
+  }, 20_000);
+
+  it("turns failed, with a reason, when the instance running it dies", async () => {
+    const doomed = await startServer({ env: { ...HEARTBEAT_TIMEOUT, REDIS_URL: instances.redis.url } });
+    const task = await createTask(doomed.url, "counted_job", { key: uniqueKey(), steps: 100, delay_ms: 100 });
+    await waitForStatus(a.url, task.taskId, ["working"]);
+    process.kill(doomed.pid, "SIGKILL");
+    const failed = await waitForStatus(a.url, task.taskId, ["failed"], { timeoutMs: 10_000 });
+    expect(failed).toMatchObject({ status: "failed", error: { code: -32603, message: expect.stringMatching(/stopped reporting \(no heartbeat for 2 s\)/) } });
+    await doomed.stop();
+  }, 20_000);
+});
+
+describe("task lifetime", () => {
+  it("deletes a task once its TTL has passed", async () => {
+    const server = await startServer({ env: { NITRO_MCP_TASK_TTL_SECONDS: "1" } });
+    const task = await createTask(server.url, "counted_job", { key: uniqueKey(), steps: 1, delay_ms: 0 });
+    expect(task.ttlMs).toBe(1000);
+    await waitForStatus(server.url, task.taskId, ["completed"]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await taskRequest(server.url, "tasks/get", { taskId: task.taskId })).body.error.code).toBe(-32602);
+    await server.stop();
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * The tasks extension end to end, parameterised by target (the Node build, the Cloudflare build
+ * in workerd): a task created, polled, asked, answered, cancelled, watched, and kept to its owner.
+ * The stored counter of `counted_job` shows whether, and how often, the work really ran.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readCounter, uniqueKey } from "../helpers/flows";
+import { post } from "../helpers/rpc";
+import type { RunningServer } from "../helpers/server.mjs";
+import { TASKS, WITH_TASKS, createTask, taskRequest, waitForStatus } from "../helpers/tasks";
+
+export function describeTasks(name: string, start: (env?: Record<string, string>) => Promise<RunningServer>) {
+  describe(`tasks, ${name}`, () => {
+    let server: RunningServer;
+    beforeAll(async () => {
+      server = await start();
+    }, 90_000);
+    afterAll(() => server?.stop());
+
+    it("declares the extension in server/discover, and not to 2025-era clients", async () => {
+      const { body } = await post(server.url, "server/discover", {});
+      expect(body.result.capabilities.extensions).toMatchObject(TASKS);
+      const legacy = await fetch(server.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } }),
+      });
+      expect((await legacy.json()).result.capabilities.extensions?.["io.modelcontextprotocol/tasks"]).toBeUndefined();
+    });
+
+    it("answers with a task at once, readable at once, which completes with the result", async () => {
+      const key = uniqueKey();
+      const task = await createTask(server.url, "counted_job", { key, steps: 3, delay_ms: 100 });
+      expect(task).toMatchObject({ status: "working", ttlMs: expect.any(Number), pollIntervalMs: expect.any(Number) });
+      expect(task.taskId).toMatch(/^[A-Za-z0-9_-]{24}$/);
+      expect(task.createdAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+      expect(task).not.toHaveProperty("requestState");
+      const now = await taskRequest(server.url, "tasks/get", { taskId: task.taskId });
+      expect(now.body.result).toMatchObject({ resultType: "complete", taskId: task.taskId });
+      const done = await waitForStatus(server.url, task.taskId, ["completed"]);
+      expect(done.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: `Done: counter ${key} is now 1.` }] });
+      expect(await readCounter(server.url, key)).toBe(1);
+    });
+
+    it("runs as a plain call for a client that did not declare the extension on this request", async () => {
+      const key = uniqueKey();
+      const result = await post(server.url, "tools/call", { name: "counted_job", arguments: { key, steps: 1, delay_ms: 0 } });
+      expect(result.body.result).toMatchObject({ resultType: "complete", content: [{ text: `Done: counter ${key} is now 1.` }] });
+    });
+
+    it("parks in input_required with a question mid-way, resumes on tasks/update, never reusing a key", async () => {
+      const key = uniqueKey();
+      const task = await createTask(server.url, "counted_job", { key, steps: 4, delay_ms: 10, ask: true });
+      const parked = await waitForStatus(server.url, task.taskId, ["input_required"]);
+      const [wireKey] = Object.keys(parked.inputRequests);
+      expect(parked.inputRequests[wireKey!]).toMatchObject({ method: "elicitation/create", params: { mode: "form" } });
+      // An answer that does not fit the form: asked again, under a new key.
+      await taskRequest(server.url, "tasks/update", { taskId: task.taskId, inputResponses: { [wireKey!]: { action: "accept", content: { proceed: "yes" } } } });
+      const again = await waitForStatus(server.url, task.taskId, ["input_required"], { timeoutMs: 5000 });
+      const [secondKey] = Object.keys(again.inputRequests);
+      expect(secondKey).not.toBe(wireKey);
+      // An unknown key is acknowledged and ignored.
+      const ignored = await taskRequest(server.url, "tasks/update", { taskId: task.taskId, inputResponses: { nope: { action: "accept" } } });
+      expect(ignored.body.result).toEqual({ resultType: "complete", _meta: expect.any(Object) });
+      expect((await waitForStatus(server.url, task.taskId, ["input_required"])).inputRequests).toHaveProperty(secondKey!);
+      await taskRequest(server.url, "tasks/update", { taskId: task.taskId, inputResponses: { [secondKey!]: { action: "accept", content: { proceed: true } } } });
+      const done = await waitForStatus(server.url, task.taskId, ["completed"]);
+      expect(done.result.content[0].text).toBe(`Done: counter ${key} is now 1.`);
+    });
+
+    it("stops the work when cancelled: cancelled at once, and the counter never moves", async () => {
+      const key = uniqueKey();
+      const task = await createTask(server.url, "counted_job", { key, steps: 100, delay_ms: 100 });
+      const ack = await taskRequest(server.url, "tasks/cancel", { taskId: task.taskId });
+      expect(ack.body.result).toEqual({ resultType: "complete", _meta: expect.any(Object) });
+      expect((await taskRequest(server.url, "tasks/get", { taskId: task.taskId })).body.result.status).toBe("cancelled");
+      // Cancelling again, once it has ended, is acknowledged the same way.
+      expect((await taskRequest(server.url, "tasks/cancel", { taskId: task.taskId })).body.result).toMatchObject({ resultType: "complete" });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect((await taskRequest(server.url, "tasks/get", { taskId: task.taskId })).body.result.status).toBe("cancelled");
+      expect(await readCounter(server.url, key)).toBe(0);
+    });
+
+    it("shows a running task's progress as its status message", async () => {
+      const task = await createTask(server.url, "counted_job", { key: uniqueKey(), steps: 20, delay_ms: 100 });
+      await expect
+        .poll(async () => (await taskRequest(server.url, "tasks/get", { taskId: task.taskId })).body.result.statusMessage, { timeout: 5000, interval: 100 })
+        .toMatch(/^step \d+ of 20$/);
+      await taskRequest(server.url, "tasks/cancel", { taskId: task.taskId });
+    });
+
+    it("refuses tasks/* to a client that did not declare the extension (-32021), and an unknown task (-32602)", async () => {
+      const undeclared = await post(server.url, "tasks/get", { taskId: "some-task" });
+      expect(undeclared.status).toBe(400);
+      expect(undeclared.body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: TASKS } } });
+      const unknown = await taskRequest(server.url, "tasks/get", { taskId: "no-such-task" });
+      expect(unknown.body.error.code).toBe(-32602);
+      for (const method of ["tasks/result", "tasks/list"]) expect((await post(server.url, method, {}, { capabilities: WITH_TASKS })).body.error.code).toBe(-32601);
+    });
+
+    it("refuses an Mcp-Name that is not the task id (-32020)", async () => {
+      const task = await createTask(server.url, "counted_job", { key: uniqueKey(), steps: 1, delay_ms: 0 });
+      const result = await taskRequest(server.url, "tasks/get", { taskId: task.taskId }, { headers: { "mcp-name": "another-task" } });
+      expect(result.status).toBe(400);
+      expect(result.body.error.code).toBe(-32020);
+    });
+
+    it("keeps a task to its owner: another principal gets the answer for no task at all", async () => {
+      const own = await start({ NITRO_MCP_AUTH_TOKENS: "alice:alice-token-0123456789,bob:bob-token-0123456789" });
+      const alice = { headers: { authorization: "Bearer alice-token-0123456789" } };
+      const bob = { headers: { authorization: "Bearer bob-token-0123456789" } };
+      const task = await createTask(own.url, "counted_job", { key: uniqueKey(), steps: 1, delay_ms: 0 }, alice);
+      const theirs = await taskRequest(own.url, "tasks/get", { taskId: task.taskId }, bob);
+      const nobodys = await taskRequest(own.url, "tasks/get", { taskId: "no-such-task" }, bob);
+      expect(theirs.body.error.code).toBe(-32602);
+      expect({ ...theirs.body.error, message: theirs.body.error.message.replace(task.taskId, "no-such-task") }).toEqual(nobodys.body.error);
+      expect((await taskRequest(own.url, "tasks/cancel", { taskId: task.taskId }, bob)).body.error.code).toBe(-32602);
+      expect((await taskRequest(own.url, "tasks/get", { taskId: task.taskId }, alice)).body.result.taskId).toBe(task.taskId);
+      await own.stop();
+    }, 90_000);
+
+    it("streams notifications/tasks on subscriptions/listen for the tasks asked for, until they end", async () => {
+      const task = await createTask(server.url, "counted_job", { key: uniqueKey(), steps: 3, delay_ms: 200 });
+      const listen = await post(server.url, "subscriptions/listen", { notifications: { taskIds: [task.taskId, "not-mine"] } }, { capabilities: WITH_TASKS, id: "watch-1" });
+      const tag = { "io.modelcontextprotocol/subscriptionId": "watch-1" };
+      expect(listen.type).toBe("text/event-stream");
+      expect(listen.messages[0]).toEqual({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: tag, notifications: { taskIds: [task.taskId] } } });
+      const updates = listen.messages.filter((message) => message.method === "notifications/tasks");
+      expect(updates.at(-1)!.params).toMatchObject({ taskId: task.taskId, status: "completed", result: expect.any(Object), _meta: tag });
+      expect(listen.body.result._meta).toMatchObject(tag);
+    });
+
+    it("refuses to watch tasks for a client that did not declare the extension (-32021)", async () => {
+      const result = await post(server.url, "subscriptions/listen", { notifications: { taskIds: ["x"] } });
+      expect(result.body.error.code).toBe(-32021);
+    });
+  });
+}
