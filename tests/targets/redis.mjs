@@ -3,36 +3,12 @@
  * when it is missing (CI starts from a clean machine), started on 127.0.0.1 and a free port,
  * with no persistence.
  */
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ensureDebianBinary } from "../helpers/debian-package.mjs";
 import { freePort, startServer } from "../helpers/server.mjs";
-
-function findRedisServer() {
-  for (const candidate of ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]) if (existsSync(candidate)) return candidate;
-  try {
-    return execFileSync("sh", ["-c", "command -v redis-server"], { encoding: "utf8" }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function ensureRedisServer() {
-  const found = findRedisServer();
-  if (found) return found;
-  console.log("[redis] redis-server is missing: installing Debian's package (apt-get install redis-server)…");
-  const sudo = process.getuid?.() === 0 ? [] : ["sudo", "-n"];
-  const run = (args) => execFileSync(sudo[0] ?? args[0], [...sudo.slice(1), ...(sudo.length ? args : args.slice(1))], {
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-  });
-  run(["apt-get", "update", "-qq"]);
-  run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "redis-server"]);
-  const installed = findRedisServer();
-  if (!installed) throw new Error("redis-server could not be installed");
-  return installed;
-}
 
 /**
  * A redis-server on a free port. With `persist`, its data lives in an append-only file in a
@@ -42,7 +18,7 @@ function ensureRedisServer() {
  * @returns {Promise<{ url: string, stop: () => Promise<void>, start: () => Promise<void> }>}
  */
 export async function startRedis(options = {}) {
-  const binary = ensureRedisServer();
+  const binary = ensureDebianBinary("redis-server");
   const port = await freePort();
   const persistence = options.persist
     ? ["--appendonly", "yes", "--appendfsync", "always", "--dir", mkdtempSync(join(tmpdir(), "redis-"))]
