@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { defineNitroConfig } from "nitropack/config";
 import { mcpCloudflareModule } from "./server/build/cloudflare-module";
 import { mcpDefinitionsModule } from "./server/build/definitions-module";
-import { mcpStorageModule } from "./server/build/storage-module";
+import { mcpPlatformModule } from "./server/build/platform-module";
 import { settingDefaults } from "./server/mcp/settings";
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
@@ -19,7 +19,7 @@ export default defineNitroConfig({
   srcDir: ".",
   // Definitions (tools/, prompts/, resources/) are read from every scan dir.
   scanDirs: ["server"],
-  modules: [mcpDefinitionsModule(), mcpStorageModule(), mcpCloudflareModule()],
+  modules: [mcpDefinitionsModule(), mcpPlatformModule(), mcpCloudflareModule()],
   ...(cloudflare ? { output: { dir: ".output-cloudflare" }, buildDir: ".nitro/output-cloudflare" } : {}),
   cloudflare: {
     deployConfig: true,
@@ -34,6 +34,8 @@ export default defineNitroConfig({
       durable_objects: { bindings: [{ name: "$DurableObject", class_name: "$DurableObject" }] },
       migrations: [{ tag: "v1", new_sqlite_classes: ["$DurableObject"] }],
       observability: { enabled: true },
+      // Nitro minifies a Worker: its uploaded source maps keep the stack traces in its logs readable.
+      upload_source_maps: true,
     },
   },
   // Every setting (server/mcp/settings.ts) can be overridden at run time by its NITRO_MCP_* variable.
@@ -43,7 +45,14 @@ export default defineNitroConfig({
   },
   typescript: {
     strict: true,
-    // The type-checker sees the Node variant of the storage alias (server/build/storage-module.ts); both export the same function.
-    tsConfig: { compilerOptions: { paths: { "#mcp-storage-driver": ["../../server/storage/drivers.node.ts"] } } },
+    // The type-checker sees the Node variant of each platform alias (server/build/platform-module.ts); both variants export the same names.
+    tsConfig: {
+      compilerOptions: {
+        paths: {
+          "#mcp-storage-driver": ["../../server/storage/drivers.node.ts"],
+          "#mcp-state-cipher": ["../../server/mcp/state/cipher.node.ts"],
+        },
+      },
+    },
   },
 });

@@ -1,6 +1,7 @@
 /** The page a URL-mode elicitation of `connect_account` opens. */
-import { expiredLinkPage, escapeHtml, htmlPage } from "../../server/examples/connect-page";
+import { expiredLinkPage, htmlPage } from "../../server/examples/connect-page";
 import { getConnectAttempt } from "../../server/examples/connections";
+import { escapeHtml } from "../../server/pages/html";
 
 export default defineEventHandler(async (event) => {
   const attempt = await getConnectAttempt(getRouterParam(event, "code") ?? "");

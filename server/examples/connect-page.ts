@@ -1,10 +1,6 @@
 /** The tiny HTML pages of /connect (the URL-mode example), and the checks their form post needs. */
 import { getRequestURL, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
-
 /**
  * Sends an HTML page; `body` is trusted markup, so escape anything that came from outside.
  * The page cannot be framed (no clickjacking of its button).

@@ -5,9 +5,12 @@
  * `event.context.mcp`; tools, prompts and resources receive it as their `mcp` argument.
  * Nothing in it survives the request.
  */
+import type { Context as TraceContext } from "@opentelemetry/api";
 import type { H3Event } from "h3";
 import type { Entry } from "./entries";
 import type { ResponseChannel } from "./http/channel";
+import type { RequestOutcome } from "./http/request-log";
+import type { JsonRpcRequest } from "./jsonrpc";
 import type { RequestId } from "./protocol";
 import type { RequestMeta } from "./request-meta";
 

@@ -6,6 +6,7 @@
 import type { McpContext } from "./context";
 import { StorageUnavailableError } from "../storage/atomic";
 import { McpError, internalError, methodNotFound, storageUnavailable } from "./errors";
+import type { RequestOutcome } from "./http/request-log";
 import { errorBody, errorMessage, resultMessage } from "./jsonrpc";
 import { initialize, legacyError, legacyInputRequired, legacyResult, ping, setLogLevel } from "./legacy";
 import { complete } from "./methods/completion";
@@ -49,6 +50,8 @@ const methods: Record<McpContext["era"], ReadonlyMap<string, MethodHandler>> = {
 export interface JsonRpcReply {
   readonly status: number;
   readonly body: string;
+  /** How it ended, for the request's log line and span. */
+  readonly outcome: RequestOutcome;
 }
 
 /** Any thrown value as an `McpError`; an unexpected one is logged with a reference, never echoed. */
@@ -64,7 +67,11 @@ function toMcpError(error: unknown): McpError {
 /** Any thrown value as a JSON-RPC error reply. */
 export function errorReply(id: RequestId | undefined, caught: unknown): JsonRpcReply {
   const error = toMcpError(caught);
-  return { status: error.httpStatus, body: errorMessage(id ?? error.requestId, errorBody(error)) };
+  return {
+    status: error.httpStatus,
+    body: errorMessage(id ?? error.requestId, errorBody(error)),
+    outcome: { errorCode: error.code, errorMessage: error.message },
+  };
 }
 
 async function result(mcp: McpContext): Promise<Record<string, unknown>> {
@@ -80,7 +87,9 @@ async function result(mcp: McpContext): Promise<Record<string, unknown>> {
 
 export async function dispatch(mcp: McpContext): Promise<JsonRpcReply> {
   try {
-    return { status: 200, body: resultMessage(mcp.id, await result(mcp)) };
+    const value = await result(mcp);
+    const outcome = { resultType: (value.resultType as string | undefined) ?? "complete", toolError: value.isError === true };
+    return { status: 200, body: resultMessage(mcp.id, value), outcome };
   } catch (caught) {
     const error = toMcpError(caught);
     return errorReply(mcp.id, mcp.era === "legacy" ? legacyError(error) : error);

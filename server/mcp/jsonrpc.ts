@@ -34,16 +34,24 @@ export interface JsonRpcErrorBody {
 /** Deeper than any MCP message needs; far below what would exhaust the stack of a recursive walk. */
 export const MAX_JSON_DEPTH = 64;
 
-/** The nesting depth of a parsed JSON value, measured without recursion, stopping once past `limit`. */
-function exceedsDepth(value: unknown, limit: number): boolean {
-  const pending: [unknown, number][] = [[value, 1]];
-  while (pending.length > 0) {
-    const [next, depth] = pending.pop()!;
-    if (typeof next !== "object" || next === null) continue;
-    if (depth > limit) return true;
-    for (const child of Array.isArray(next) ? next : Object.values(next)) {
-      if (typeof child === "object" && child !== null) pending.push([child, depth + 1]);
-    }
+/**
+ * True when valid JSON `text` nests objects and arrays deeper than `limit`: one pass over the
+ * characters (skipping strings), no recursion and no allocation, whatever the size of the body.
+ */
+function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22) {
+      // A string: skip to its closing quote, stepping over escapes.
+      for (i++; i < text.length; i++) {
+        const inner = text.charCodeAt(i);
+        if (inner === 0x5c) i++;
+        else if (inner === 0x22) break;
+      }
+    } else if (code === 0x7b || code === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (code === 0x7d || code === 0x5d) depth--;
   }
   return false;
 }
@@ -67,7 +75,7 @@ export function parseJsonRpcMessage(text: string): JsonRpcMessage {
   if (!isPlainObject(message)) throw invalidRequest("The body must be a JSON-RPC request object");
   const id = readableId(message);
   const fail = (text: string) => Object.assign(invalidRequest(text), { requestId: id });
-  if (exceedsDepth(message, MAX_JSON_DEPTH)) throw fail(`The message is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw fail(`The message is nested deeper than ${MAX_JSON_DEPTH} levels`);
 
   if (message.jsonrpc !== "2.0") throw fail('"jsonrpc" must be "2.0"');
   if (!("method" in message)) {

@@ -26,6 +26,7 @@ import type { RequestId } from "./protocol";
 import { parseRequestMeta, readProgressToken } from "./request-meta";
 import { resolveTarget } from "./request-target";
 import { openIncomingState } from "./state/request-state";
+import { inRequestSpan, startRequestSpan } from "./tracing";
 import { requireModernVersion, selectEra } from "./versions";
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(?:;|$)/i;
@@ -81,25 +82,61 @@ function legacyFields(message: JsonRpcRequest, version: string, auth: AuthInfo):
   };
 }
 
+/**
+ * The context of one request. A class rather than an object literal with a getter: `signal`
+ * (an AbortController, made only if a handler asks for it) then costs nothing per request.
+ */
+class RequestContext implements McpContext {
+  declare readonly id: RequestId;
+  declare readonly method: string;
+  declare readonly params: Readonly<Record<string, unknown>>;
+  declare readonly principal: string;
+  declare readonly era: McpContext["era"];
+  declare readonly protocolVersion: string;
+  declare readonly clientCapabilities: McpContext["clientCapabilities"];
+  declare readonly clientInfo: McpContext["clientInfo"];
+  declare readonly logLevel: McpContext["logLevel"];
+  declare readonly progressToken: McpContext["progressToken"];
+  declare readonly target: McpContext["target"];
+  declare readonly inputResponses: McpContext["inputResponses"];
+  declare readonly state: McpContext["state"];
+
+  declare readonly auth: AuthInfo;
+  declare readonly event: H3Event;
+  declare readonly channel: ResponseChannel;
+
+  // Fields are `declare`d and assigned here: a class field definition compiles to a defineProperty call each.
+  constructor(message: JsonRpcRequest, auth: AuthInfo, fields: EraFields, event: H3Event, channel: ResponseChannel) {
+    this.auth = auth;
+    this.event = event;
+    this.channel = channel;
+    this.id = message.id;
+    this.method = message.method;
+    this.params = message.params;
+    this.principal = auth.principal;
+    this.era = fields.era;
+    this.protocolVersion = fields.protocolVersion;
+    this.clientCapabilities = fields.clientCapabilities;
+    this.clientInfo = fields.clientInfo;
+    this.logLevel = fields.logLevel;
+    this.progressToken = fields.progressToken;
+    this.target = fields.target;
+    this.inputResponses = fields.inputResponses;
+    this.state = fields.state;
+  }
+
+  get signal(): AbortSignal {
+    return this.channel.signal;
+  }
+}
+
 async function createMcpContext(event: H3Event, message: JsonRpcRequest, auth: AuthInfo): Promise<McpContext> {
   const read: HeaderReader = (name) => requestHeader(event, name);
   const selection = selectEra(message, read("mcp-protocol-version"));
   const fields = selection.era === "modern" ? await modernFields(read, message, auth) : legacyFields(message, selection.version, auth);
   const channel = new ResponseChannel();
   cancelOnDisconnect(event, channel);
-  return {
-    id: message.id,
-    method: message.method,
-    params: message.params,
-    principal: auth.principal,
-    auth,
-    get signal() {
-      return channel.signal;
-    },
-    event,
-    channel,
-    ...fields,
-  };
+  return new RequestContext(message, auth, fields, event, channel);
 }
 
 /** Reads and validates the request into `event.context.mcp`, or ends it with the right error (or 202 for a notification). */
@@ -113,7 +150,9 @@ export async function readMcpRequest(event: H3Event): Promise<void> {
     const message = parseJsonRpcMessage(await readBodyText(event, { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs }));
     if (message.kind === "notification") return sendNoContent(event, 202);
     id = message.id;
-    event.context.mcp = await createMcpContext(event, message, event.context.mcpAuth!);
+    event.context.mcpMessage = message;
+    startRequestSpan(event, message);
+    event.context.mcp = await inRequestSpan(event, () => createMcpContext(event, message, event.context.mcpAuth!));
   } catch (error) {
     if (error instanceof AuthError) return sendAuthError(event, error, useOAuthSettings());
     // An unread remainder must not be parsed as the next request on this connection.

@@ -234,6 +234,28 @@ export const SETTINGS = {
     doc: "Caching hint (ttlMs) on lists and server/discover",
     parse: integer("NITRO_MCP_LIST_TTL_MS", 0),
   }),
+  logFormat: setting({
+    env: "NITRO_MCP_LOG_FORMAT",
+    default: "auto",
+    doc: "json: one JSON object per line; pretty: readable text; auto: pretty in npm run dev, json in builds",
+    parse: (raw): "json" | "pretty" | "auto" => {
+      const value = text(raw);
+      if (value !== "json" && value !== "pretty" && value !== "auto") throw new Error('NITRO_MCP_LOG_FORMAT must be "json", "pretty" or "auto"');
+      return value;
+    },
+  }),
+  logRequests: setting({
+    env: "NITRO_MCP_LOG_REQUESTS",
+    default: true,
+    doc: "One log line per HTTP request: method, target, outcome, status, duration (never arguments or tokens)",
+    parse: boolean,
+  }),
+  logArguments: setting({
+    env: "NITRO_MCP_LOG_ARGUMENTS",
+    default: false,
+    doc: "Also put each request's arguments in its log line (they may hold personal data: for development)",
+    parse: boolean,
+  }),
   legacy: setting({
     env: "NITRO_MCP_LEGACY",
     default: true,

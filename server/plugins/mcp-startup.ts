@@ -1,15 +1,17 @@
 /**
- * Fails fast on bad configuration (a state secret shorter than 32 bytes, a malformed
+ * Sets the log format, and fails fast on bad configuration (a state secret shorter than 32 bytes, a malformed
  * NITRO_MCP_AUTH_TOKENS, sign-in without NITRO_MCP_RESOURCE_URL…) so the server stops at start-up
  * with a clear message instead of failing on the first request.
  */
 import { useOAuthSettings } from "../mcp/auth/authenticate";
 import { useMcpConfig } from "../mcp/config";
-import { logInfo, logWarning } from "../mcp/log";
+import { logInfo, logWarning, setLogFormat } from "../mcp/log";
 import { useStateKeyRing } from "../mcp/state/request-state";
 
 export default defineNitroPlugin(() => {
   const config = useMcpConfig();
+  // First, so every later line (this plugin's, the storage plugin's) has the chosen format.
+  setLogFormat(config.logFormat);
   void useStateKeyRing();
   const oauth = useOAuthSettings();
   if (oauth) logInfo(`sign-in: tokens from ${oauth.issuer} for ${oauth.resource}`);

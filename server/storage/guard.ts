@@ -3,9 +3,10 @@
  * store is wrapped so that a failure (Redis down, a binding error) or an operation that does not
  * finish within OPERATION_TIMEOUT_MS surfaces as one `StorageUnavailableError`, which the server
  * answers -32603 "storage unavailable" (HTTP 503), the reason in the log. A request never waits
- * on a store forever.
+ * on a store forever. Every operation is also a span (see `mcp/tracing.ts`).
  */
 import type { Driver } from "unstorage";
+import { withSpan } from "../mcp/tracing";
 import { StorageUnavailableError, type AtomicStore } from "./atomic";
 
 const OPERATION_TIMEOUT_MS = 5000;
@@ -22,12 +23,15 @@ function bounded<T>(operation: string, work: Promise<T>): Promise<T> {
     .finally(() => clearTimeout(timer));
 }
 
-function guarded<T extends object>(target: T, passThrough: ReadonlySet<PropertyKey> = new Set()): T {
+/** Each operation bounded, and traced as a child span (`storage <operation>`) of the request or task round that made it. */
+function guarded<T extends { name?: string }>(target: T, passThrough: ReadonlySet<PropertyKey> = new Set()): T {
+  const attributes = { "mcp.storage.name": target.name ?? "unknown" };
   return new Proxy(target, {
     get(object, property, receiver) {
       const value = Reflect.get(object, property, receiver);
       if (typeof value !== "function" || passThrough.has(property)) return value;
-      return (...args: unknown[]) => bounded(String(property), (async () => value.apply(object, args))());
+      const operation = String(property);
+      return (...args: unknown[]) => withSpan(`storage ${operation}`, attributes, () => bounded(operation, (async () => value.apply(object, args))()));
     },
   });
 }

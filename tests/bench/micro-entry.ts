@@ -3,6 +3,9 @@ import { createRequestStateCodec } from "@modelcontextprotocol/server";
 import { checkMethodHeaders, checkVersionHeader } from "../../server/mcp/http/mcp-headers";
 import { parseJsonRpcMessage, type JsonRpcRequest } from "../../server/mcp/jsonrpc";
 import { parseRequestMeta } from "../../server/mcp/request-meta";
+import type { StateCipher } from "../../server/mcp/state/cipher";
+import { stateCipher as nodeCipher } from "../../server/mcp/state/cipher.node";
+import { stateCipher as webCipher } from "../../server/mcp/state/cipher.web";
 import { openRequestState, sealRequestState, type RequestBinding } from "../../server/mcp/state/codec";
 import { createStateKeyRing } from "../../server/mcp/state/keys";
 
@@ -22,10 +25,20 @@ async function measure(size: number, batches: number, op: () => unknown): Promis
 
 export async function runMicroBenchmarks(smoke: boolean): Promise<Record<string, number>> {
   const [size, batches] = smoke ? [50, 3] : [2000, 15];
-  const ring = await createStateKeyRing({ secret: SECRET, previous: [], allowEphemeral: false });
   const binding: RequestBinding = { principal: "anonymous", method: "tools/call", target: "delete_note", arguments: { note_id: "7" } };
   const payload = { step: 2, name: "Ada" };
-  const token = await sealRequestState(ring, binding, payload, { ttlSeconds: 600 });
+  /** Seal, open, and both, with one cipher backend. */
+  const codec = async (label: string, cipher: StateCipher) => {
+    const ring = await createStateKeyRing({ cipher, secret: SECRET, previous: [], allowEphemeral: false });
+    const token = await sealRequestState(ring, binding, payload, { ttlSeconds: 600 });
+    return {
+      [`seal requestState (${label})`]: await measure(size, batches, () => sealRequestState(ring, binding, payload, { ttlSeconds: 600 })),
+      [`open requestState (${label})`]: await measure(size, batches, () => openRequestState(ring, token, binding, { maxLength: 16384 })),
+      [`seal + open (${label})`]: await measure(size, batches, async () =>
+        openRequestState(ring, await sealRequestState(ring, binding, payload, { ttlSeconds: 600 }), binding, { maxLength: 16384 }),
+      ),
+    };
+  };
   const sdk = createRequestStateCodec<typeof payload>({ key: SECRET, ttlSeconds: 600 });
   const sdkToken = await sdk.mint(payload);
 
@@ -46,13 +59,8 @@ export async function runMicroBenchmarks(smoke: boolean): Promise<Record<string,
   const headers: Record<string, string> = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "greet" };
 
   return {
-    "seal requestState (this template: AES-256-GCM, request bound as AAD)": await measure(size, batches, () =>
-      sealRequestState(ring, binding, payload, { ttlSeconds: 600 }),
-    ),
-    "open requestState (this template)": await measure(size, batches, () => openRequestState(ring, token, binding, { maxLength: 16384 })),
-    "seal + open (this template)": await measure(size, batches, async () =>
-      openRequestState(ring, await sealRequestState(ring, binding, payload, { ttlSeconds: 600 }), binding, { maxLength: 16384 }),
-    ),
+    ...(await codec("this template, node:crypto: the Node and Vercel builds", nodeCipher)),
+    ...(await codec("this template, Web Crypto: the Worker build", webCipher)),
     "mint + verify (SDK codec: HMAC-SHA256, signed only)": await measure(size, batches, async () => sdk.verify(await sdk.mint(payload), {} as never)),
     "verify (SDK codec)": await measure(size, batches, () => sdk.verify(sdkToken, {} as never)),
     "validate one request: envelope + _meta + mirrored headers": await measure(size * 5, batches, () => {

@@ -1,6 +1,6 @@
 /**
- * The benchmark scenarios: the same JSON-RPC requests for every contender (the bare h3
- * contender ignores them and answers its fixed result).
+ * The benchmark scenarios: the same JSON-RPC requests for every contender (the bare h3 and
+ * Nitro floor contenders ignore them and answer their fixed result).
  *
  * Each scenario gives autocannon its `requests` (one step, or two for a full flow) and a
  * `call` used to measure latency one request at a time. `prepare` runs before each
@@ -27,16 +27,22 @@ function request(method, params) {
   return { method: "POST", headers, body: body(method, params) };
 }
 
+/** A JSON-RPC answer, whether it came as JSON or as a one-message SSE stream (tmcp answers everything so). */
+const parseAnswer = (text) => JSON.parse(text.trimStart().startsWith("{") ? text : /^data: ?(.*)$/m.exec(text)?.[1] ?? "null");
+
 async function send(url, method, params) {
   const { headers, body } = request(method, params);
   const response = await fetch(url, { method: "POST", headers, body });
-  const json = await response.json();
+  const json = parseAnswer(await response.text());
   if (!response.ok || json.error) throw new Error(`${method} failed: ${response.status} ${JSON.stringify(json.error)}`);
   return json.result;
 }
 
-/** Round one of bench_confirm: its sealed state (the bare contender has none). */
-const askToConfirm = async (url, contender) => (contender === "bare" ? "" : (await send(url, "tools/call", CONFIRM_7)).requestState);
+/** Contenders that answer a constant, whatever is asked: they issue no state. */
+const FIXED_ANSWER = new Set(["bare", "nitro-floor"]);
+
+/** Round one of bench_confirm: its sealed state. */
+const askToConfirm = async (url, contender) => (FIXED_ANSWER.has(contender) ? "" : (await send(url, "tools/call", CONFIRM_7)).requestState);
 const declineWith = (requestState) => ({ ...CONFIRM_7, inputResponses: DECLINE, requestState });
 
 const constant = (name, method, params) => ({
@@ -48,12 +54,12 @@ const constant = (name, method, params) => ({
 /**
  * Round two alone, timed over the same duration as the other scenarios. The states are made
  * beforehand, untimed. This template's `bench_confirm` states are single use, so it gets one
- * fresh state per request (a replay would be refused, and counted as an error); the SDK's
+ * fresh state per request (a replay would be refused, and counted as an error); the peers'
  * states can be replayed, so a smaller pool is cycled.
  */
 function retryRound({ smoke }) {
   let pool = [];
-  const poolSize = (contender) => (smoke ? 300 : contender === "template" ? 30_000 : contender === "sdk" ? 2_000 : 1);
+  const poolSize = (contender) => (smoke ? 300 : contender === "template" ? 60_000 : FIXED_ANSWER.has(contender) ? 1 : 2_000);
   return {
     name: "MRTR retry round (confirm, decline)",
     async prepare(url, contender) {
@@ -78,7 +84,7 @@ const fullFlow = {
     {
       ...request("tools/call", CONFIRM_7),
       onResponse: (status, text, context) => {
-        context.state = JSON.parse(text).result?.requestState ?? "";
+        context.state = parseAnswer(text).result?.requestState ?? "";
       },
     },
     { ...request("tools/call", CONFIRM_7), setupRequest: (req, context) => ({ ...req, body: body("tools/call", declineWith(context.state)) }) },

@@ -91,7 +91,7 @@ const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 async function main() {
   if (!existsSync(`${OUTPUT.fixtures}/server/index.mjs`)) await buildTarget("fixtures");
-  const server = await startServer({ env: { NITRO_MCP_STATE_SECRET: "soak-secret-0123456789abcdef0123456789" } });
+  const server = await startServer({ env: { NITRO_MCP_STATE_SECRET: "soak-secret-0123456789abcdef0123456789" }, keepOutput: false });
   const counts = {};
   const unexpected = [];
   const latencies = [];

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealRequestState } from "../../server/mcp/state/codec";
+import { stateCipher } from "../../server/mcp/state/cipher.web";
 import { createStateKeyRing } from "../../server/mcp/state/keys";
 import { CONFIRM, ELICITATION, askToIncrement, expectOpaqueRejection, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
 import { post } from "../helpers/rpc";
@@ -95,7 +96,7 @@ describe("expiry", () => {
 
   /** A state sealed with the server's secret, as if issued `secondsAgo` seconds ago, for `key`. */
   async function stateIssuedAgo(key: string, secondsAgo: number, ttlSeconds = 600): Promise<string> {
-    const ring = await createStateKeyRing({ secret: TEST_SECRET, previous: [], allowEphemeral: false });
+    const ring = await createStateKeyRing({ cipher: stateCipher, secret: TEST_SECRET, previous: [], allowEphemeral: false });
     const binding = { principal: "anonymous", method: "tools/call", target: "confirm_increment", arguments: { key } };
     return sealRequestState(ring, binding, {}, { ttlSeconds, now: Math.floor(Date.now() / 1000) - secondsAgo });
   }
@@ -206,7 +207,7 @@ describe("secret configuration", () => {
     const asking = await post(server.url, "tools/call", { name: "confirm_increment", arguments: { key: uniqueKey() } }, { capabilities: ELICITATION });
     expect(asking.status).toBe(500);
     expect(asking.body.error).toEqual({ code: -32603, message: expect.stringContaining("NITRO_MCP_STATE_SECRET") });
-    expect(server.logs()).toMatch(/NITRO_MCP_STATE_SECRET is not set/);
+    await expect.poll(() => server.logs()).toMatch(/NITRO_MCP_STATE_SECRET is not set/);
     await server.stop();
   });
 });

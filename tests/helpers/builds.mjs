@@ -17,7 +17,9 @@ const ROOT = new URL("../..", import.meta.url).pathname;
 const FIXTURE_DIRS = ["tests/fixtures"];
 const CONFORMANCE_DIRS = ["tests/conformance/fixtures"];
 
-/** @type {Record<string, { preset?: string, scanDirs?: string[], definitionDirs?: string[], output?: string }>} */
+/** @typedef {{ preset?: string, scanDirs?: string[], definitionDirs?: string[], output?: string, rootDir?: string }} BuildSpec */
+
+/** @type {Record<string, BuildSpec>} */
 export const BUILDS = {
   product: {},
   fixtures: { scanDirs: FIXTURE_DIRS, output: ".output-fixtures" },
@@ -26,22 +28,31 @@ export const BUILDS = {
   conformance: { scanDirs: CONFORMANCE_DIRS, definitionDirs: CONFORMANCE_DIRS, output: ".output-conformance" },
 };
 
-/** The benchmark's build (`npm run bench` makes it): the server plus the benchmark's own tools. */
-export const BENCH_BUILD = { scanDirs: ["tests/bench/fixtures"], output: ".output-bench" };
+/**
+ * The benchmark's builds (`npm run bench` makes them): the server plus the benchmark's own tools,
+ * and the floor of any Nitro app — a project of its own (no nitro.config.ts, one route) built
+ * with this project's nitropack.
+ */
+/** @type {Record<string, BuildSpec>} */
+export const BENCH_BUILDS = {
+  bench: { scanDirs: ["tests/bench/fixtures"], output: ".output-bench" },
+  "nitro-floor": { rootDir: "tests/bench/contenders/nitro-floor", output: ".output-nitro-floor" },
+};
 
-/** Builds one entry of BUILDS (or BENCH_BUILD for "bench"); the output folder is its `output` (or `.output`). */
+/** Builds one entry of BUILDS or BENCH_BUILDS; the output folder is its `output` (or `.output`). */
 export async function buildTarget(name) {
-  const spec = name === "bench" ? BENCH_BUILD : BUILDS[name];
+  const spec = BUILDS[name] ?? BENCH_BUILDS[name];
   if (!spec) throw new Error(`unknown build ${name}`);
   const overrides = spec.output
     ? {
-        scanDirs: spec.scanDirs,
+        ...(spec.rootDir ? { compatibilityDate: "2026-07-28" } : { scanDirs: spec.scanDirs }),
         output: { dir: `${ROOT}${spec.output}` },
         buildDir: `${ROOT}.nitro/${name}`,
         ...(spec.definitionDirs ? { mcp: { definitionDirs: spec.definitionDirs } } : {}),
       }
     : {};
-  const nitro = await createNitro({ rootDir: ROOT, dev: false, preset: spec.preset, logLevel: 1, ...overrides });
+  const rootDir = spec.rootDir ? `${ROOT}${spec.rootDir}` : ROOT;
+  const nitro = await createNitro({ rootDir, dev: false, preset: spec.preset, logLevel: 1, ...overrides });
   await prepare(nitro);
   await copyPublicAssets(nitro);
   await prerender(nitro);

@@ -25,34 +25,64 @@ export const OUTPUT = {
 /**
  * @typedef {object} RunningServer
  * @property {string} url the MCP endpoint
- * @property {() => string} logs everything the server printed, for assertions on its log
+ * @property {() => string} logs everything the server printed, its JSON log lines rendered as text
+ *   (`[mcp] level: message`, then an error's stack), for assertions on what it said
+ * @property {() => string} rawLogs everything the server printed, as printed
  * @property {number} pid the server process (for its memory)
  * @property {() => Promise<void>} stop
  */
 
-/** Spawns a process that collects everything it prints, calling `onOutput` after each chunk. */
-function spawnCollecting(command, args, env, onOutput = () => {}) {
+/**
+ * Spawns a process that collects what it prints, calling `onOutput` after each chunk until it
+ * returns true (so a busy server's log is not searched again and again). With `keep: false`, only
+ * what it printed until then is kept: the benchmark's servers log every request.
+ */
+function spawnCollecting(command, args, env, { onOutput = () => true, keep = true } = {}) {
   const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   const collected = { child, output: "" };
+  let watching = true;
   const onData = (chunk) => {
+    if (!keep && !watching) return;
     collected.output += chunk;
-    onOutput(collected.output);
+    if (watching && onOutput(collected.output)) watching = false;
   };
   child.stdout.on("data", onData);
   child.stderr.on("data", onData);
   return collected;
 }
 
+/** The server's output with each JSON log line (server/mcp/log.ts) rendered as the text a person would read. */
+function readableLog(output) {
+  return output
+    .split("\n")
+    .map((line) => {
+      if (!line.startsWith("{")) return line;
+      try {
+        const { level, msg, error } = JSON.parse(line);
+        if (typeof msg !== "string") return line;
+        const head = `[mcp] ${level === "info" ? "" : `${level}: `}${msg}`;
+        return error ? `${head}\n${error.stack ?? error.message}` : head;
+      } catch {
+        return line;
+      }
+    })
+    .join("\n");
+}
+
 /**
  * Spawns `command` and resolves once its output matches `ready` (whose group 1 is the base URL).
- * @param {{ command: string, args: string[], env: Record<string, string | undefined>, ready: RegExp, timeoutMs?: number }} options
+ * @param {{ command: string, args: string[], env: Record<string, string | undefined>, ready: RegExp, timeoutMs?: number, keepOutput?: boolean }} options
  * @returns {Promise<RunningServer>}
  */
-async function startProcess({ command, args, env, ready, timeoutMs = 15_000 }) {
+async function startProcess({ command, args, env, ready, timeoutMs = 15_000, keepOutput = true }) {
   let resolveBase;
-  const collected = spawnCollecting(command, args, env, (output) => {
-    const match = ready.exec(output);
-    if (match) resolveBase(match[1]);
+  const collected = spawnCollecting(command, args, env, {
+    keep: keepOutput,
+    onOutput: (output) => {
+      const match = ready.exec(output);
+      if (match) resolveBase(match[1]);
+      return Boolean(match);
+    },
   });
   const { child } = collected;
   const base = await new Promise((resolve, reject) => {
@@ -69,7 +99,8 @@ async function startProcess({ command, args, env, ready, timeoutMs = 15_000 }) {
   return {
     url: `${base}/mcp`,
     pid: child.pid,
-    logs: () => collected.output,
+    logs: () => readableLog(collected.output),
+    rawLogs: () => collected.output,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -83,7 +114,8 @@ const baseEnv = (env = {}) => ({ PATH: process.env.PATH, HOME: process.env.HOME,
 
 /**
  * A Node build (the fixture build unless `output` says otherwise), or another Node entry.
- * @param {{ env?: Record<string, string>, output?: string, entry?: string, args?: string[], nodeArgs?: string[] }} [options]
+ * `keepOutput: false` drops what it prints once it is listening (the benchmark's servers log every request).
+ * @param {{ env?: Record<string, string>, output?: string, entry?: string, args?: string[], nodeArgs?: string[], keepOutput?: boolean }} [options]
  */
 export function startServer(options = {}) {
   return startProcess({
@@ -91,6 +123,7 @@ export function startServer(options = {}) {
     args: [...(options.nodeArgs ?? []), options.entry ?? `${options.output ?? OUTPUT.fixtures}/server/index.mjs`, ...(options.args ?? [])],
     env: { HOST: "127.0.0.1", PORT: "0", ...baseEnv(options.env) },
     ready: /Listening on (http:\/\/\S+)/,
+    keepOutput: options.keepOutput,
   });
 }
 

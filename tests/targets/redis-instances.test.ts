@@ -21,9 +21,10 @@ const ask = (server: RunningServer, extra: object = {}) =>
   post(server.url, "tools/call", { name: "three_questions", arguments: {}, ...extra }, { capabilities: ELICITATION });
 
 describe("two instances sharing Redis and one secret", () => {
-  it("both use the shared store", () => {
-    expect(a.logs()).toMatch(/\[mcp\] storage: Redis/);
-    expect(b.logs()).toMatch(/\[mcp\] storage: Redis/);
+  it("both use the shared store", async () => {
+    // Log lines leave at the end of the event loop's turn: they may follow the "Listening" line.
+    await expect.poll(() => a.logs()).toMatch(/\[mcp\] storage: Redis/);
+    await expect.poll(() => b.logs()).toMatch(/\[mcp\] storage: Redis/);
   });
 
   it("completes a flow whose rounds alternate between the instances", async () => {

@@ -1,9 +1,10 @@
-/** Header decoding, x-mcp-header scanning, capability reading, URI templates, cursors. */
+/** Header decoding, x-mcp-header scanning, capability reading, URI templates, cursors, the JSON nesting limit. */
 import { describe, expect, it } from "vitest";
 import { clientCanAnswer, requireClientCapabilities } from "../../server/mcp/capabilities";
 import { McpError } from "../../server/mcp/errors";
 import { findHeaderParams } from "../../server/mcp/http/header-params";
 import { decodeHeaderValue } from "../../server/mcp/http/mcp-headers";
+import { MAX_JSON_DEPTH, parseJsonRpcMessage } from "../../server/mcp/jsonrpc";
 import { paginate } from "../../server/mcp/pagination";
 import type { InputRequest } from "../../server/mcp/protocol";
 import { compileUriTemplate } from "../../server/mcp/uri-template";
@@ -86,5 +87,27 @@ describe("URI templates and cursors", () => {
     expect([...first.items, ...second.items, ...third.items]).toEqual(items);
     expect(third.nextCursor).toBeUndefined();
     expect(() => paginate(items, first.nextCursor, 2, "prompts")).toThrow(McpError);
+  });
+});
+
+describe("JSON nesting limit", () => {
+  const nested = (depth: number, inner = "1") => `{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":${"[".repeat(depth - 2)}${inner}${"]".repeat(depth - 2)}}}`;
+  const depthError = (text: string) => {
+    try {
+      parseJsonRpcMessage(text);
+      return undefined;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+
+  it(`accepts ${MAX_JSON_DEPTH} levels and refuses ${MAX_JSON_DEPTH + 1}`, () => {
+    expect(depthError(nested(MAX_JSON_DEPTH))).toBeUndefined();
+    expect(depthError(nested(MAX_JSON_DEPTH + 1))).toMatch(/nested deeper than 64 levels/);
+  });
+
+  it("does not count brackets inside strings, escaped quotes included", () => {
+    const brackets = JSON.stringify(`\\" ${"[{".repeat(200)}`);
+    expect(depthError(nested(MAX_JSON_DEPTH, brackets))).toBeUndefined();
   });
 });

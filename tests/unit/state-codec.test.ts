@@ -1,15 +1,26 @@
-/** The requestState codec on its own: format, binding, clock skew, rotation. */
+/**
+ * The requestState codec on its own: format, binding, clock skew, rotation — on both cipher
+ * backends (Web Crypto for Workers, node:crypto for Node builds), which must be interchangeable:
+ * a fleet in the middle of a rolling deploy, or mixing platforms, opens every state any of it sealed.
+ */
 import { describe, expect, it } from "vitest";
+import type { StateCipher } from "../../server/mcp/state/cipher";
+import { stateCipher as nodeCipher } from "../../server/mcp/state/cipher.node";
+import { stateCipher as webCipher } from "../../server/mcp/state/cipher.web";
 import { openRequestState, sealRequestState, type RequestBinding } from "../../server/mcp/state/codec";
 import { createStateKeyRing, StateSecretError } from "../../server/mcp/state/keys";
 
 const SECRET = "unit-secret-0123456789abcdef012345678";
 const binding: RequestBinding = { principal: "alice", method: "tools/call", target: "delete_note", arguments: { note_id: "7", b: [1, 2] } };
-const ring = () => createStateKeyRing({ secret: SECRET, previous: [], allowEphemeral: false });
-const open = async (token: unknown, bound = binding, now?: number) =>
-  openRequestState(await ring(), token, bound, { maxLength: 16384, now });
+const ringOf = (cipher: StateCipher, secret = SECRET, previous: string[] = []) => createStateKeyRing({ cipher, secret, previous, allowEphemeral: false });
 
-describe("requestState codec", () => {
+describe.each([
+  ["Web Crypto", webCipher],
+  ["node:crypto", nodeCipher],
+])("requestState codec on %s", (_, cipher) => {
+  const ring = () => ringOf(cipher);
+  const open = async (token: unknown, bound = binding, now?: number) => openRequestState(await ring(), token, bound, { maxLength: 16384, now });
+
   it("round-trips the payload and binds it to the canonical arguments (key order does not matter)", async () => {
     const token = await sealRequestState(await ring(), binding, { step: 2 }, { ttlSeconds: 60 });
     expect(token).toMatch(/^v1\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]+$/);
@@ -50,14 +61,14 @@ describe("requestState codec", () => {
   });
 
   it("rejects secrets shorter than 32 bytes synchronously, naming no part of them", () => {
-    expect(() => createStateKeyRing({ secret: "too-short", previous: [], allowEphemeral: false })).toThrow(StateSecretError);
-    expect(() => createStateKeyRing({ secret: SECRET, previous: ["x"], allowEphemeral: false })).toThrow(/PREVIOUS entry is 1 bytes/);
+    expect(() => ringOf(cipher, "too-short")).toThrow(StateSecretError);
+    expect(() => ringOf(cipher, SECRET, ["x"])).toThrow(/PREVIOUS entry is 1 bytes/);
   });
 
   it("opens with a previous key but never seals with it", async () => {
-    const old = await createStateKeyRing({ secret: "old-" + SECRET, previous: [], allowEphemeral: false });
+    const old = await ringOf(cipher, "old-" + SECRET);
     const token = await sealRequestState(old, binding, {}, { ttlSeconds: 60 });
-    const rotated = await createStateKeyRing({ secret: SECRET, previous: ["old-" + SECRET], allowEphemeral: false });
+    const rotated = await ringOf(cipher, SECRET, ["old-" + SECRET]);
     expect((await openRequestState(rotated, token, binding, { maxLength: 16384 })).ok).toBe(true);
     const fresh = await sealRequestState(rotated, binding, {}, { ttlSeconds: 60 });
     expect(fresh.split(".")[1]).toBe(rotated.sealing!.kid);
@@ -65,8 +76,52 @@ describe("requestState codec", () => {
   });
 
   it("has no sealing key without a secret outside development", async () => {
-    const none = await createStateKeyRing({ secret: "", previous: [], allowEphemeral: false });
+    const none = await ringOf(cipher, "");
     expect(none.sealing).toBeNull();
     await expect(sealRequestState(none, binding, {}, { ttlSeconds: 60 })).rejects.toThrow(/disabled/);
+  });
+});
+
+describe("the two cipher backends are interchangeable", () => {
+  /** Sealed by the Web Crypto codec as it was before node:crypto existed: states already issued must keep opening. */
+  const ISSUED_BEFORE = {
+    kid: "oOiqx-Tj",
+    token:
+      "v1.oOiqx-Tj.j2XOmGN-ERiZu12KH1XFZAp-BAyrnpi0OnyLgh-PR3oOTWb36Ih0izluDfrO6GzrIz-Ig28bP8ONi5UNGTvYIjw3n3cJHhj-2CpkesutVAzLrhNgRTd4aaUnFHfGhqcRmXkNDTrEY71on86UGXRrUzJTWPMgFflips5ZUrBM2hj-v7M_pIX_Y9BuK2E",
+    now: 1_800_000_010,
+  };
+
+  it.each([
+    ["Web Crypto", "node:crypto", webCipher, nodeCipher],
+    ["node:crypto", "Web Crypto", nodeCipher, webCipher],
+  ])("a state sealed with %s opens with %s, and a changed byte fails on both", async (_, __, sealer, opener) => {
+    const token = await sealRequestState(await ringOf(sealer), binding, { step: 2, name: "Zoë" }, { ttlSeconds: 60 });
+    const opened = await openRequestState(await ringOf(opener), token, binding, { maxLength: 16384 });
+    expect(opened.ok && opened.claims.data).toEqual({ step: 2, name: "Zoë" });
+    const flipped = token.slice(0, 30) + (token[30] === "A" ? "B" : "A") + token.slice(31);
+    for (const cipher of [sealer, opener]) {
+      expect((await openRequestState(await ringOf(cipher), flipped, binding, { maxLength: 16384 })).ok).toBe(false);
+    }
+  });
+
+  it.each([
+    ["Web Crypto", webCipher],
+    ["node:crypto", nodeCipher],
+  ])("%s derives the same key id and opens a state issued before it existed", async (_, cipher) => {
+    const ring = await ringOf(cipher);
+    expect(ring.sealing!.kid).toBe(ISSUED_BEFORE.kid);
+    const opened = await openRequestState(ring, ISSUED_BEFORE.token, binding, { maxLength: 16384, now: ISSUED_BEFORE.now });
+    expect(opened.ok && opened.claims).toMatchObject({ iat: 1_800_000_000, exp: 1_800_000_600, sub: "alice", data: { step: 2, name: "Zoë" } });
+  });
+
+  it("node:crypto refuses a shortened tag", async () => {
+    const token = await sealRequestState(await ringOf(nodeCipher), binding, {}, { ttlSeconds: 60 });
+    const [version, kid, body] = token.split(".");
+    const bytes = Buffer.from(body!, "base64url");
+    const shortened = `${version}.${kid}.${bytes.subarray(0, bytes.length - 4).toString("base64url")}`;
+    expect(await openRequestState(await ringOf(nodeCipher), shortened, binding, { maxLength: 16384 })).toEqual({
+      ok: false,
+      reason: "authentication failed (tampered, or sealed for another request)",
+    });
   });
 });

@@ -4,18 +4,20 @@
  * - A declared `Content-Length` over the limit is refused before reading. The rest of an
  *   oversized body is read and thrown away, up to DRAIN_FACTOR times the limit, so the client
  *   gets its 413 instead of a reset connection; past that the connection is closed.
- * - Bytes are copied into one buffer as they arrive (grown by doubling, never past the limit),
- *   so a body costs memory in proportion to its size, not to the number of chunks it came in.
+ * - A body in one chunk is kept as it came; otherwise bytes are copied into one buffer as they
+ *   arrive (grown by doubling, never past the limit), so a body costs memory in proportion to its
+ *   size, not to the number of chunks it came in.
  * - The whole body must arrive within the body timeout: a client trickling bytes gets 408 and
  *   its connection closed, instead of holding a request open.
  */
 import type { IncomingMessage } from "node:http";
 import type { H3Event } from "h3";
 import { ErrorCode, McpError } from "../errors";
+import { setDeadline } from "./deadlines";
 import { requestHeader } from "./request-headers";
 
 const DRAIN_FACTOR = 4;
-const FIRST_ALLOCATION = 16 * 1024;
+const FIRST_BUFFER_BYTES = 16 * 1024;
 
 /** -32600 with HTTP 413. */
 export class BodyTooLargeError extends McpError {
@@ -39,13 +41,16 @@ const decoder = new TextDecoder();
 
 function readStream(request: IncomingMessage, limit: number, timeoutMs: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    let buffer = new Uint8Array(0);
+    // The usual body arrives in one chunk, kept as it is. A second chunk starts a buffer grown by
+    // doubling (not sized by Content-Length: a client could declare the limit and trickle bytes).
+    let first: Uint8Array | undefined;
+    let buffer: Uint8Array | undefined;
     let size = 0;
     let settled = false;
     const settle = (error: Error | undefined, body?: Uint8Array) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      cancelDeadline();
       request.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
       if (error) {
         request.pause();
@@ -56,17 +61,25 @@ function readStream(request: IncomingMessage, limit: number, timeoutMs: number):
       size += chunk.byteLength;
       if (size > limit * DRAIN_FACTOR) return settle(new BodyTooLargeError(limit, false));
       if (size > limit) return; // read and discard: the 413 comes at the end
-      if (size > buffer.byteLength) {
-        const grown = new Uint8Array(Math.min(limit, Math.max(size, FIRST_ALLOCATION, buffer.byteLength * 2)));
-        grown.set(buffer.subarray(0, size - chunk.byteLength));
+      if (size === chunk.byteLength) {
+        first = chunk;
+        return;
+      }
+      if (!buffer || size > buffer.byteLength) {
+        const grown = new Uint8Array(Math.min(limit, Math.max(size, FIRST_BUFFER_BYTES, (buffer?.byteLength ?? 0) * 2)));
+        grown.set(buffer ? buffer.subarray(0, size - chunk.byteLength) : first!);
         buffer = grown;
+        first = undefined;
       }
       buffer.set(chunk, size - chunk.byteLength);
     };
-    const onEnd = () => settle(size > limit ? new BodyTooLargeError(limit, true) : undefined, buffer.subarray(0, size));
+    const onEnd = () => {
+      if (size > limit) return settle(new BodyTooLargeError(limit, true));
+      settle(undefined, buffer ? buffer.subarray(0, size) : (first ?? new Uint8Array(0)));
+    };
     const onError = (error: Error) => settle(error);
     const onClose = () => settle(new Error("the client closed the connection before sending the whole body"));
-    const timer = setTimeout(() => settle(new BodyTimeoutError(timeoutMs)), timeoutMs);
+    const cancelDeadline = setDeadline(timeoutMs, () => settle(new BodyTimeoutError(timeoutMs)));
     request.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
   });
 }

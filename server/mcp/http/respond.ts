@@ -7,6 +7,8 @@ import { send, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import type { McpContext } from "../context";
 import { dispatch, errorReply, type JsonRpcReply } from "../dispatcher";
 import type { RequestId } from "../protocol";
+import { inRequestSpan } from "../tracing";
+import { recordOutcome } from "./request-log";
 
 const SSE_HEADERS = {
   "content-type": "text/event-stream",
@@ -22,13 +24,14 @@ function writeHead(event: H3Event, status: number, headers?: Record<string, stri
 /** Ends the request with a JSON-RPC error (`id` when it was readable): for the steps that refuse a request. */
 export function sendError(event: H3Event, id: RequestId | undefined, error: unknown, headers?: Record<string, string>): Promise<void> {
   const reply = errorReply(id, error);
+  recordOutcome(event, reply.outcome);
   writeHead(event, reply.status, headers);
   return send(event, reply.body);
 }
 
 /** Dispatches the validated request and returns the response body: JSON text, or an SSE stream. */
 export async function respond(event: H3Event, mcp: McpContext): Promise<string | ReadableStream<Uint8Array>> {
-  const reply = dispatch(mcp);
+  const reply = inRequestSpan(event, () => dispatch(mcp));
   // Whichever comes first: the final reply (→ one JSON body) or a notification (→ SSE).
   // A handler may notify before its first await, so the channel replays one already buffered.
   const first = await new Promise<JsonRpcReply | undefined>((resolve) => {
@@ -36,6 +39,7 @@ export async function respond(event: H3Event, mcp: McpContext): Promise<string |
     void reply.then(resolve);
   });
   if (first) {
+    recordOutcome(event, first.outcome);
     mcp.channel.finish(first.body);
     writeHead(event, first.status);
     return first.body;
@@ -45,6 +49,9 @@ export async function respond(event: H3Event, mcp: McpContext): Promise<string |
   setResponseStatus(event, 200);
   setResponseHeaders(event, SSE_HEADERS);
   const stream = mcp.channel.openStream();
-  void reply.then((final) => mcp.channel.finish(final.body));
+  void reply.then((final) => {
+    recordOutcome(event, final.outcome);
+    mcp.channel.finish(final.body);
+  });
   return stream;
 }

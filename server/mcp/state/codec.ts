@@ -4,12 +4,13 @@
  * Wire format: `v1.<kid>.<base64url(iv ‖ ciphertext ‖ tag)>`. The additional authenticated
  * data is `v1.<kid>` plus the canonical request (method, target, arguments): the request is
  * authenticated without being stored, so a state presented on another request fails like a
- * forged one, and sealing or opening costs one Web Crypto call.
+ * forged one, and sealing or opening costs one cipher call (`cipher.ts`: Web Crypto or `node:crypto`).
  *
  * The client may send anything back. `openRequestState` therefore returns a reason
  * for the server log, and the caller answers every failure with the same opaque error.
  */
 import { base64UrlDecode, base64UrlEncode, canonicalJson, utf8Decode, utf8Encode } from "../internal/encoding";
+import { randomBytes } from "../internal/random";
 import { nowSeconds } from "../internal/time";
 import type { StateKeyRing } from "./keys";
 
@@ -64,7 +65,7 @@ export async function sealRequestState(
   const sealing = ring.sealing;
   if (!sealing) throw new Error("requestState sealing is disabled: no NITRO_MCP_STATE_SECRET");
   const iat = options.now ?? nowSeconds();
-  const random = crypto.getRandomValues(new Uint8Array(IV_BYTES + ID_BYTES));
+  const random = randomBytes(IV_BYTES + ID_BYTES);
   const iv = random.subarray(0, IV_BYTES);
   const claims: StateClaims = {
     iat,
@@ -73,14 +74,10 @@ export async function sealRequestState(
     jti: base64UrlEncode(random.subarray(IV_BYTES)),
     data,
   };
-  const sealed = await crypto.subtle.encrypt(
-    { name: "AES-GCM", iv, additionalData: additionalData(sealing.kid, binding) },
-    sealing.key,
-    utf8Encode(JSON.stringify(claims)),
-  );
+  const sealed = await sealing.key.seal(iv, additionalData(sealing.kid, binding), utf8Encode(JSON.stringify(claims)));
   const body = new Uint8Array(IV_BYTES + sealed.byteLength);
   body.set(iv);
-  body.set(new Uint8Array(sealed), IV_BYTES);
+  body.set(sealed, IV_BYTES);
   return `${VERSION}.${sealing.kid}.${base64UrlEncode(body)}`;
 }
 
@@ -120,12 +117,8 @@ export async function openRequestState(
 
   let claims: unknown;
   try {
-    const plain = await crypto.subtle.decrypt(
-      { name: "AES-GCM", iv: body.subarray(0, IV_BYTES), additionalData: additionalData(key.kid, binding) },
-      key.key,
-      body.subarray(IV_BYTES),
-    );
-    claims = JSON.parse(utf8Decode(new Uint8Array(plain)));
+    const plain = await key.key.open(body.subarray(0, IV_BYTES), additionalData(key.kid, binding), body.subarray(IV_BYTES));
+    claims = JSON.parse(utf8Decode(plain));
   } catch {
     return { ok: false, reason: "authentication failed (tampered, or sealed for another request)" };
   }

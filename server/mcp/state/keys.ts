@@ -7,13 +7,14 @@
  * nothing about the key itself.
  */
 import { base64UrlEncode, utf8Encode } from "../internal/encoding";
+import type { AesGcmKey, StateCipher } from "./cipher";
 
 const MIN_SECRET_BYTES = 32;
 const HKDF_SALT = utf8Encode("mcp-edge-template/request-state");
 
 export interface StateKey {
   readonly kid: string;
-  readonly key: CryptoKey;
+  readonly key: AesGcmKey;
 }
 
 export interface StateKeyRing {
@@ -27,15 +28,10 @@ export class StateSecretError extends Error {
   override name = "StateSecretError";
 }
 
-async function deriveStateKey(secret: Uint8Array<ArrayBuffer>): Promise<StateKey> {
-  const ikm = await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveKey", "deriveBits"]);
-  const hkdf = (label: string) => ({ name: "HKDF", hash: "SHA-256", salt: HKDF_SALT, info: utf8Encode(label) });
-  const key = await crypto.subtle.deriveKey(hkdf("aes-256-gcm v1"), ikm, { name: "AES-GCM", length: 256 }, false, [
-    "encrypt",
-    "decrypt",
-  ]);
-  const kid = base64UrlEncode(new Uint8Array(await crypto.subtle.deriveBits(hkdf("key id v1"), ikm, 48)));
-  return { kid, key };
+async function deriveStateKey(cipher: StateCipher, secret: Uint8Array<ArrayBuffer>): Promise<StateKey> {
+  const raw = new Uint8Array(await cipher.hkdf(secret, HKDF_SALT, "aes-256-gcm v1", 32));
+  const kid = base64UrlEncode(await cipher.hkdf(secret, HKDF_SALT, "key id v1", 6));
+  return { kid, key: await cipher.aesGcmKey(raw) };
 }
 
 function secretBytes(secret: string, name: string): Uint8Array<ArrayBuffer> {
@@ -54,11 +50,13 @@ function secretBytes(secret: string, name: string): Uint8Array<ArrayBuffer> {
  * Builds the key ring from configuration. Secrets are checked synchronously (a short one
  * throws `StateSecretError` before anything else happens); keys are derived asynchronously.
  *
+ * @param cipher the backend (`#mcp-state-cipher` in a build: see `cipher.ts`).
  * @param secret the current secret (seals and opens); empty means none.
  * @param previous secrets from before a rotation (open only).
  * @param allowEphemeral with no secret, seal with a random per-process key (development only).
  */
 export function createStateKeyRing(options: {
+  cipher: StateCipher;
   secret: string;
   previous: readonly string[];
   allowEphemeral: boolean;
@@ -70,9 +68,9 @@ export function createStateKeyRing(options: {
       ? crypto.getRandomValues(new Uint8Array(32))
       : null;
   return (async () => {
-    const sealing = current ? await deriveStateKey(current) : null;
+    const sealing = current ? await deriveStateKey(options.cipher, current) : null;
     const byKid = new Map<string, StateKey>();
-    for (const key of await Promise.all(previous.map(deriveStateKey))) byKid.set(key.kid, key);
+    for (const key of await Promise.all(previous.map((secret) => deriveStateKey(options.cipher, secret)))) byKid.set(key.kid, key);
     if (sealing) byKid.set(sealing.kid, sealing);
     return { sealing, byKid };
   })();

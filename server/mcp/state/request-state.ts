@@ -1,6 +1,6 @@
 /**
  * The life of `requestState`, in one place. Beside it: the codec (`codec.ts`), the keys
- * (`keys.ts`) and the single-use claims (`single-use.ts`).
+ * (`keys.ts`), the cipher backends (`cipher*.ts`) and the single-use claims (`single-use.ts`).
  *
  * - Opening, before any handler runs: the state a request presents is verified (seal, request
  *   binding, expiry, principal) and, for a `singleUseState` definition, claimed — the claim is
@@ -11,11 +11,13 @@
  * The client may send anything back. Every refusal is the same opaque -32602, whatever the
  * reason (telling which check failed would hand the client an oracle); the reason goes to the log.
  */
+import { stateCipher } from "#mcp-state-cipher";
 import { useMcpConfig } from "../config";
 import type { OpenedState, RequestTarget } from "../context";
 import { internalError, invalidRequestState } from "../errors";
 import { isPlainObject } from "../internal/object";
 import { logWarning } from "../log";
+import { withSpan } from "../tracing";
 import { openRequestState, sealRequestState, type RequestBinding } from "./codec";
 import { createStateKeyRing, type StateKeyRing } from "./keys";
 import { claimStateId } from "./single-use";
@@ -41,7 +43,7 @@ export function useStateKeyRing(): Promise<StateKeyRing> {
     } else if (!config.stateSecret) {
       logWarning("NITRO_MCP_STATE_SECRET is not set: tools, prompts and resources that ask for input are disabled.");
     }
-    return createStateKeyRing({ secret: config.stateSecret, previous: config.stateSecretPrevious, allowEphemeral });
+    return createStateKeyRing({ cipher: stateCipher, secret: config.stateSecret, previous: config.stateSecretPrevious, allowEphemeral });
   })();
   return ring;
 }
@@ -75,9 +77,10 @@ export async function openIncomingState(round: IncomingRound): Promise<{ state?:
   if (!("requestState" in params) || !target || !entry) return { inputResponses: entry?.singleUseState ? {} : answers };
 
   const config = useMcpConfig();
-  const opened = await openRequestState(await useStateKeyRing(), params.requestState, bindingOf(principal, method, target, params), {
-    maxLength: config.stateMaxLength,
-  });
+  const ring = await useStateKeyRing();
+  const opened = await withSpan("requestState open", {}, () =>
+    openRequestState(ring, params.requestState, bindingOf(principal, method, target, params), { maxLength: config.stateMaxLength }),
+  );
   const refuse = (reason: string): never => {
     logWarning(`requestState rejected on ${method} ${JSON.stringify(target.name.slice(0, 200))}: ${reason}`);
     throw invalidRequestState();
@@ -95,7 +98,7 @@ export async function sealOutgoingState(round: IncomingRound, data: Readonly<Rec
   // Only tools/call, prompts/get and resources/read may ask, and each of them names its target.
   if (!round.target) throw internalError();
   const binding = bindingOf(round.principal, round.method, round.target, round.params);
-  const requestState = await sealRequestState(ring, binding, { ...data }, { ttlSeconds: config.stateTtlSeconds });
+  const requestState = await withSpan("requestState seal", {}, () => sealRequestState(ring, binding, { ...data }, { ttlSeconds: config.stateTtlSeconds }));
   if (requestState.length > config.stateMaxLength) {
     logWarning(
       `the state returned by ${round.method} seals to ${requestState.length} characters, over NITRO_MCP_STATE_MAX_LENGTH ` +

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** Contender (c), the ceiling: a bare h3 app on node:http answering POST /mcp with a fixed JSON-RPC result. */
+/** Contender, the ceiling: a bare h3 app on node:http answering POST /mcp with a fixed JSON-RPC result. */
 import { createServer } from "node:http";
 import { createApp, createRouter, defineEventHandler, setResponseHeader, toNodeListener } from "h3";
 

@@ -1,0 +1,77 @@
+/**
+ * Everything the terminal client prints goes through one Output: results, questions and
+ * notes on stdout; curl commands and errors on stderr. Colour only on a terminal, and never
+ * with NO_COLOR. On a terminal the progress bar redraws in place, and anything printed while
+ * it is showing goes above it, so a log line never lands in the middle of the bar.
+ */
+
+/** ANSI codes (on, off) of the few styles the client uses. */
+const STYLES = {
+  bold: [1, 22],
+  dim: [2, 22],
+  red: [31, 39],
+  yellow: [33, 39],
+  cyan: [36, 39],
+};
+
+/** @typedef {keyof typeof STYLES} Style */
+/** @typedef {(style: Style, text: string) => string} Styler */
+
+/**
+ * Colour for `stream` only when it is a terminal and NO_COLOR is unset (https://no-color.org).
+ * @param {NodeJS.WriteStream} stream
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {Styler}
+ */
+function stylerFor(stream, env) {
+  if (!stream.isTTY || env.NO_COLOR) return (_style, text) => text;
+  return (style, text) => `\x1b[${STYLES[style][0]}m${text}\x1b[${STYLES[style][1]}m`;
+}
+
+/**
+ * @typedef {object} Output
+ * @property {Styler} style styles text for stdout
+ * @property {(text?: string) => void} line a line on stdout
+ * @property {(text: string) => void} note a dimmed line on stdout (log messages, what was answered)
+ * @property {(text: string) => void} error a line on stderr, in red
+ * @property {(text: string) => void} curl a curl command on stderr, plain, to copy or redirect to a file
+ * @property {(text: string) => void} progress shows or updates the progress bar
+ * @property {() => void} endProgress leaves the bar as it is and moves below it (before a question, after a result)
+ */
+
+/**
+ * @param {{ stdout?: NodeJS.WriteStream, stderr?: NodeJS.WriteStream, env?: NodeJS.ProcessEnv }} [streams]
+ * @returns {Output}
+ */
+export function createOutput({ stdout = process.stdout, stderr = process.stderr, env = process.env } = {}) {
+  const style = stylerFor(stdout, env);
+  const errorStyle = stylerFor(stderr, env);
+  const redraws = Boolean(stdout.isTTY);
+  /** The bar being shown in place, if any. */
+  let bar = "";
+
+  /** Writes `text` above the progress bar (clearing and redrawing it), or just writes it. */
+  const above = (/** @type {NodeJS.WriteStream} */ stream, /** @type {string} */ text) => {
+    if (!bar) return void stream.write(`${text}\n`);
+    stdout.write("\r\x1b[2K");
+    stream.write(`${text}\n`);
+    stdout.write(bar);
+  };
+
+  return {
+    style,
+    line: (text = "") => above(stdout, text),
+    note: (text) => above(stdout, style("dim", text)),
+    error: (text) => above(stderr, errorStyle("red", text)),
+    curl: (text) => above(stderr, text),
+    progress(text) {
+      if (!redraws) return void stdout.write(`${text}\n`);
+      bar = text;
+      stdout.write(`\r\x1b[2K${bar}`);
+    },
+    endProgress() {
+      if (bar) stdout.write("\n");
+      bar = "";
+    },
+  };
+}

@@ -1,0 +1,23 @@
+/**
+ * The two primitives `requestState` is built on, HKDF-SHA256 and AES-256-GCM, as the codec and the
+ * keys use them. Two backends produce the same bytes: `cipher.web.ts` (Web Crypto, every runtime)
+ * and `cipher.node.ts` (synchronous `node:crypto`: on Node each Web Crypto call is a round trip to
+ * the thread pool, several times the cost of the cipher itself). A build gets one of them as
+ * `#mcp-state-cipher` (see `server/build/platform-module.ts`).
+ */
+
+/** An AES-256-GCM key, with a 96-bit IV and a 128-bit tag. */
+export interface AesGcmKey {
+  /** The ciphertext followed by the tag. */
+  seal(iv: Uint8Array<ArrayBuffer>, additionalData: Uint8Array<ArrayBuffer>, plaintext: Uint8Array<ArrayBuffer>): Uint8Array | Promise<Uint8Array>;
+  /** The plaintext; throws when the tag does not verify (a changed byte, another key, other additional data). */
+  open(iv: Uint8Array<ArrayBuffer>, additionalData: Uint8Array<ArrayBuffer>, sealed: Uint8Array<ArrayBuffer>): Uint8Array | Promise<Uint8Array>;
+}
+
+export interface StateCipher {
+  readonly name: string;
+  /** HKDF-SHA256 (RFC 5869): `length` bytes of key material for `info`. */
+  hkdf(secret: Uint8Array<ArrayBuffer>, salt: Uint8Array<ArrayBuffer>, info: string, length: number): Uint8Array | Promise<Uint8Array>;
+  /** A non-extractable AES-256-GCM key from 32 raw bytes. */
+  aesGcmKey(raw: Uint8Array<ArrayBuffer>): AesGcmKey | Promise<AesGcmKey>;
+}

@@ -1,0 +1,33 @@
+/**
+ * A store whose client is imported when the server starts but not waited for: loading ioredis
+ * takes a tenth of a cold start, and a server configured for memory or files never loads it at all.
+ * The driver and atomic store returned are usable at once; each operation waits for the load (begun
+ * immediately, so it is done before the first request in practice) and, had it failed, fails like
+ * any other storage failure (503, the reason in the log).
+ */
+import type { Driver } from "unstorage";
+import type { AtomicStore } from "./atomic";
+
+export interface LoadedStore {
+  readonly driver: Driver;
+  readonly atomic: AtomicStore;
+}
+
+/** The driver methods unstorage calls on a store like Redis (optional ones it falls back from when absent). */
+const DRIVER_METHODS = ["hasItem", "getItem", "setItem", "removeItem", "getKeys", "clear", "dispose"] as const;
+const ATOMIC_METHODS = ["get", "setIfAbsent", "compareAndSet", "delete"] as const;
+
+type Method = (...args: unknown[]) => unknown;
+
+export function lazyStore(name: string, load: () => Promise<LoadedStore>): LoadedStore {
+  const loaded = load();
+  loaded.catch(() => {}); // reported by each operation instead
+  const forward = <T extends object>(pick: (store: LoadedStore) => T, methods: readonly string[]) =>
+    Object.fromEntries(
+      methods.map((method) => [method, async (...args: unknown[]) => ((pick(await loaded) as Record<string, Method | undefined>)[method])?.(...args)]),
+    );
+  return {
+    driver: { name, ...forward((store) => store.driver, DRIVER_METHODS) } as unknown as Driver,
+    atomic: { name, ...forward((store) => store.atomic, ATOMIC_METHODS) } as unknown as AtomicStore,
+  };
+}

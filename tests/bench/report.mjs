@@ -1,0 +1,79 @@
+/**
+ * The benchmark's report (markdown): the figures per scenario and contender, a summary with the
+ * template's ratio to each, the targets with what was measured, the micro-benchmarks, cold start
+ * and bundle sizes.
+ */
+import { cpus } from "node:os";
+
+export const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+const fmt = (value, digits = 0) => value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const spread = (values, digits = 0) => `${fmt(median(values), digits)} (${fmt(Math.min(...values), digits)}–${fmt(Math.max(...values), digits)})`;
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+const ratio = (value) => `${fmt(value, 2)}×`;
+
+const TOOLS_CALL = "tools/call (text)";
+const RETRY = "MRTR retry round (confirm, decline)";
+const SEAL_OPEN_NODE = /^seal \+ open \(this template, node:crypto/;
+
+/** The targets of the performance work: what each compares, the bound, and the measured value. */
+function targets({ measured, micro, coldStartMs, workerBundle }) {
+  const rps = (scenario, contender) => median(measured[scenario][contender].rps);
+  const sealOpen = Object.entries(micro).find(([name]) => SEAL_OPEN_NODE.test(name))?.[1] ?? NaN;
+  return [
+    ["`tools/call` ÷ the Nitro floor (req/s)", "≥ 0.90×", rps(TOOLS_CALL, "template") / rps(TOOLS_CALL, "nitro-floor"), (v) => v >= 0.9, ratio],
+    ["MRTR retry round ÷ the template's own `tools/call` (req/s)", "≥ 0.75×", rps(RETRY, "template") / rps(TOOLS_CALL, "template"), (v) => v >= 0.75, ratio],
+    ["seal + open of a state on Node (median)", "≤ 30 µs", sealOpen, (v) => v <= 30, (v) => `${fmt(v, 1)} µs`],
+    ["cold start of the Node build to its first answer", "≤ 250 ms", coldStartMs, (v) => v <= 250, (v) => `${fmt(v)} ms`],
+    ["Worker bundle, gzip", "≤ 100 KB", workerBundle.gzip / 1024, (v) => v <= 100, (v) => `${fmt(v, 1)} KB`],
+  ].map(([name, bound, value, met, show]) => `| ${name} | ${bound} | ${show(value)} | ${met(value) ? "met" : "**missed**"} |`);
+}
+
+export function renderReport({ settings, contenders, measured, micro, coldStartMs, nodeBundle, workerBundle }) {
+  const lines = [];
+  const cpu = cpus();
+  lines.push("# Benchmark results", "");
+  lines.push(
+    `${new Date().toISOString().slice(0, 10)} · Node ${process.version} · ${cpu.length} × ${cpu[0]?.model.trim()} · ` +
+      `${settings.repeats} repeat(s) of ${settings.smoke ? "300 requests" : `${settings.durationSeconds} s`} per scenario and contender, interleaved, ` +
+      `${settings.connections} connections (autocannon on the same machine); latency: ${settings.latencySamples} sequential requests, µs`,
+    "",
+  );
+  if (settings.smoke) lines.push("**Smoke mode: 300 requests per run, too few for meaningful figures. It only proves the script works.**", "");
+
+  lines.push("## Summary: requests per second, and the template's ratio to each", "");
+  lines.push(`| scenario | ${contenders.map((contender) => contender.label).join(" | ")} |`, `|---|${contenders.map(() => "---").join("|")}|`);
+  for (const [name, byContender] of Object.entries(measured)) {
+    const template = median(byContender.template.rps);
+    const cells = contenders.map(({ key }) => {
+      const value = median(byContender[key].rps);
+      return key === "template" ? `**${fmt(value)}**` : `${fmt(value)} (${ratio(template / value)})`;
+    });
+    lines.push(`| ${name} | ${cells.join(" | ")} |`);
+  }
+  lines.push("", "A ratio above 1× means the template is faster; the two constant-answer baselines do no MCP work at all.", "");
+
+  lines.push("## Targets", "", "| target | bound | measured | |", "|---|---|---|---|");
+  lines.push(...targets({ measured, micro, coldStartMs, workerBundle }), "");
+
+  lines.push("## Every figure", "", "Medians over the repeats, with min–max.", "");
+  lines.push("| scenario | contender | req/s | p50 µs | p99 µs |", "|---|---|---|---|---|");
+  for (const [name, byContender] of Object.entries(measured)) {
+    for (const [index, contender] of contenders.entries()) {
+      const slot = byContender[contender.key];
+      lines.push(`| ${index === 0 ? name : ""} | ${contender.label} | ${spread(slot.rps)} | ${spread(slot.p50)} | ${spread(slot.p99)} |`);
+    }
+  }
+
+  lines.push("", "## Micro-benchmarks", "", "In process, median of batches.", "", "| operation | µs per operation |", "|---|---|");
+  for (const [name, value] of Object.entries(micro)) lines.push(`| ${name} | ${fmt(value, 2)} |`);
+  lines.push("", `Cold start of the Node build (process start → first successful tools/call, median of ${settings.coldStarts}): **${fmt(coldStartMs)} ms**`, "");
+  lines.push("| bundle | files | raw | gzip |", "|---|---|---|---|");
+  lines.push(`| Node (.output-bench/server, without node_modules) | ${nodeBundle.files} | ${kb(nodeBundle.raw)} | ${kb(nodeBundle.gzip)} |`);
+  lines.push(`| Cloudflare Worker (.output-cloudflare/server) | ${workerBundle.files} | ${kb(workerBundle.raw)} | ${kb(workerBundle.gzip)} |`);
+  return lines.join("\n") + "\n";
+}

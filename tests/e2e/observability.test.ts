@@ -1,0 +1,161 @@
+/**
+ * What an operator sees: the request log (one JSON line per request, nothing secret), operator
+ * messages as JSON lines with a level, the readable format, and the OpenTelemetry spans — through
+ * the real endpoint, with the SDK a deployer would register (tests/fixtures/plugins/test-tracing.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONFIRM, askToIncrement, retryIncrement, uniqueKey } from "../helpers/flows";
+import { post, type Json } from "../helpers/rpc";
+import { startServer, type RunningServer } from "../helpers/server.mjs";
+
+const TOKEN = "observability-test-token-1234567890";
+const AUTHORIZED = { headers: { authorization: `Bearer ${TOKEN}` } };
+
+/** The server's JSON log lines since `mark` (an index into its raw output). */
+const jsonLines = (server: RunningServer, mark = 0): Json[] =>
+  server
+    .rawLogs()
+    .slice(mark)
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line));
+const requestLines = (server: RunningServer, mark = 0) => jsonLines(server, mark).filter((line) => line.msg === "request");
+
+describe("the request log", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { NITRO_MCP_AUTH_TOKENS: `ci-bot:${TOKEN}` } });
+  });
+  afterAll(() => server.stop());
+
+  it("writes one JSON line per request: id, principal, era, method, target, outcome, status, duration", async () => {
+    const mark = server.rawLogs().length;
+    const key = uniqueKey();
+    const state = await askToIncrement(server.url, key, AUTHORIZED);
+    await retryIncrement(server.url, key, state, AUTHORIZED);
+    await post(server.url, "tools/call", { name: "no_such_tool", arguments: {} }, { ...AUTHORIZED, id: "unknown-1" });
+    await fetch(server.url, { method: "POST", headers: { "content-type": "text/plain", ...AUTHORIZED.headers }, body: "x" });
+    await expect.poll(() => requestLines(server, mark).length).toBe(4);
+    const [asked, done, unknown, refused] = requestLines(server, mark);
+    const common = { level: "info", http: "POST /mcp", principal: "ci-bot", time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), durationMs: expect.any(Number) };
+    expect(asked).toMatchObject({ ...common, status: 200, era: "modern", method: "tools/call", target: "confirm_increment", resultType: "input_required" });
+    expect(done).toMatchObject({ ...common, status: 200, method: "tools/call", target: "confirm_increment", resultType: "complete" });
+    expect(unknown).toMatchObject({ ...common, status: 200, requestId: "unknown-1", target: "no_such_tool", errorCode: -32602 });
+    expect(refused).toMatchObject({ ...common, status: 415, errorCode: -32600 });
+    expect(typeof asked!.requestId).toBe("number");
+  });
+
+  it("never writes a token, a sealed state or an argument value", async () => {
+    const mark = server.rawLogs().length;
+    const key = uniqueKey();
+    const state = await askToIncrement(server.url, key, AUTHORIZED);
+    await retryIncrement(server.url, key, state, AUTHORIZED);
+    await expect.poll(() => requestLines(server, mark).length).toBe(2);
+    const written = server.rawLogs().slice(mark);
+    for (const secret of [TOKEN, state, key]) expect(written).not.toContain(secret);
+  });
+
+  it("writes operator messages as JSON lines with a level", async () => {
+    const mark = server.rawLogs().length;
+    const key = uniqueKey();
+    await retryIncrement(server.url, key, `${await askToIncrement(server.url, key, AUTHORIZED)}x`, AUTHORIZED);
+    await expect.poll(() => jsonLines(server, mark).find((line) => line.level === "warn")).toMatchObject({
+      msg: expect.stringMatching(/^requestState rejected on tools\/call "confirm_increment": /),
+      time: expect.any(String),
+    });
+  });
+});
+
+describe("log options", () => {
+  it("adds the arguments when NITRO_MCP_LOG_ARGUMENTS is on", async () => {
+    const server = await startServer({ env: { NITRO_MCP_LOG_ARGUMENTS: "true" } });
+    await post(server.url, "tools/call", { name: "structured_sum", arguments: { a: 20, b: 22 } });
+    await expect.poll(() => requestLines(server)[0]).toMatchObject({ target: "structured_sum", arguments: { a: 20, b: 22 } });
+    await server.stop();
+  });
+
+  it("writes readable text with NITRO_MCP_LOG_FORMAT=pretty, and no request lines with NITRO_MCP_LOG_REQUESTS=false", async () => {
+    const pretty = await startServer({ env: { NITRO_MCP_LOG_FORMAT: "pretty" } });
+    await post(pretty.url, "tools/call", { name: "structured_sum", arguments: { a: 1, b: 2 } });
+    await expect.poll(() => pretty.rawLogs()).toMatch(/\[mcp\] request {2}http=POST \/mcp status=200 .*method=tools\/call target=structured_sum/);
+    expect(pretty.rawLogs()).not.toMatch(/^\{/m);
+    const quiet = await startServer({ env: { NITRO_MCP_LOG_REQUESTS: "false" } });
+    await post(quiet.url, "tools/call", { name: "structured_sum", arguments: { a: 1, b: 2 } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(requestLines(quiet)).toEqual([]);
+    await Promise.all([pretty.stop(), quiet.stop()]);
+  });
+});
+
+describe("traces (OpenTelemetry)", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { TEST_TRACING: "1" } });
+  });
+  afterAll(() => server.stop());
+
+  interface SpanJson {
+    name: string;
+    kind: number;
+    traceId: string;
+    spanId: string;
+    parentSpanId?: string;
+    attributes: Json;
+    status: { code: number; message?: string };
+    links: { traceId: string; spanId: string }[];
+  }
+  const spans = async (): Promise<SpanJson[]> => (await fetch(new URL("/_test/spans", server.url))).json();
+  const trace = () => crypto.randomUUID().replaceAll("-", "");
+  const parent = () => trace().slice(0, 16);
+
+  it("makes a SERVER span per request, child of the _meta trace context, linked to the HTTP one", async () => {
+    const [traceId, parentId, httpTrace, httpParent] = [trace(), parent(), trace(), parent()];
+    const key = uniqueKey();
+    await askToIncrement(server.url, key, {
+      metaExtra: { traceparent: `00-${traceId}-${parentId}-01` },
+      headers: { traceparent: `00-${httpTrace}-${httpParent}-01` },
+      id: "traced-1",
+    });
+    await expect.poll(async () => (await spans()).some((entry) => entry.traceId === traceId && entry.kind === 1)).toBe(true);
+    const request = (await spans()).find((entry) => entry.traceId === traceId && entry.kind === 1)!;
+    expect(request).toMatchObject({
+      name: "tools/call confirm_increment",
+      parentSpanId: parentId,
+      links: [{ traceId: httpTrace, spanId: httpParent }],
+      attributes: {
+        "mcp.method.name": "tools/call",
+        "gen_ai.tool.name": "confirm_increment",
+        "gen_ai.operation.name": "execute_tool",
+        "jsonrpc.request.id": "traced-1",
+        "mcp.protocol.version": "2026-07-28",
+        "mcp.result.type": "input_required",
+        "http.response.status_code": 200,
+      },
+    });
+    const seal = (await spans()).find((entry) => entry.traceId === traceId && entry.name === "requestState seal");
+    expect(seal?.parentSpanId).toBe(request.spanId);
+  });
+
+  it("continues the HTTP traceparent when _meta has none, with the state opened and claimed as child spans", async () => {
+    const key = uniqueKey();
+    const state = await askToIncrement(server.url, key);
+    const [traceId, parentId] = [trace(), parent()];
+    await retryIncrement(server.url, key, state, { headers: { traceparent: `00-${traceId}-${parentId}-01` }, answers: CONFIRM });
+    await expect.poll(async () => (await spans()).filter((entry) => entry.traceId === traceId).length).toBeGreaterThanOrEqual(3);
+    const inTrace = (await spans()).filter((entry) => entry.traceId === traceId);
+    const request = inTrace.find((entry) => entry.kind === 1)!;
+    expect(request).toMatchObject({ parentSpanId: parentId, links: [], attributes: { "mcp.result.type": "complete" } });
+    const children = inTrace.filter((entry) => entry.parentSpanId === request.spanId).map((entry) => entry.name);
+    expect(children).toEqual(expect.arrayContaining(["requestState open", "storage setIfAbsent"]));
+  });
+
+  it("marks a JSON-RPC error: error.type and rpc.response.status_code, status ERROR with the message", async () => {
+    const traceId = trace();
+    await post(server.url, "tools/call", { name: "no_such_tool", arguments: {} }, { metaExtra: { traceparent: `00-${traceId}-${parent()}-01` } });
+    await expect.poll(async () => (await spans()).find((entry) => entry.traceId === traceId)).toMatchObject({
+      name: "tools/call no_such_tool",
+      attributes: { "error.type": "-32602", "rpc.response.status_code": "-32602" },
+      status: { code: 2, message: "Unknown tool: no_such_tool" },
+    });
+  });
+});
