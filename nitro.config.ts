@@ -38,6 +38,15 @@ export default defineNitroConfig({
       upload_source_maps: true,
     },
   },
+  rollupConfig: {
+    // Replaces Nitro's own filter, so it keeps it (circular dependencies, eval, source map comments) and adds one:
+    // zod 4.6 writes explanatory comments where Rollup expects an annotation, which Rollup reports on every build.
+    onwarn(warning, warn) {
+      if (["CIRCULAR_DEPENDENCY", "EVAL"].includes(warning.code ?? "") || warning.message.includes("Unsupported source map comment")) return;
+      if (warning.code === "INVALID_ANNOTATION" && warning.id?.includes("/node_modules/zod/")) return;
+      warn(warning);
+    },
+  },
   // Every setting (server/mcp/settings.ts) can be overridden at run time by its NITRO_MCP_* variable.
   // Never put a secret or a connection URL in this file: it is baked into the bundle.
   runtimeConfig: {
