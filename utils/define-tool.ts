@@ -39,7 +39,7 @@ interface ToolOptionsBase<Input extends ObjectInput, Prepared extends Prepared_ 
   /**
    * Long-running work, as a task (the tasks extension, `io.modelcontextprotocol/tasks`): the call answers
    * at once with a task the client polls, and `run` goes on in the background, on whichever instance
-   * (see README, "Tasks"). `run` is written as for any call; inside a task, `sendProgress` sets the task's
+   * (see server/mcp/tasks/README.md). `run` is written as for any call; inside a task, `sendProgress` sets the task's
    * status message, `inputRequired` parks it until the client answers, and `mcp.signal` fires on cancel.
    * - `"optional"`: a task when the client declares the extension on the request, a plain call otherwise.
    * - `"required"`: a task; a client without the extension gets -32021 (a 2025-era client, an isError result).

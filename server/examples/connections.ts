@@ -5,7 +5,7 @@
  *
  * A real deployment must also check, on that page, that the person in the browser is
  * the principal who started the flow (a login session), or a link forwarded to someone
- * else would connect their account to yours. See README, "Security".
+ * else would connect their account to yours. See server/mcp/README.md, "Security".
  */
 import { useStorage } from "nitropack/runtime";
 import { base64UrlEncode } from "../mcp/internal/encoding";

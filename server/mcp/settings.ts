@@ -3,7 +3,7 @@
  *
  * - `nitro.config.ts` takes the defaults for Nitro's runtime config (`runtimeConfig.mcp`);
  * - `config.ts` parses the values at run time (a `NITRO_MCP_*` variable overrides its default);
- * - `tests/unit/settings.test.ts` checks `.env.example` and the README table against this list.
+ * - `tests/unit/settings.test.ts` checks `.env.example` and the table in server/mcp/README.md against this list.
  *
  * Pure data and functions: it is imported at build time, where no Nitro runtime exists.
  */
@@ -15,7 +15,7 @@ export interface Setting<T, Default extends string | number | boolean = string |
   readonly default: Default;
   /** The default as the docs show it, when it is not the literal value (e.g. "package.json"). */
   readonly shownDefault?: string;
-  /** One line for `.env.example` and the README. */
+  /** One line for `.env.example` and the configuration table (server/mcp/README.md). */
   readonly doc: string;
   /**
    * Read the variable's own text: Nitro runs env values through `destr`, which turns "1.0"

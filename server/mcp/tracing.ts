@@ -1,6 +1,6 @@
 /**
  * Tracing with OpenTelemetry's API, which does nothing until the deployer registers an SDK (see
- * README, "Logs and traces"). Following the MCP semantic conventions:
+ * server/mcp/README.md, "Logs and traces"). Following the MCP semantic conventions:
  *
  * - one SERVER span per MCP request, named `{mcp.method.name} {target}` (the tool or prompt name;
  *   never the resource URI, which would make names unbounded), with `mcp.method.name`,

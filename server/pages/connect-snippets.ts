@@ -19,7 +19,7 @@ export interface ConnectSnippet {
 /** One shell word, whatever `text` holds. */
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-/** A server/discover request as the README's "Try it with curl" sends it: the mirrored headers and the 2026-07-28 `_meta`. */
+/** A server/discover request as the README's "Try it" sends it: the mirrored headers and the 2026-07-28 `_meta`. */
 function curlDiscover(endpoint: string): string {
   const body = JSON.stringify({
     jsonrpc: "2.0",

@@ -1,9 +1,13 @@
-/** The README's curl walkthroughs of the examples, run verbatim (only the port changes) against the product build. */
+/**
+ * The docs' curl walkthroughs of the examples, run verbatim (only the port changes) against the product build: the
+ * README's first (it defines `mcp` and `$META`), then the core's and the tasks', in the order a reader follows them.
+ */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { docBlocks } from "../helpers/docs";
 import { OUTPUT, startServer, type RunningServer } from "../helpers/server.mjs";
 
 let server: RunningServer;
@@ -12,27 +16,27 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
+const WALKTHROUGHS = ["README.md", "server/mcp/README.md", "server/mcp/tasks/README.md"];
+
 function walkthroughScript(): string {
-  const readme = readFileSync("README.md", "utf8");
-  const sections = [...readme.matchAll(/<!-- walkthrough:start -->\s*```bash\n([\s\S]*?)```\s*<!-- walkthrough:end -->/g)];
-  expect(sections.length).toBeGreaterThanOrEqual(3);
-  return sections.map((section) => section[1]).join("\n");
+  const blocks = WALKTHROUGHS.map((file) => docBlocks(file, "walkthrough"));
+  for (const [index, found] of blocks.entries()) expect(found.length, WALKTHROUGHS[index]).toBeGreaterThanOrEqual(1);
+  return blocks.flat().join("\n");
 }
 
-it("runs the README curl walkthroughs with the documented results", () => {
+it("runs the docs' curl walkthroughs with the documented results", () => {
   const script = walkthroughScript().replaceAll("http://127.0.0.1:3000/mcp", server.url);
   const output = execFileSync("bash", ["-e", "-c", script], { cwd: mkdtempSync(join(tmpdir(), "walkthrough-")), encoding: "utf8" });
   const lines = output.split("\n").filter(Boolean);
   const expected = [
     /"supportedVersions":\["2026-07-28","2025-11-25","2025-06-18","2025-03-26"\]/,
-    /"tools":\[\{"name":"add"/,
     /"text":"Bonjour, Ada!"/,
-    /"code":-32020,"message":"Header mismatch: Mcp-Param-Locale .*HTTP 400$/,
     /"resultType":"input_required".*"confirm":\{"method":"elicitation\/create"/,
     /"text":"Deleted note 7 \(\\"Groceries\\"\)\."/,
     /"error":\{"code":-32602,"message":"Invalid or expired requestState"\}/,
     /"text":"Kept note 12 \(\\"Conference talk\\"\): the person chose decline\."/,
     /"error":\{"code":-32602,"message":"Invalid or expired requestState"\}/,
+    /"code":-32020,"message":"Header mismatch: Mcp-Param-Locale .*HTTP 400$/,
     /"status":"working".*"resultType":"task"/,
     /"status":"working"/,
     /"status":"input_required".*"inputRequests":\{"texts\.1":\{"method":"elicitation\/create"/,

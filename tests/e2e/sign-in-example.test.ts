@@ -1,19 +1,18 @@
 /**
- * The README's sign-in flow with the examples: the development authorization server and the server
- * started with the variables the README gives, the official client signing in on its own, then
+ * The sign-in docs' flow (server/mcp/auth/README.md) with the examples: the development authorization server and the server
+ * started with the variables the docs give, the official client signing in on its own, then
  * deleting a note (which needs notes:write: the client steps up) after confirming.
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import { expect, it } from "vitest";
+import { docBlock } from "../helpers/docs";
 import { DevLoginProvider } from "../helpers/oauth";
 import { OUTPUT, freePort, startServer } from "../helpers/server.mjs";
 
-/** `NAME=value` pairs of the README's sign-in command line, with its ports (4000, 3000) moved to free ones. */
+/** `NAME=value` pairs of the docs' sign-in command line, with its ports (4000, 3000) moved to free ones. */
 async function readmeSignInVariables(): Promise<Record<string, string>> {
-  const readme = readFileSync("README.md", "utf8");
-  const block = /<!-- sign-in:start -->\s*```bash\n([\s\S]*?)```\s*<!-- sign-in:end -->/.exec(readme)![1]!;
+  const block = docBlock("server/mcp/auth/README.md", "sign-in");
   const [authPort, mcpPort] = [await freePort(), await freePort()];
   const line = block
     .split("\n")
@@ -23,11 +22,11 @@ async function readmeSignInVariables(): Promise<Record<string, string>> {
   return Object.fromEntries([...line.matchAll(/(NITRO_MCP_[A-Z_]+)=(\S+)/g)].map((match) => [match[1]!, match[2]!]));
 }
 
-it("signs in as the README shows, and deletes a note after confirming", async () => {
+it("signs in as the docs show, and deletes a note after confirming", async () => {
   const variables = await readmeSignInVariables();
   const resource = new URL(variables.NITRO_MCP_RESOURCE_URL!);
   const issuer = new URL(variables.NITRO_MCP_AUTH_ISSUER!);
-  // `npm run auth-server`, on the README's port.
+  // `npm run auth-server`, on the docs' port.
   const authServer = spawn(process.execPath, ["server/dev/auth-server.mjs"], {
     env: { ...process.env, PORT: issuer.port, NITRO_MCP_RESOURCE_URL: resource.href },
     stdio: ["ignore", "pipe", "inherit"],

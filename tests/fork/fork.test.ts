@@ -9,16 +9,12 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { expect, it } from "vitest";
+import { docBlock } from "../helpers/docs";
 
 const ROOT = process.cwd();
 
-/** The README's deletion commands, between `<!-- fork:delete:start -->` and `<!-- fork:delete:end -->`. */
-function forkCommands(): string {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const block = /<!-- fork:delete:start -->\s*```bash\n([\s\S]*?)```\s*<!-- fork:delete:end -->/.exec(readme);
-  if (!block) throw new Error("README.md has no fork:delete block");
-  return block[1]!;
-}
+/** The README's commands that remove the examples, between `<!-- fork:remove:examples:start -->` and `:end -->`. */
+const forkCommands = (): string => docBlock("README.md", "fork:remove:examples", ROOT);
 
 /** A copy of the working tree (tracked and new files, nothing ignored), sharing node_modules and the Node 22 cache. */
 function copyRepository(): string {

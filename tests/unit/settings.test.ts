@@ -1,4 +1,4 @@
-/** One source for configuration: `.env.example` and the README table say what settings.ts declares, no more, no less. */
+/** One source for configuration: `.env.example` and the configuration table in server/mcp/README.md say what settings.ts declares, no more, no less. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { SETTINGS, STORAGE_VARIABLES } from "../../server/mcp/settings";
@@ -29,8 +29,8 @@ describe(".env.example", () => {
   });
 });
 
-describe("README configuration table", () => {
-  const readme = readFileSync("README.md", "utf8");
+describe("the core's configuration table (server/mcp/README.md)", () => {
+  const readme = readFileSync("server/mcp/README.md", "utf8");
   const section = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("\n## ", readme.indexOf("## Configuration") + 5));
   const rows = new Map(
     [...section.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \| ([^|]+) \|/gm)].map((match) => [match[1]!, match[2]!.trim()] as const),
