@@ -43,6 +43,7 @@ const SHOWN = "\\x1b]52;c;cHduZWQ=\\x07";
 const TOOL = evil("tool");
 const ASKS_MODEL = "asks_model";
 const FAILS = "fails";
+const FAILS_HTTP = "fails_http";
 const STATE = evil("state"); // sent back by the client with its answers: the --curl script must carry it verbatim
 
 const text = (value: string) => ({ type: "text", text: value });
@@ -60,6 +61,7 @@ const TOOLS = [
   },
   { name: ASKS_MODEL, description: evil("sampling"), inputSchema: { type: "object", properties: {} } },
   { name: FAILS, description: evil("error"), inputSchema: { type: "object", properties: {} } },
+  { name: FAILS_HTTP, description: evil("HTTP error"), inputSchema: { type: "object", properties: {} } },
   // The official client drops a tool with an invalid x-mcp-header, warning on the console with its name.
   { name: evil("dropped"), inputSchema: { type: "object", properties: { n: { type: "number", "x-mcp-header": "N" } } } },
 ];
@@ -99,8 +101,8 @@ const TOOL_RESULT = complete({
 
 type Rpc = { jsonrpc: string; id: string | number; method: string; params?: { requestState?: string; name?: string; _meta?: { progressToken?: string | number } } };
 
-/** The answer to one request: a result, or a stream of notifications before it. */
-function answer(request: Rpc): { result?: object; error?: object; notifications?: object[] } {
+/** The answer to one request: a result, or a stream of notifications before it; or an HTTP error with a text body. */
+function answer(request: Rpc): { result?: object; error?: object; notifications?: object[]; httpError?: string } {
   switch (request.method) {
     case "server/discover":
       return {
@@ -129,6 +131,7 @@ function answer(request: Rpc): { result?: object; error?: object; notifications?
   }
   const { name, requestState, _meta } = request.params ?? {};
   if (name === FAILS) return { error: { code: -32603, message: evil("error message") } };
+  if (name === FAILS_HTTP) return { httpError: evil("HTTP body") };
   const notifications = [
     { jsonrpc: "2.0", method: "notifications/message", params: { level: "warning", logger: evil("logger"), data: evil("log") } },
     { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: _meta?.progressToken, progress: 1, total: 2, message: evil("progress") } },
@@ -151,7 +154,8 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
   received.push(body);
   const rpc = JSON.parse(body) as Rpc;
   if (rpc.id === undefined) return void response.writeHead(202).end();
-  const { result, error, notifications } = answer(rpc);
+  const { result, error, notifications, httpError } = answer(rpc);
+  if (httpError) return void response.writeHead(500, { "content-type": "text/plain" }).end(httpError);
   const reply = JSON.stringify({ jsonrpc: "2.0", id: rpc.id, ...(error ? { error } : { result }) });
   if (!notifications) return void response.writeHead(200, { "content-type": "application/json" }).end(reply);
   response.writeHead(200, { "content-type": "text/event-stream" });
@@ -232,7 +236,7 @@ describe("every server string is printed escaped", () => {
     expect(stdout).toContain("bare\\rCR\\x9b31m\\u202eevil");
   });
 
-  it("an unanswered question, a sampling request and a JSON-RPC error, on stderr", async () => {
+  it("on stderr, one escaped message each: an unanswered question, a sampling request, a JSON-RPC error, an HTTP error, a wrong argument", async () => {
     const unanswered = expectSafe(await runClient(["call", TOOL]));
     expect(unanswered.stderr).toMatch(/^The server asks a question this command does not answer:\n\? form \\x1b\]52;c;[^\n]+\n {2}field "pick" \(one of 1\)\n/);
     const sampling = expectSafe(await runClient(["call", ASKS_MODEL]));
@@ -240,6 +244,9 @@ describe("every server string is printed escaped", () => {
     const failure = await runClient(["call", FAILS]);
     expect(failure.code).toBe(1);
     expect(expectSafe(failure).stderr).toMatch(/^[^\n]*error message \\x1b\]52;c;[^\n]*\(JSON-RPC error -32603\)\n$/);
+    // One line each: an HTTP error's body, an argument the tool does not take (its list names the server's arguments).
+    expect(expectSafe(await runClient(["call", FAILS_HTTP])).stderr).toMatch(/^[^\n]*HTTP body \\x1b\]52;c;[^\n]*\n$/);
+    expect(expectSafe(await runClient(["call", TOOL, "nope=1"])).stderr).toMatch(/^[^\n]*has no argument "nope" \(it takes: argument \\x1b\]52;c;[^\n]*\n$/);
   });
 
   it("a URL-mode link: its scheme called out, never offered to open", async () => {
@@ -306,6 +313,7 @@ describe("--curl writes a script that only runs curl", () => {
     ["rounds", ["call", TOOL, "--decline"]],
     ["unanswered", ["call", TOOL]],
     ["error", ["call", FAILS]],
+    ["HTTP error", ["call", FAILS_HTTP]],
   ])("%s: every request replayed byte for byte, nothing else run", async (name, args) => {
     const run = await runClient(["--curl", ...args]);
     const { stderr: script } = expectSafe(run);
