@@ -9,7 +9,7 @@ import { checkCommand, runCommand } from "./client/commands.mjs";
 import { connect } from "./client/connect.mjs";
 import { interactiveAnswerer } from "./client/interactive-answers.mjs";
 import { runInteractive } from "./client/interactive.mjs";
-import { createOutput } from "./client/output.mjs";
+import { createOutput, routeConsole } from "./client/output.mjs";
 import { createQuestions } from "./client/questions.mjs";
 import { describeFailure } from "./client/render.mjs";
 import { scriptedAnswerer } from "./client/scripted-answers.mjs";
@@ -81,7 +81,15 @@ function readCommandLine(args) {
 
 /** @returns {Promise<number>} the exit code */
 async function main() {
-  const output = createOutput();
+  // With --curl, stderr is a script: error lines are written as comments.
+  const output = createOutput({ curlScript: process.argv.includes("--curl") });
+  // What libraries print, and a failure nothing caught (never a raw stack), go through it too: their text may hold a server's words.
+  routeConsole(output);
+  const fail = (/** @type {unknown} */ error) => {
+    output.error(describeFailure(error, "the server"));
+    process.exit(1);
+  };
+  process.on("uncaughtException", fail).on("unhandledRejection", fail);
   let options;
   try {
     options = readCommandLine(process.argv.slice(2));

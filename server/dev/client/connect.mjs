@@ -7,6 +7,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { printingFetch } from "./curl.mjs";
 import { CLIENT_CAPABILITIES, registerInputHandlers } from "./input-handlers.mjs";
+import { safeText } from "./safe-text.mjs";
 
 export const PROTOCOL_VERSION = "2026-07-28";
 
@@ -35,7 +36,7 @@ export async function connect({ url, token, curl, answerer, output }) {
   registerInputHandlers(client, answerer);
   client.setNotificationHandler("notifications/message", ({ params }) => {
     const data = typeof params.data === "string" ? params.data : JSON.stringify(params.data);
-    output.note(`[${params.level}${params.logger ? ` ${params.logger}` : ""}] ${data}`);
+    output.note(safeText(`[${params.level}${params.logger ? ` ${params.logger}` : ""}] ${data}`));
   });
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     ...(token ? { authProvider: { token: async () => token } } : {}),

@@ -3,11 +3,23 @@
  * bytes again: the URL, the headers as sent (MCP-Protocol-Version, Mcp-Method, Mcp-Name, …) and
  * the JSON body, sealed `requestState` and answers included. The commands go to stderr, so
  * `npm run client -- --curl call … 2> calls.sh` leaves a script `bash calls.sh` replays.
+ * The bodies carry server strings (names, the sealed requestState), so every argument is quoted
+ * and every other line is a comment: replaying the script runs curl and nothing else.
  */
+import { isPrintable, safeText } from "./safe-text.mjs";
 
-/** `text` as one bash word: single quotes, each embedded quote closed, escaped and reopened. */
+/**
+ * `text` as one bash word. Printable text goes in single quotes, each embedded quote closed,
+ * escaped and reopened; text with control characters in `$'…'`, those bytes as `\xHH`, so the
+ * same bytes are sent again without a raw control character reaching the script or the terminal.
+ */
 function shellQuote(/** @type {string} */ text) {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
+  if (isPrintable(text)) return `'${text.replaceAll("'", `'\\''`)}'`;
+  const bytes = [...Buffer.from(text, "utf8")].map((byte) => {
+    if (byte === 0x5c || byte === 0x27) return `\\${String.fromCharCode(byte)}`; // \ and \'
+    return byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, "0")}`;
+  });
+  return `$'${bytes.join("")}'`;
 }
 
 /**
@@ -16,7 +28,7 @@ function shellQuote(/** @type {string} */ text) {
  * @param {unknown} body
  */
 function describe(headers, body) {
-  const what = [headers.get("mcp-method"), headers.get("mcp-name")].filter(Boolean).join(" ");
+  const what = safeText([headers.get("mcp-method"), headers.get("mcp-name")].filter(Boolean).join(" "));
   if (typeof body !== "string") return `# ${what || "request"}`;
   try {
     const params = JSON.parse(body).params ?? {};

@@ -3,6 +3,7 @@
  * or cancels it), a link to open, a completion to write in the model's place, the roots to share.
  */
 import { currentDirectoryRoot } from "./input-handlers.mjs";
+import { describeLink, safeLines, safeText } from "./safe-text.mjs";
 import { askForValues } from "./schema-prompts.mjs";
 
 /**
@@ -23,9 +24,9 @@ async function askAction(questions, output, prompt, actions) {
   }
 }
 
-/** A sampling message's content as text; other content by its type. */
+/** A sampling message's content as text (safe to print); other content by its type. */
 function contentText(/** @type {{ type: string, text?: string }} */ content) {
-  return content.type === "text" ? content.text ?? "" : `[${content.type}]`;
+  return content.type === "text" ? safeLines(content.text ?? "") : `[${safeText(content.type)}]`;
 }
 
 /**
@@ -35,7 +36,7 @@ function contentText(/** @type {{ type: string, text?: string }} */ content) {
  */
 export function interactiveAnswerer(questions, output) {
   const { style } = output;
-  /** A question starts below the progress bar, never above it. */
+  /** A question starts below the progress bar, never above it. `text` is safe to print. */
   const heading = (/** @type {string} */ text) => {
     output.endProgress();
     output.line(`${style("cyan", "?")} ${style("bold", text)}`);
@@ -43,7 +44,7 @@ export function interactiveAnswerer(questions, output) {
 
   return {
     async form(params) {
-      heading(params.message);
+      heading(safeText(params.message));
       const action = await askAction(questions, output, `Fill in the form (Enter), ${style("bold", "d")}: decline, ${style("bold", "c")}: cancel: `, ["accept", "decline", "cancel"]);
       if (action !== "accept") return { action };
       // The form's fields are exactly what askForValues asks for; the cast only bridges the SDK's narrower schema type.
@@ -51,21 +52,27 @@ export function interactiveAnswerer(questions, output) {
       return { action, content: /** @type {Record<string, string | number | boolean | string[]>} */ (content) };
     },
 
+    // A link that is not http(s) (javascript:, file:, data:…) is shown as such and never offered to open.
     async url(params) {
-      heading(params.message);
-      output.line(`  Open: ${style("cyan", params.url)}`);
+      heading(safeText(params.message));
+      const link = describeLink(params.url);
+      if (!link.opens) {
+        output.line(style("yellow", `  Not offered: ${link.shown}`));
+        return { action: await askAction(questions, output, `Enter: decline, ${style("bold", "c")}: cancel: `, ["decline", "cancel"]) };
+      }
+      output.line(`  Open: ${style("cyan", link.shown)}`);
       const action = await askAction(questions, output, `Press Enter once you have opened it, ${style("bold", "d")}: decline, ${style("bold", "c")}: cancel: `, ["accept", "decline", "cancel"]);
       return { action };
     },
 
     async sampling(params) {
       heading("The server asks for a model completion (sampling). You write the model's reply.");
-      if (params.systemPrompt) output.line(`  ${style("dim", "system:")} ${params.systemPrompt}`);
+      if (params.systemPrompt) output.line(`  ${style("dim", "system:")} ${safeLines(params.systemPrompt)}`);
       for (const message of params.messages) {
         const parts = Array.isArray(message.content) ? message.content : [message.content];
-        output.line(`  ${style("dim", `${message.role}:`)} ${parts.map(contentText).join(" ")}`);
+        output.line(`  ${style("dim", `${safeText(message.role)}:`)} ${parts.map(contentText).join(" ")}`);
       }
-      output.line(style("dim", `  (at most ${params.maxTokens} tokens)`));
+      output.line(style("dim", `  (at most ${safeText(params.maxTokens)} tokens)`));
       let text = "";
       while (!text) text = await questions.ask(`${style("bold", "Reply")}: `);
       return { model: "person-at-the-terminal", role: "assistant", content: { type: "text", text }, stopReason: "endTurn" };

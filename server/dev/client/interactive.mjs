@@ -8,6 +8,7 @@ import { PROTOCOL_VERSION } from "./connect.mjs";
 import { invoke } from "./invoke.mjs";
 import { InputClosedError } from "./questions.mjs";
 import { describeFailure, renderCatalog } from "./render.mjs";
+import { safeLines, safeText } from "./safe-text.mjs";
 import { askForValues } from "./schema-prompts.mjs";
 
 /**
@@ -41,7 +42,7 @@ async function menu(client, { url, questions, output, logLevel }) {
       output.line(style("yellow", `Nothing is listed as ${JSON.stringify(choice)}.`));
       continue;
     }
-    output.line(`${style("bold", entry.name)} ${style("dim", `(${entry.kind})`)}`);
+    output.line(`${style("bold", safeText(entry.name))} ${style("dim", `(${entry.kind})`)}`);
     try {
       const values = await askForValues(questions, output, entry.inputSchema);
       await invoke(client, requestFor(entry, values), { output, logLevel, signal: questions.interrupted });
@@ -64,9 +65,9 @@ async function menu(client, { url, questions, output, logLevel }) {
 export async function runInteractive(client, options) {
   const { url, output } = options;
   const server = client.getServerVersion();
-  output.line(`Connected to ${output.style("bold", server ? `${server.name} ${server.version}` : "the server")} at ${url} (protocol ${PROTOCOL_VERSION})`);
+  output.line(`Connected to ${output.style("bold", server ? safeText(`${server.name} ${server.version}`) : "the server")} at ${safeText(url)} (protocol ${PROTOCOL_VERSION})`);
   const instructions = client.getInstructions();
-  if (instructions) output.note(instructions);
+  if (instructions) output.note(safeLines(instructions));
   output.line();
   try {
     await menu(client, options);

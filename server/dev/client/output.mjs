@@ -1,9 +1,13 @@
 /**
  * Everything the terminal client prints goes through one Output: results, questions and
- * notes on stdout; curl commands and errors on stderr. Colour only on a terminal, and never
- * with NO_COLOR. On a terminal the progress bar redraws in place, and anything printed while
- * it is showing goes above it, so a log line never lands in the middle of the bar.
+ * notes on stdout; curl commands and errors on stderr. With --curl, stderr is a bash script
+ * (`2> calls.sh`), so there each error line is a comment: the script only ever runs curl.
+ * Colour only on a terminal, and never with NO_COLOR. On a terminal the progress bar redraws in
+ * place, and anything printed while it is showing goes above it, so a log line never lands in
+ * the middle of the bar.
  */
+import { formatWithOptions } from "node:util";
+import { safeText } from "./safe-text.mjs";
 
 /** ANSI codes (on, off) of the few styles the client uses. */
 const STYLES = {
@@ -28,22 +32,31 @@ function stylerFor(stream, env) {
   return (style, text) => `\x1b[${STYLES[style][0]}m${text}\x1b[${STYLES[style][1]}m`;
 }
 
+/** Each line of `text` as a bash comment (the text itself is safe: server strings in it are escaped). */
+function asComments(/** @type {string} */ text) {
+  return text
+    .split("\n")
+    .map((line) => `# ${line}`)
+    .join("\n");
+}
+
 /**
  * @typedef {object} Output
  * @property {Styler} style styles text for stdout
  * @property {(text?: string) => void} line a line on stdout
  * @property {(text: string) => void} note a dimmed line on stdout (log messages, what was answered)
- * @property {(text: string) => void} error a line on stderr, in red
+ * @property {(text: string) => void} error a line on stderr, in red (a `#` comment in a curl script)
  * @property {(text: string) => void} curl a curl command on stderr, plain, to copy or redirect to a file
  * @property {(text: string) => void} progress shows or updates the progress bar
  * @property {() => void} endProgress leaves the bar as it is and moves below it (before a question, after a result)
  */
 
 /**
- * @param {{ stdout?: NodeJS.WriteStream, stderr?: NodeJS.WriteStream, env?: NodeJS.ProcessEnv }} [streams]
+ * @param {{ stdout?: NodeJS.WriteStream, stderr?: NodeJS.WriteStream, env?: NodeJS.ProcessEnv, curlScript?: boolean }} [options]
+ *   curlScript: stderr carries curl commands, so error lines are written as bash comments
  * @returns {Output}
  */
-export function createOutput({ stdout = process.stdout, stderr = process.stderr, env = process.env } = {}) {
+export function createOutput({ stdout = process.stdout, stderr = process.stderr, env = process.env, curlScript = false } = {}) {
   const style = stylerFor(stdout, env);
   const errorStyle = stylerFor(stderr, env);
   const redraws = Boolean(stdout.isTTY);
@@ -62,7 +75,7 @@ export function createOutput({ stdout = process.stdout, stderr = process.stderr,
     style,
     line: (text = "") => above(stdout, text),
     note: (text) => above(stdout, style("dim", text)),
-    error: (text) => above(stderr, errorStyle("red", text)),
+    error: (text) => above(stderr, errorStyle("red", curlScript ? asComments(text) : text)),
     curl: (text) => above(stderr, text),
     progress(text) {
       if (!redraws) return void stdout.write(`${text}\n`);
@@ -74,4 +87,16 @@ export function createOutput({ stdout = process.stdout, stderr = process.stderr,
       bar = "";
     },
   };
+}
+
+/**
+ * Sends what the libraries write to the console through `output`, escaped: the official client
+ * warns with server strings in the text (a tool name it drops from tools/list), which would
+ * otherwise reach the terminal raw, or a `--curl` script as a command.
+ * @param {Output} output
+ */
+export function routeConsole(output) {
+  const text = (/** @type {unknown[]} */ args) => safeText(formatWithOptions({ colors: false }, ...args));
+  console.log = console.info = console.debug = (...args) => output.note(text(args));
+  console.warn = console.error = (...args) => output.error(text(args));
 }

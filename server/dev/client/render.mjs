@@ -1,8 +1,11 @@
 /**
  * How what comes back is shown: the catalog, tool results (text, other content by kind,
  * structuredContent as JSON), prompt messages, resource contents, the progress bar, and
- * failures in a sentence that says what to do.
+ * failures in a sentence that says what to do. Every server string goes through safe-text.mjs:
+ * one-line fields (names, descriptions, messages) with their newlines escaped, texts shown as
+ * lines (results, resource contents) with their line breaks kept.
  */
+import { PrintableError, safeLines, safeText } from "./safe-text.mjs";
 
 /** @typedef {import("./output.mjs").Output} Output */
 
@@ -16,36 +19,37 @@ const BAR_WIDTH = 24;
  */
 export function renderCatalog(entries, output) {
   const { style } = output;
-  const width = Math.max(0, ...entries.map((entry) => entry.name.length));
+  const names = entries.map((entry) => safeText(entry.name));
+  const width = Math.max(0, ...names.map((name) => name.length));
   const digits = String(entries.length).length;
   for (const kind of /** @type {const} */ (["tool", "prompt", "resource", "template"])) {
     if (!entries.some((entry) => entry.kind === kind)) continue;
     output.line(style("bold", HEADINGS[kind]));
     entries.forEach((entry, i) => {
       if (entry.kind !== kind) return;
-      const about = [entry.kind === "resource" || entry.kind === "template" ? entry.title : undefined, entry.description].filter(Boolean).join(": ");
-      output.line(`  ${style("cyan", String(i + 1).padStart(digits))}  ${entry.name.padEnd(width)}  ${style("dim", about)}`);
+      const about = [entry.kind === "resource" || entry.kind === "template" ? entry.title : undefined, entry.description].filter(Boolean).map(safeText).join(": ");
+      output.line(`  ${style("cyan", String(i + 1).padStart(digits))}  ${names[i].padEnd(width)}  ${style("dim", about)}`);
     });
   }
 }
 
 /**
- * One content block (of a tool result or a prompt message).
+ * One content block (of a tool result or a prompt message), safe to print.
  * @param {import("@modelcontextprotocol/client").ContentBlock} block
  */
 function contentText(block) {
   switch (block.type) {
     case "text":
-      return block.text;
+      return safeLines(block.text);
     case "image":
     case "audio":
-      return `[${block.type}, ${block.mimeType}, ${Math.floor((block.data.length * 3) / 4)} bytes]`;
+      return `[${block.type}, ${safeText(block.mimeType)}, ${Math.floor((block.data.length * 3) / 4)} bytes]`;
     case "resource_link":
-      return `[link] ${block.name}: ${block.uri}`;
+      return `[link] ${safeText(block.name)}: ${safeText(block.uri)}`;
     case "resource":
-      return "text" in block.resource ? block.resource.text : `[resource ${block.resource.uri}, binary]`;
+      return "text" in block.resource ? safeLines(block.resource.text) : `[resource ${safeText(block.resource.uri)}, binary]`;
     default:
-      return JSON.stringify(block);
+      return safeText(JSON.stringify(block));
   }
 }
 
@@ -57,7 +61,7 @@ export function renderToolResult(result, output) {
   for (const block of result.content ?? []) output.line(result.isError ? output.style("red", contentText(block)) : contentText(block));
   if (result.structuredContent !== undefined) {
     output.line(output.style("dim", "structuredContent:"));
-    output.line(JSON.stringify(result.structuredContent, null, 2));
+    output.line(safeLines(JSON.stringify(result.structuredContent, null, 2)));
   }
   if (result.isError) output.line(output.style("red", "(the tool reported an error: isError)"));
 }
@@ -67,8 +71,8 @@ export function renderToolResult(result, output) {
  * @param {Output} output
  */
 export function renderPrompt(result, output) {
-  if (result.description) output.line(output.style("dim", result.description));
-  for (const message of result.messages) output.line(`${output.style("bold", `${message.role}:`)} ${contentText(message.content)}`);
+  if (result.description) output.line(output.style("dim", safeText(result.description)));
+  for (const message of result.messages) output.line(`${output.style("bold", `${safeText(message.role)}:`)} ${contentText(message.content)}`);
 }
 
 /**
@@ -77,8 +81,8 @@ export function renderPrompt(result, output) {
  */
 export function renderResource(result, output) {
   for (const contents of result.contents) {
-    output.line(output.style("dim", `${contents.uri}${contents.mimeType ? ` (${contents.mimeType})` : ""}`));
-    output.line("text" in contents ? contents.text : `[binary, ${Math.floor((contents.blob.length * 3) / 4)} bytes]`);
+    output.line(output.style("dim", `${safeText(contents.uri)}${contents.mimeType ? ` (${safeText(contents.mimeType)})` : ""}`));
+    output.line("text" in contents ? safeLines(contents.text) : `[binary, ${Math.floor((contents.blob.length * 3) / 4)} bytes]`);
   }
 }
 
@@ -87,9 +91,9 @@ export function renderResource(result, output) {
  * @param {import("@modelcontextprotocol/client").Progress} progress
  */
 export function progressBar({ progress, total, message }) {
-  if (!total) return `… ${message ?? progress}`;
+  if (!total) return `… ${safeText(message ?? progress)}`;
   const filled = Math.round(Math.min(1, Math.max(0, progress / total)) * BAR_WIDTH);
-  return `[${"█".repeat(filled)}${"░".repeat(BAR_WIDTH - filled)}] ${progress}/${total}${message ? ` ${message}` : ""}`;
+  return `[${"█".repeat(filled)}${"░".repeat(BAR_WIDTH - filled)}] ${safeText(progress)}/${safeText(total)}${message ? ` ${safeText(message)}` : ""}`;
 }
 
 /** Node's codes for a server that cannot be reached. */
@@ -110,10 +114,12 @@ function unreachableCode(/** @type {unknown} */ error) {
  */
 export function describeFailure(error, url) {
   const code = unreachableCode(error);
-  if (code) return `Cannot reach ${url} (${code}). Is the server running? Start it with \`npm run dev\`, or pass --url.`;
-  if (!(error instanceof Error)) return String(error);
-  if (error.name === "UnauthorizedError" || /\b401\b/.test(error.message)) return `${error.message}\nThe server needs sign-in: pass a valid access token with --token.`;
-  const cause = error.cause instanceof Error && !error.message.includes(error.cause.message) ? ` (${error.cause.message})` : "";
+  if (code) return `Cannot reach ${safeText(url)} (${code}). Is the server running? Start it with \`npm run dev\`, or pass --url.`;
+  if (error instanceof PrintableError) return error.message;
+  if (!(error instanceof Error)) return safeText(error);
+  const message = safeText(error.message);
+  if (error.name === "UnauthorizedError" || /\b401\b/.test(error.message)) return `${message}\nThe server needs sign-in: pass a valid access token with --token.`;
+  const cause = error.cause instanceof Error && !error.message.includes(error.cause.message) ? ` (${safeText(error.cause.message)})` : "";
   const rpcCode = "code" in error && typeof error.code === "number" ? ` (JSON-RPC error ${error.code})` : "";
-  return `${error.message}${cause}${rpcCode}`;
+  return `${message}${cause}${rpcCode}`;
 }

@@ -5,17 +5,18 @@
  * else the server asks fails the command with a message naming the question, never a guess.
  */
 import { currentDirectoryRoot } from "./input-handlers.mjs";
+import { PrintableError, describeLink, safeText } from "./safe-text.mjs";
 import { describeType, parseFieldValue } from "./schema-values.mjs";
 
 /**
  * A question nothing on the command line answers, shown as the interactive client shows it,
- * with the way to answer it.
+ * with the way to answer it. Every argument is already safe to print.
  * @param {string} question
  * @param {string} unanswered what is left unanswered, e.g. `field "confirm" (boolean: y/n)`
  * @param {string} [answer] the `--answer` that would answer it, when there is one
  */
 const unansweredQuestion = (question, unanswered, answer) =>
-  new Error(
+  new PrintableError(
     [
       "The server asks a question this command does not answer:",
       `? ${question}`,
@@ -38,6 +39,7 @@ const unansweredQuestion = (question, unanswered, answer) =>
 export function scriptedAnswerer({ answers, otherwise }, output) {
   /**
    * Declines or cancels `question` if the command line says so; fails naming it otherwise.
+   * The arguments are already safe to print.
    * @param {string} question
    * @param {string} unanswered what nothing answers
    * @param {string} [answer] the `--answer` that would
@@ -51,7 +53,7 @@ export function scriptedAnswerer({ answers, otherwise }, output) {
 
   return {
     async form(params) {
-      const question = params.message;
+      const question = safeText(params.message);
       const required = new Set(params.requestedSchema.required ?? []);
       /** @type {Record<string, string | number | boolean | string[]>} */
       const content = {};
@@ -61,30 +63,31 @@ export function scriptedAnswerer({ answers, otherwise }, output) {
         const text = answers.get(name);
         const schema = /** @type {import("./schema-values.mjs").JsonSchema} */ (property);
         if (text === undefined) {
-          if (required.has(name) && property.default === undefined) missing.push([name, describeType(schema)]);
+          if (required.has(name) && property.default === undefined) missing.push([safeText(name), safeText(describeType(schema))]);
           continue;
         }
         const parsed = parseFieldValue(schema, text);
-        if (!parsed.ok) throw new Error(`The server asks:\n? ${question}\n--answer ${name}=${text} does not fit: ${parsed.problem}.`);
+        if (!parsed.ok) throw new PrintableError(`The server asks:\n? ${question}\n--answer ${safeText(name)}=${safeText(text)} does not fit: ${safeText(parsed.problem)}.`);
         content[name] = /** @type {string | number | boolean | string[]} */ (parsed.value);
       }
       if (missing.length) {
         const fields = missing.map(([name, type]) => `field "${name}" (${type})`).join(", ");
         return fallBack(question, fields, missing.map(([name, type]) => `--answer ${name}=<${type}>`).join(" "));
       }
-      output.note(`? ${question} → ${Object.entries(content).map(([name, value]) => `${name}=${value}`).join(", ") || "the defaults"} (--answer)`);
+      const given = Object.entries(content).map(([name, value]) => `${name}=${value}`);
+      output.note(`? ${question} → ${safeText(given.join(", ")) || "the defaults"} (--answer)`);
       return { action: "accept", content };
     },
 
     async url(params) {
-      return fallBack(params.message, `a link to open: ${params.url}`);
+      return fallBack(safeText(params.message), `a link to open: ${describeLink(params.url).shown}`);
     },
 
     async sampling(params) {
       const last = params.messages.at(-1)?.content;
       const text = last && !Array.isArray(last) && last.type === "text" ? last.text : `[${last?.type}]`;
-      throw new Error(
-        `The server asks for a model completion (sampling), which a command cannot write:\n? ${text}\nRun \`npm run client\` without a command to write the reply.`,
+      throw new PrintableError(
+        `The server asks for a model completion (sampling), which a command cannot write:\n? ${safeText(text)}\nRun \`npm run client\` without a command to write the reply.`,
       );
     },
 
