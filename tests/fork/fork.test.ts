@@ -89,6 +89,7 @@ it("a fork without the examples builds and passes every remaining test, in any o
       "tests/targets/tasks-instances.test.ts",
       "tests/e2e/skills.test.ts",
       "tests/e2e/client.test.ts",
+      "tests/e2e/client-hostile-server.test.ts",
       "tests/e2e/front-page.test.ts",
       "tests/e2e/observability.test.ts",
       "tests/conformance/conformance.test.ts",
