@@ -18,7 +18,8 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["tests/**/*.test.ts"],
-          exclude: ["tests/unit/**", "tests/fork/**"],
+          // Replacing vitest's default exclude: node_modules stays out (tests/bench has its own).
+          exclude: ["**/node_modules/**", "tests/unit/**", "tests/fork/**"],
           globalSetup: ["tests/helpers/build.ts"],
           testTimeout: 30_000,
           hookTimeout: 120_000,

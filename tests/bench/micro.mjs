@@ -2,7 +2,10 @@
 /** Bundles micro-entry.ts with esbuild (it imports the TypeScript core directly) and prints its results as JSON. */
 import { mkdirSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { ensureBenchDependencies } from "./dependencies.mjs";
+
+ensureBenchDependencies();
+const { build } = await import("esbuild");
 
 const outfile = ".cache/bench/micro.mjs";
 mkdirSync(".cache/bench", { recursive: true });

@@ -11,18 +11,23 @@
  * Load comes from autocannon; contenders are interleaved and every measurement is repeated
  * (3 times by default), reporting the median with min–max. Latency is measured separately, one
  * request at a time, in microseconds. Targets are reported, never asserted (machines are noisy).
+ * Autocannon, the peers and esbuild are the benchmark's own packages (tests/bench/package.json),
+ * installed on first use.
  *
  *   npm run bench                      full run, writes tests/bench/results.md
  *   node tests/bench/run.mjs --smoke   a few hundred requests, to prove the script works
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
-import autocannon from "autocannon";
 import { bundleSize } from "../../server/build/bundle-size.mjs";
 import { buildTarget } from "../helpers/builds.mjs";
 import { startServer } from "../helpers/server.mjs";
+import { ensureBenchDependencies } from "./dependencies.mjs";
 import { median, renderReport } from "./report.mjs";
 import { firstCall, scenarios } from "./scenarios.mjs";
+
+ensureBenchDependencies();
+const { default: autocannon } = await import("autocannon");
 
 const smoke = process.argv.includes("--smoke");
 const settings = {

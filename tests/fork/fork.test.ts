@@ -9,6 +9,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { expect, it } from "vitest";
+import { ensureBenchDependencies } from "../bench/dependencies.mjs";
 import { docBlock } from "../helpers/docs";
 
 const ROOT = process.cwd();
@@ -16,7 +17,11 @@ const ROOT = process.cwd();
 /** The README's commands that remove the examples, between `<!-- fork:remove:examples:start -->` and `:end -->`. */
 const forkCommands = (): string => docBlock("README.md", "fork:remove:examples", ROOT);
 
-/** A copy of the working tree (tracked and new files, nothing ignored), sharing node_modules and the Node 22 cache. */
+/**
+ * A copy of the working tree (tracked and new files, nothing ignored), sharing node_modules (the
+ * benchmark's too, installed here first if need be, so the copy's bench smoke test installs nothing)
+ * and the Node 22 cache.
+ */
 function copyRepository(): string {
   const copy = mkdtempSync(join(tmpdir(), "fork-"));
   const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: ROOT, encoding: "utf8" })
@@ -27,6 +32,8 @@ function copyRepository(): string {
     cpSync(join(ROOT, file), join(copy, file));
   }
   symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"));
+  ensureBenchDependencies();
+  symlinkSync(join(ROOT, "tests/bench/node_modules"), join(copy, "tests/bench/node_modules"));
   mkdirSync(join(ROOT, ".cache"), { recursive: true });
   symlinkSync(join(ROOT, ".cache"), join(copy, ".cache"));
   return copy;

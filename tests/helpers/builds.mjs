@@ -29,13 +29,13 @@ export const BUILDS = {
 };
 
 /**
- * The benchmark's builds (`npm run bench` makes them): the server plus the benchmark's own tools,
- * and the floor of any Nitro app — a project of its own (no nitro.config.ts, one route) built
+ * The benchmark's builds (`npm run bench` makes them): the server plus the benchmark's own tools
+ * (outside tests/bench, whose own node_modules would otherwise give them a second zod), and the floor of any Nitro app — a project of its own (no nitro.config.ts, one route) built
  * with this project's nitropack.
  */
 /** @type {Record<string, BuildSpec>} */
 export const BENCH_BUILDS = {
-  bench: { scanDirs: ["tests/bench/fixtures"], output: ".output-bench" },
+  bench: { scanDirs: ["tests/fixtures-bench"], output: ".output-bench" },
   "nitro-floor": { rootDir: "tests/bench/contenders/nitro-floor", output: ".output-nitro-floor" },
 };
 

@@ -1,6 +1,6 @@
 /**
  * The benchmark's two tools for the servers built on the official SDK (the SDK's own handler and
- * mcp-handler): the same names, schemas and texts as tests/bench/fixtures/tools, and the SDK's
+ * mcp-handler): the same names, schemas and texts as tests/fixtures-bench/tools, and the SDK's
  * requestState codec (HMAC-SHA256, signed: the client can read it; the template's is encrypted).
  */
 import { createRequestStateCodec, inputRequired, inputResponse } from "@modelcontextprotocol/server";
