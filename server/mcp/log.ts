@@ -29,10 +29,11 @@ export const errorFields = (error: unknown): LogFields =>
   error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { message: String(error) };
 
 /**
- * Control characters (C0, DEL, C1) and the Unicode line and paragraph separators. JSON.stringify
- * escapes C0 only; a terminal acts on ESC and on C1's CSI; some readers break lines at U+2028.
+ * Control characters (C0, DEL, C1), the Unicode line and paragraph separators and the bidi controls.
+ * JSON.stringify escapes C0 only; a terminal acts on ESC and on C1's CSI; some readers break lines
+ * at U+2028; bidi overrides make a line read as something else.
  */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 const CONTROLS = new RegExp(CONTROL.source, "g");
 const SHORT_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 const escapeOne = (char: string) => SHORT_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;

@@ -1,4 +1,4 @@
-/** The log's escaping: what a client sent never becomes a line of its own or a terminal escape, in either format. */
+/** The log's escaping: what a client sent never becomes a line of its own, a terminal escape or reordered text, in either format. */
 import { afterEach, describe, expect, it } from "vitest";
 import { errorFields, escapeControlCharacters, formatLine, setLogFormat } from "../../server/mcp/log";
 
@@ -7,9 +7,10 @@ const FORGED = "x\r\n[mcp] forged\u001b[31m\u007f\u009b2J\u2028\u2029end";
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
 
 describe("escapeControlCharacters", () => {
-  it("writes every control character and line break as its JSON escape", () => {
+  it("writes every control character, line break and bidi control as its JSON escape", () => {
     expect(escapeControlCharacters(FORGED)).toBe("x\\r\\n[mcp] forged\\u001b[31m\\u007f\\u009b2J\\u2028\\u2029end");
     expect(escapeControlCharacters("\u0000\t\u001f\u0080\u009f")).toBe("\\u0000\\t\\u001f\\u0080\\u009f");
+    expect(escapeControlCharacters("admin\u202e\u2066txt.exe\u2069\u200f")).toBe("admin\\u202e\\u2066txt.exe\\u2069\\u200f");
   });
 
   it("returns text with nothing to escape as it is, other Unicode included", () => {
