@@ -5,7 +5,7 @@
  * a Worker has no file system — and a skill that breaks the extension's rules fails the build.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
 import { parse } from "yaml";
 
@@ -46,11 +46,26 @@ const TEXT_TYPES: Record<string, string> = {
 const BINARY_TYPES: Record<string, string> = { ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".pdf": "application/pdf" };
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
+/**
+ * The files below `dir`, in path order. Anything but a file or a folder fails the build: a symbolic
+ * link, followed, could serve any file of the build machine as part of a skill (and a pipe would
+ * hang the build).
+ */
 function filesBelow(dir: string): string[] {
   return readdirSync(dir)
     .filter((name) => !name.startsWith("."))
     .sort()
-    .flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesBelow(join(dir, name)) : [join(dir, name)]));
+    .flatMap((name) => {
+      const path = join(dir, name);
+      const entry = lstatSync(path);
+      if (entry.isDirectory()) return filesBelow(path);
+      if (entry.isFile()) return [path];
+      throw new Error(
+        entry.isSymbolicLink()
+          ? `Skills: ${path} is a symbolic link; skill files are read without following links, so copy the file in instead`
+          : `Skills: ${path} is neither a file nor a folder`,
+      );
+    });
 }
 
 function readSkillFile(root: string, file: string): SkillFile {

@@ -3,23 +3,47 @@
  * pipelines, Workers Logs and Vercel's log drains read as they are; in `npm run dev`, readable text
  * instead (`NITRO_MCP_LOG_FORMAT` overrides either). What went wrong and why goes here, for the
  * operator only: clients get a reference at most. Never log a secret, a token or a sealed state.
+ *
+ * Lines carry what clients sent (ids, methods, names, URIs, error messages quoting them), so in
+ * both formats a line is one line: no raw newline or control character reaches the reader, who
+ * could otherwise be shown forged lines or terminal escapes. And a log reader that goes away (a
+ * closed pipe, a full disk) costs the lines it misses, never the server.
  */
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 export type LogFields = Readonly<Record<string, unknown>>;
 
-let format: "json" | "pretty" = import.meta.dev ? "pretty" : "json";
+type Write = (line: string) => void;
 
-/** Set once at start-up from `NITRO_MCP_LOG_FORMAT` (see `plugins/observability.ts`). */
+let format: "json" | "pretty" = import.meta.dev ? "pretty" : "json";
+let writers: Record<LogLevel, Write> | undefined;
+
+/** Set once at start-up from `NITRO_MCP_LOG_FORMAT` (see `plugins/mcp-startup.ts`), which also opens the output. */
 export function setLogFormat(chosen: "json" | "pretty" | "auto"): void {
   format = chosen === "auto" ? (import.meta.dev ? "pretty" : "json") : chosen;
+  writers ??= lineWriters();
 }
 
 /** An error as plain fields: its stack is for the operator (clients never see it). */
 export const errorFields = (error: unknown): LogFields =>
   error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { message: String(error) };
 
-type Write = (line: string) => void;
+/**
+ * Control characters (C0, DEL, C1), the Unicode line and paragraph separators and the bidi controls.
+ * JSON.stringify escapes C0 only; a terminal acts on ESC and on C1's CSI; some readers break lines
+ * at U+2028; bidi overrides make a line read as something else.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const CONTROLS = new RegExp(CONTROL.source, "g");
+const SHORT_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+const escapeOne = (char: string) => SHORT_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+/**
+ * `text` with every control character written as its JSON escape (`\n`, `\u001b`). Applied to a
+ * JSON line, it escapes what JSON.stringify left raw and keeps the line valid JSON. The common
+ * case, nothing to escape, returns `text` itself.
+ */
+export const escapeControlCharacters = (text: string): string => (CONTROL.test(text) ? text.replace(CONTROLS, escapeOne) : text);
 
 /**
  * Where lines go. On Node, the lines of one turn of the event loop leave in one write per stream
@@ -32,38 +56,68 @@ function lineWriters(): Record<LogLevel, Write> {
   if (onWorkers || typeof stdio?.stdout?.write !== "function" || typeof stdio.stderr?.write !== "function") {
     return { debug: (line) => console.debug(line), info: (line) => console.info(line), warn: (line) => console.warn(line), error: (line) => console.error(line) };
   }
-  const batched = (stream: NodeJS.WriteStream): Write => {
-    let pending = "";
-    const flush = () => {
-      if (pending) stream.write(pending);
-      pending = "";
-    };
-    stdio.once?.("exit", flush);
-    return (line) => {
-      if (!pending) setImmediate(flush);
-      pending += `${line}\n`;
-    };
-  };
-  const out = batched(stdio.stdout);
-  const err = batched(stdio.stderr);
+  const out = batched(stdio.stdout, stdio, (reason) => err(formatLine("warn", `stdout failed (${reason}): its log lines are dropped from now on`)));
+  const err = batched(stdio.stderr, stdio, (reason) => out(formatLine("warn", `stderr failed (${reason}): its log lines are dropped from now on`)));
   return { debug: out, info: out, warn: err, error: err };
 }
 
-let writers: Record<LogLevel, Write> | undefined;
+/**
+ * A writer that batches the lines of a turn into one write, and drops every line once `stream`
+ * has failed (EPIPE when the reader went away, ENOSPC…). Its error listener is what keeps a
+ * failed write from becoming an uncaught exception, which Nitro would log with console.error to
+ * the same dead stream, failing again, forever; console.* writes (Nitro's own) find it too.
+ */
+function batched(stream: NodeJS.WriteStream, stdio: { once?: NodeJS.Process["once"] }, onFailure: (reason: string) => void): Write {
+  let pending = "";
+  let failed = false;
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (failed) return;
+    failed = true;
+    pending = "";
+    onFailure(error.code ?? error.message);
+  });
+  const flush = () => {
+    if (pending && !failed) stream.write(pending);
+    pending = "";
+  };
+  stdio.once?.("exit", flush);
+  return (line) => {
+    if (failed) return;
+    if (!pending) setImmediate(flush);
+    pending += `${line}\n`;
+  };
+}
+
+/**
+ * An error's stack, its frames on lines of their own; what comes before them (its name and
+ * message, which may quote a client) escaped onto the first line.
+ */
+function prettyStack({ stack, message = "" }: { stack?: string; message?: string }): string {
+  if (!stack) return escapeControlCharacters(message);
+  const messageEnd = stack.includes(message) ? stack.indexOf(message) + message.length : 0;
+  const frames = stack.indexOf("\n    at ", messageEnd);
+  if (frames < 0) return escapeControlCharacters(stack);
+  return [stack.slice(0, frames), ...stack.slice(frames + 1).split("\n")].map(escapeControlCharacters).join("\n");
+}
 
 function prettyLine(level: LogLevel, message: string, fields: LogFields): string {
   const { error, ...rest } = fields as { error?: { stack?: string; message?: string } };
   const details = Object.entries(rest).map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`);
-  const head = `[mcp] ${level === "info" ? "" : `${level}: `}${message}${details.length ? `  ${details.join(" ")}` : ""}`;
-  return error ? `${head}\n${error.stack ?? error.message}` : head;
+  const head = escapeControlCharacters(`[mcp] ${level === "info" ? "" : `${level}: `}${message}${details.length ? `  ${details.join(" ")}` : ""}`);
+  return error ? `${head}\n${prettyStack(error)}` : head;
+}
+
+/** One line in the chosen format, with no raw newline or control character (but a pretty stack's own line breaks). */
+export function formatLine(level: LogLevel, message: string, fields: LogFields = {}): string {
+  return format === "json"
+    ? escapeControlCharacters(JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields }))
+    : prettyLine(level, message, fields);
 }
 
 /** Writes one log line. */
 export function log(level: LogLevel, message: string, fields: LogFields = {}): void {
   writers ??= lineWriters();
-  writers[level](
-    format === "json" ? JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields }) : prettyLine(level, message, fields),
-  );
+  writers[level](formatLine(level, message, fields));
 }
 
 export const logInfo = (message: string, fields?: LogFields): void => log("info", message, fields);

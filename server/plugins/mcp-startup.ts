@@ -1,7 +1,8 @@
 /**
- * Sets the log format, and fails fast on bad configuration (a state secret shorter than 32 bytes, a malformed
- * NITRO_MCP_AUTH_TOKENS, sign-in without NITRO_MCP_RESOURCE_URL…) so the server stops at start-up
- * with a clear message instead of failing on the first request.
+ * Sets the log format (and opens the log's output), and fails fast on bad configuration (a state
+ * secret shorter than 32 bytes, a malformed NITRO_MCP_AUTH_TOKENS, sign-in without
+ * NITRO_MCP_RESOURCE_URL…) so the server stops at start-up with a clear message instead of
+ * failing on the first request.
  */
 import { useOAuthSettings } from "../mcp/auth/authenticate";
 import { useMcpConfig } from "../mcp/config";

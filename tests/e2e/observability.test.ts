@@ -3,7 +3,7 @@
  * messages as JSON lines with a level, the readable format, and the OpenTelemetry spans — through
  * the real endpoint, with the SDK a deployer would register (tests/fixtures/plugins/test-tracing.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { CONFIRM, askToIncrement, retryIncrement, uniqueKey } from "../helpers/flows";
 import { post, type Json } from "../helpers/rpc";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
@@ -90,6 +90,48 @@ describe("log options", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(requestLines(quiet)).toEqual([]);
     await Promise.all([pretty.stop(), quiet.stop()]);
+  });
+});
+
+describe("log lines cannot be forged", () => {
+  // A newline, a carriage return, ESC (a terminal's colour escape), a C1 CSI and a Unicode line separator.
+  const FORGED = "x\r\n[mcp] forged\u001b[31m\u009b2J\u2028end";
+  const ESCAPED = "x\\r\\n[mcp] forged\\u001b[31m\\u009b2J\\u2028end";
+  // Without Mcp-Method and Mcp-Name (a header cannot carry a newline): refused, and logged with what the body said.
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28" };
+  const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
+
+  it.each(["json", "pretty"])("escapes what a client sent in a JSON-RPC id, method, tool name, URI or Origin (%s)", async (format) => {
+    const server = await startServer({ env: { NITRO_MCP_LOG_FORMAT: format } });
+    onTestFinished(() => server.stop());
+    const mark = server.rawLogs().length;
+    await post(server.url, "tools/list", {}, { rawHeaders: headers, id: FORGED });
+    await post(server.url, FORGED, {}, { rawHeaders: headers, id: "forged-method" });
+    await post(server.url, "tools/call", { name: FORGED, arguments: {} }, { rawHeaders: headers, id: "forged-tool" });
+    await post(server.url, "resources/read", { uri: FORGED }, { rawHeaders: headers, id: "forged-uri" });
+    // An Origin header can carry the C1 byte, which reaches the warning's message.
+    expect((await post(server.url, "tools/list", {}, { headers: { origin: "https://a.example\u009b2J" } })).status).toBe(403);
+    await expect.poll(() => server.rawLogs().slice(mark)).toContain("is not allowed");
+    if (format === "json") {
+      const lines = await linesOf(server, mark, [FORGED, "forged-method", "forged-tool", "forged-uri"]);
+      const byId = (id: string) => lines.find((line) => line.requestId === id);
+      expect(byId(FORGED)).toMatchObject({ method: "tools/list" });
+      expect(byId("forged-method")).toMatchObject({ method: FORGED });
+      expect(byId("forged-tool")).toMatchObject({ target: FORGED });
+      expect(byId("forged-uri")).toMatchObject({ target: FORGED });
+      expect(jsonLines(server, mark).map((line) => line.msg)).toContain('403: Origin "https://a.example\u009b2J" is not allowed: list it in NITRO_MCP_ALLOWED_ORIGINS');
+    } else {
+      await expect.poll(() => server.rawLogs().slice(mark).split("\n").filter((line) => line.startsWith("[mcp] request ")).length).toBe(5);
+      const fields = [`requestId=${ESCAPED} method=tools/list`, `method=${ESCAPED}`, `method=tools/call target=${ESCAPED}`, `method=resources/read target=${ESCAPED}`];
+      for (const field of fields) expect(server.rawLogs().slice(mark)).toContain(field);
+      expect(server.rawLogs().slice(mark)).toContain('Origin "https://a.example\\u009b2J" is not allowed');
+    }
+    const written = server.rawLogs().slice(mark);
+    expect(written).not.toMatch(CONTROL);
+    for (const line of written.split("\n").filter(Boolean)) {
+      if (format === "json") expect(() => JSON.parse(line), line).not.toThrow();
+      else expect(line).toMatch(/^\[mcp\] (?!forged)/);
+    }
   });
 });
 
