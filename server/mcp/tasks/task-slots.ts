@@ -10,17 +10,18 @@ import { useMcpConfig } from "../config";
 import { isTerminal, readTaskRecord, storeTtlSeconds, taskStore, type TaskRecord } from "./task-records";
 import { checkedHeartbeat } from "./task-rounds";
 
-/** A slot whose task is not in the store yet is left to its claimant this long: it may still be writing the task. */
+/** A slot whose task is not in the store yet is left to its claimant this long (at most the task's TTL): it may still be writing the task. */
 const CLAIM_GRACE_MS = 30_000;
 
 interface Slot {
   readonly taskId: string;
-  readonly claimedAt: number;
+  /** Until when the slot holds without its task in the store. */
+  readonly pendingUntil: number;
 }
 
 async function stillHeld(slot: Slot): Promise<boolean> {
   const task = await readTaskRecord(slot.taskId);
-  if (!task) return Date.now() - slot.claimedAt < CLAIM_GRACE_MS;
+  if (!task) return Date.now() < slot.pendingUntil;
   return !isTerminal((await checkedHeartbeat(task)).status);
 }
 
@@ -28,7 +29,7 @@ async function stillHeld(slot: Slot): Promise<boolean> {
 export async function claimTaskSlot(task: TaskRecord): Promise<boolean> {
   const atomic = taskStore();
   const owner = await digestKeySegment(task.owner);
-  const claim = JSON.stringify({ taskId: task.id, claimedAt: Date.now() } satisfies Slot);
+  const claim = JSON.stringify({ taskId: task.id, pendingUntil: Date.now() + Math.min(CLAIM_GRACE_MS, task.ttlMs) } satisfies Slot);
   const ttlSeconds = storeTtlSeconds(task);
   for (let index = 0; index < useMcpConfig().taskMaxActive; index++) {
     const key = `task-slot:${owner}:${index}`;
