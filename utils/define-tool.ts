@@ -188,11 +188,12 @@ export function defineTool(
         async prepare(args, mcp) {
           const value = await guarded(args, async (parsed) => ({ parsed, value: prepare ? await prepare(parsed, mcp) : undefined }));
           if (!("value" in value)) return { answer: value }; // invalid arguments, or prepare threw
-          return isInputRequiredOutcome(value.value) ? { answer: value.value } : { arguments: value.parsed as Record<string, unknown>, prepared: value.value as Prepared_ | undefined };
+          if (isInputRequiredOutcome(value.value)) return { answer: value.value };
+          return { arguments: value.parsed as Record<string, unknown>, prepared: value.value as Prepared_ | undefined };
         },
         run: (args, mcp, prepared) => caught(() => runOnce(args, mcp, prepared)),
       },
     }),
-    call: (args, mcp, prepared) => guarded(args, (parsed) => runOnce(parsed, mcp, prepared)),
+    call: (args, mcp) => guarded(args, (parsed) => runOnce(parsed, mcp, undefined)),
   };
 }

@@ -63,8 +63,8 @@ export interface ToolEntry extends EntryBase {
   readonly headerParams: readonly HeaderParam[];
   /** Present when the tool can run as a task. */
   readonly task?: TaskSupport;
-  /** Validates `args` and runs the tool once (one round, in a request or in a task). */
-  call(args: unknown, mcp: McpContext, prepared?: Prepared): Promise<CallToolResult | InputRequiredOutcome>;
+  /** Validates `args` and runs the tool once (one round of a plain call; a task's rounds go through `task`). */
+  call(args: unknown, mcp: McpContext): Promise<CallToolResult | InputRequiredOutcome>;
 }
 
 export interface PromptEntry extends EntryBase {
