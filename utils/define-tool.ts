@@ -39,7 +39,8 @@ interface ToolOptionsBase<Input extends ObjectInput, Prepared extends Prepared_ 
   /**
    * Long-running work, as a task (the tasks extension, `io.modelcontextprotocol/tasks`): the call answers
    * at once with a task the client polls, and `run` goes on in the background, on whichever instance
-   * (see server/mcp/tasks/README.md). `run` is written as for any call; inside a task, `sendProgress` sets the task's
+   * (see server/mcp/tasks/README.md). The task keeps the arguments as `input` parsed them (stored as JSON), and every round gets
+   * that value. `run` is written as for any call; inside a task, `sendProgress` sets the task's
    * status message, `inputRequired` parks it until the client answers, and `mcp.signal` fires on cancel.
    * - `"optional"`: a task when the client declares the extension on the request, a plain call otherwise.
    * - `"required"`: a task; a client without the extension gets -32021 (a 2025-era client, an isError result).
@@ -148,18 +149,29 @@ export function defineTool(
     throw new TypeError(`tool "${options.name}" returned something that is not a tool result`);
   }
 
-  /** Runs `work` on validated arguments; an exception is the tool's own failure, except protocol and storage errors. */
+  /** Runs `work` on validated arguments. */
   async function guarded<T>(args: unknown, work: (parsed: Record<string, unknown>) => Promise<T>): Promise<T | CallToolResult> {
     const parsed = input.safeParse(args);
     if (!parsed.success) return toolErrorResult(`Invalid arguments for tool "${options.name}": ${describeIssues(parsed.error)}`);
+    return caught(() => work(parsed.data));
+  }
+
+  /** An exception is the tool's own failure, except protocol and storage errors. */
+  async function caught<T>(work: () => Promise<T>): Promise<T | CallToolResult> {
     try {
-      return await work(parsed.data);
+      return await work();
     } catch (error) {
       // Protocol errors and an unreachable store are the server's to answer, not the tool's.
       if (error instanceof McpError || error instanceof StorageUnavailableError) throw error;
       const reference = logWithReference(`tool "${options.name}" threw`, error);
       return toolErrorResult(`The tool "${options.name}" failed unexpectedly (reference ${reference}).`);
     }
+  }
+
+  /** One round of `run` on validated arguments. */
+  async function runOnce(parsed: Readonly<Record<string, unknown>>, mcp: McpContext, prepared: Prepared_ | undefined): Promise<CallToolResult | InputRequiredOutcome> {
+    const value: unknown = await options.run(parsed, mcp, prepared);
+    return isInputRequiredOutcome(value) ? value : toResult(value);
   }
 
   const { prepare } = options;
@@ -174,16 +186,14 @@ export function defineTool(
       task: {
         mode: options.task,
         async prepare(args, mcp) {
-          const value = await guarded(args, async (parsed) => ({ value: prepare ? await prepare(parsed, mcp) : undefined }));
+          const value = await guarded(args, async (parsed) => ({ parsed, value: prepare ? await prepare(parsed, mcp) : undefined }));
           if (!("value" in value)) return { answer: value }; // invalid arguments, or prepare threw
-          return isInputRequiredOutcome(value.value) ? { answer: value.value } : { prepared: value.value as Prepared_ | undefined };
+          if (isInputRequiredOutcome(value.value)) return { answer: value.value };
+          return { arguments: value.parsed as Record<string, unknown>, prepared: value.value as Prepared_ | undefined };
         },
+        run: (args, mcp, prepared) => caught(() => runOnce(args, mcp, prepared)),
       },
     }),
-    call: (args, mcp, prepared) =>
-      guarded(args, async (parsed) => {
-        const value: unknown = await options.run(parsed, mcp, prepared);
-        return isInputRequiredOutcome(value) ? value : toResult(value);
-      }),
+    call: (args, mcp) => guarded(args, (parsed) => runOnce(parsed, mcp, undefined)),
   };
 }

@@ -46,8 +46,16 @@ export interface TaskSupport {
    * What runs in the request before a task is created: the arguments are checked (invalid ones are
    * answered at once, with no task), then the author's `prepare`, which may ask like any round.
    */
-  prepare(args: unknown, mcp: McpContext): Promise<{ readonly answer: CallToolResult | InputRequiredOutcome } | { readonly prepared: Prepared | undefined }>;
+  prepare(
+    args: unknown,
+    mcp: McpContext,
+  ): Promise<{ readonly answer: CallToolResult | InputRequiredOutcome } | { readonly arguments: ValidArguments; readonly prepared: Prepared | undefined }>;
+  /** Runs one round on the arguments `prepare` validated, as they are: never parsed again, so every round sees the same value. */
+  run(args: ValidArguments, mcp: McpContext, prepared?: Prepared): Promise<CallToolResult | InputRequiredOutcome>;
 }
+
+/** A tool's arguments once its input schema has parsed them (unknown keys dropped, defaults filled in). */
+export type ValidArguments = Readonly<Record<string, unknown>>;
 
 export interface ToolEntry extends EntryBase {
   readonly kind: "tool";
@@ -55,8 +63,8 @@ export interface ToolEntry extends EntryBase {
   readonly headerParams: readonly HeaderParam[];
   /** Present when the tool can run as a task. */
   readonly task?: TaskSupport;
-  /** Validates `args` and runs the tool once (one round, in a request or in a task). */
-  call(args: unknown, mcp: McpContext, prepared?: Prepared): Promise<CallToolResult | InputRequiredOutcome>;
+  /** Validates `args` and runs the tool once (one round of a plain call; a task's rounds go through `task`). */
+  call(args: unknown, mcp: McpContext): Promise<CallToolResult | InputRequiredOutcome>;
 }
 
 export interface PromptEntry extends EntryBase {

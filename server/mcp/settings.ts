@@ -210,6 +210,12 @@ export const SETTINGS = {
     doc: "A working task whose instance has not reported for this long (it died, or its platform stopped it) is marked failed",
     parse: integer("NITRO_MCP_TASK_HEARTBEAT_TIMEOUT_SECONDS", 1),
   }),
+  taskMaxActive: setting({
+    env: "NITRO_MCP_TASK_MAX_ACTIVE",
+    default: 10,
+    doc: "Most tasks a principal may have working or waiting for input at once (all anonymous callers are one principal); beyond it a call that would start a task gets an isError result",
+    parse: integer("NITRO_MCP_TASK_MAX_ACTIVE", 1),
+  }),
   maxBodyBytes: setting({
     env: "NITRO_MCP_MAX_BODY_BYTES",
     default: 1048576,

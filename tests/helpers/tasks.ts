@@ -6,6 +6,9 @@ export const TASKS = { "io.modelcontextprotocol/tasks": {} };
 /** Client capabilities: form elicitation and the tasks extension. */
 export const WITH_TASKS = { elicitation: { form: {} }, extensions: TASKS };
 
+/** Task ids no store may see: separators, a path, a space, and far too long. */
+export const MALFORMED_TASK_IDS = ["a/b", "../x", "x y", "task:x", "t".repeat(300)];
+
 /** Calls `tool` declaring the tasks extension; asserts a task came back and returns it. */
 export async function createTask(url: string, tool: string, args: Json, options: RpcOptions = {}): Promise<Json> {
   const result = await post(url, "tools/call", { name: tool, arguments: args }, { capabilities: WITH_TASKS, ...options });

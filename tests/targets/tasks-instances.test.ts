@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readCounter, uniqueKey } from "../helpers/flows";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
-import { createTask, taskRequest, waitForStatus } from "../helpers/tasks";
+import { post } from "../helpers/rpc";
+import { WITH_TASKS, createTask, taskRequest, waitForStatus } from "../helpers/tasks";
 import { startInstancesOnRedis } from "./redis.mjs";
 
 const HEARTBEAT_TIMEOUT = { NITRO_MCP_TASK_HEARTBEAT_TIMEOUT_SECONDS: "2" };
@@ -52,6 +53,30 @@ describe("tasks on two instances sharing Redis", () => {
     expect(failed).toMatchObject({ status: "failed", error: { code: -32603, message: expect.stringMatching(/stopped reporting \(no heartbeat for 2 s\)/) } });
     await doomed.stop();
   }, 20_000);
+});
+
+describe("active-task slots that cannot leak", () => {
+  const longJob = (url: string) => post(url, "tools/call", { name: "counted_job", arguments: { key: uniqueKey(), steps: 100, delay_ms: 100 } }, { capabilities: WITH_TASKS });
+
+  it("frees the slot of a task whose instance died, once its heartbeat is lost", async () => {
+    const env = { ...HEARTBEAT_TIMEOUT, NITRO_MCP_TASK_MAX_ACTIVE: "1" };
+    const instances = await startInstancesOnRedis(env);
+    const doomed = await startServer({ env: { ...env, REDIS_URL: instances.redis.url } });
+    expect((await longJob(doomed.url)).body.result.resultType).toBe("task");
+    expect((await longJob(instances.a.url)).body.result.isError).toBe(true);
+    process.kill(doomed.pid, "SIGKILL");
+    await expect.poll(async () => (await longJob(instances.a.url)).body.result.resultType, { timeout: 10_000, interval: 250 }).toBe("task");
+    await doomed.stop();
+    await instances.stop();
+  }, 60_000);
+
+  it("frees the slot of a task that expired", async () => {
+    const server = await startServer({ env: { NITRO_MCP_TASK_TTL_SECONDS: "1", NITRO_MCP_TASK_MAX_ACTIVE: "1" } });
+    expect((await longJob(server.url)).body.result.resultType).toBe("task");
+    expect((await longJob(server.url)).body.result.isError).toBe(true);
+    await expect.poll(async () => (await longJob(server.url)).body.result.resultType, { timeout: 10_000, interval: 250 }).toBe("task");
+    await server.stop();
+  });
 });
 
 describe("task lifetime", () => {

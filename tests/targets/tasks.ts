@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readCounter, uniqueKey } from "../helpers/flows";
-import { post } from "../helpers/rpc";
+import { post, type RpcOptions } from "../helpers/rpc";
 import type { RunningServer } from "../helpers/server.mjs";
-import { TASKS, WITH_TASKS, createTask, taskRequest, waitForStatus } from "../helpers/tasks";
+import { MALFORMED_TASK_IDS, TASKS, WITH_TASKS, createTask, taskRequest, waitForStatus } from "../helpers/tasks";
 
 export function describeTasks(name: string, start: (env?: Record<string, string>) => Promise<RunningServer>) {
   describe(`tasks, ${name}`, () => {
@@ -104,6 +104,50 @@ export function describeTasks(name: string, start: (env?: Record<string, string>
       expect(result.status).toBe(400);
       expect(result.body.error.code).toBe(-32020);
     });
+
+    it("refuses a malformed task id on every tasks/* method (-32602, HTTP 200), before any store sees it", async () => {
+      for (const taskId of MALFORMED_TASK_IDS) {
+        for (const [method, extra] of [["tasks/get", {}], ["tasks/update", { inputResponses: {} }], ["tasks/cancel", {}]] as const) {
+          const result = await taskRequest(server.url, method, { taskId, ...extra });
+          expect(result.status, `${method} ${taskId}`).toBe(200);
+          expect(result.body.error, `${method} ${taskId}`).toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid task id/) });
+        }
+      }
+      const listen = await post(server.url, "subscriptions/listen", { notifications: { taskIds: ["a/b"] } }, { capabilities: WITH_TASKS });
+      expect(listen.body.error.code).toBe(-32602);
+      expect(server.logs()).not.toMatch(/storage unavailable/i);
+    });
+
+    it("caps each principal's active tasks: the next is refused with an isError result, until one ends", async () => {
+      const own = await start({ NITRO_MCP_TASK_MAX_ACTIVE: "2", NITRO_MCP_AUTH_TOKENS: "alice:alice-token-0123456789,bob:bob-token-0123456789" });
+      const alice = { headers: { authorization: "Bearer alice-token-0123456789" } };
+      const bob = { headers: { authorization: "Bearer bob-token-0123456789" } };
+      const call = (key: string, options: RpcOptions) =>
+        post(own.url, "tools/call", { name: "counted_job", arguments: { key, steps: 100, delay_ms: 100 } }, { capabilities: WITH_TASKS, ...options });
+      const waiting = await createTask(own.url, "counted_job", { key: uniqueKey(), steps: 2, delay_ms: 0, ask: true }, alice);
+      const parked = await waitForStatus(own.url, waiting.taskId, ["input_required"], alice);
+      const working = await createTask(own.url, "counted_job", { key: uniqueKey(), steps: 100, delay_ms: 100 }, alice);
+
+      const refused = await call(uniqueKey(), alice);
+      expect(refused.status).toBe(200);
+      expect(refused.body.result).toMatchObject({ resultType: "complete", isError: true, content: [{ type: "text", text: expect.stringMatching(/^Too many active tasks: you already have 2 /) }] });
+      expect(refused.body.result).not.toHaveProperty("taskId");
+      // Another principal has slots of its own.
+      expect((await call(uniqueKey(), bob)).body.result.resultType).toBe("task");
+
+      // A cancelled task frees its slot at once.
+      await taskRequest(own.url, "tasks/cancel", { taskId: working.taskId }, alice);
+      const next = await call(uniqueKey(), alice);
+      expect(next.body.result.resultType).toBe("task");
+      expect((await call(uniqueKey(), alice)).body.result.isError).toBe(true);
+
+      // So does a completed one.
+      const [wireKey] = Object.keys(parked.inputRequests);
+      await taskRequest(own.url, "tasks/update", { taskId: waiting.taskId, inputResponses: { [wireKey!]: { action: "accept", content: { proceed: true } } } }, alice);
+      await waitForStatus(own.url, waiting.taskId, ["completed"], alice);
+      expect((await call(uniqueKey(), alice)).body.result.resultType).toBe("task");
+      await own.stop();
+    }, 90_000);
 
     it("keeps a task to its owner: another principal gets the answer for no task at all", async () => {
       const own = await start({ NITRO_MCP_AUTH_TOKENS: "alice:alice-token-0123456789,bob:bob-token-0123456789" });

@@ -9,7 +9,7 @@ import { invalidParams } from "../errors";
 import { isPlainObject } from "../internal/object";
 import { clip } from "../internal/text";
 import { declaresTasks, tasksExtensionRequired } from "../tasks/task-creation";
-import { isTerminal, readTaskRecord, updateTaskRecord, type TaskRecord } from "../tasks/task-records";
+import { endedTask, isTerminal, readTaskRecord, updateTaskRecord, type TaskRecord } from "../tasks/task-records";
 import { checkedHeartbeat, startRound } from "../tasks/task-rounds";
 import { detailedTask } from "../tasks/task-views";
 import type { MethodResult } from "./types";
@@ -63,7 +63,7 @@ export async function cancelTask(mcp: McpContext): Promise<MethodResult> {
   await updateTaskRecord(id, (record) =>
     isTerminal(record.status)
       ? undefined
-      : { ...record, status: "cancelled", statusMessage: "Cancelled by the client", asks: undefined, answers: undefined, state: undefined },
+      : endedTask(record, { status: "cancelled", statusMessage: "Cancelled by the client" }),
   );
   return {};
 }

@@ -1,13 +1,14 @@
 /**
  * tools/call of a tool that can run as a task (`defineTool({ task })`), decided per request:
  * - the client declared the tasks extension on this request: the arguments are checked and the
- *   tool's `prepare` runs (it may ask first, as any round); then the task is stored — readable
- *   from any instance — before the answer, `resultType: "task"`, and its first round starts;
+ *   tool's `prepare` runs (it may ask first, as any round); then, if the caller has a free task
+ *   slot (`task-slots.ts`; otherwise an isError result, and nothing is stored), the task is stored —
+ *   readable from any instance — before the answer, `resultType: "task"`, and its first round starts;
  * - it did not: an optional task tool runs as a plain call; a required one is refused with -32021
  *   naming the extension (a 2025-era client, which cannot have it, gets an isError result).
  */
 import type { McpContext } from "../context";
-import type { ToolEntry } from "../entries";
+import type { ToolEntry, ValidArguments } from "../entries";
 import { missingClientCapabilities } from "../errors";
 import { base64UrlEncode } from "../internal/encoding";
 import { isPlainObject } from "../internal/object";
@@ -18,6 +19,7 @@ import type { MethodResult } from "../methods/types";
 import { publicTask } from "./task-views";
 import { createTaskRecord, type TaskRecord } from "./task-records";
 import { startRound } from "./task-rounds";
+import { claimTaskSlot } from "./task-slots";
 
 /** Did the client declare the tasks extension on this request? (Never inferred from another request.) */
 export function declaresTasks(mcp: McpContext): boolean {
@@ -28,7 +30,24 @@ export function declaresTasks(mcp: McpContext): boolean {
 /** -32021 (HTTP 400) naming the tasks extension. */
 export const tasksExtensionRequired = (why: string) => missingClientCapabilities({ extensions: { [EXTENSIONS.tasks]: {} } }, `the tasks extension (${EXTENSIONS.tasks}), ${why}`);
 
-function newTask(tool: ToolEntry, args: Record<string, unknown>, mcp: McpContext, prepared: Readonly<Record<string, unknown>> | undefined): TaskRecord {
+/** The capabilities later rounds act on (what the client can be asked, the extensions it takes), reduced to their names: nothing else the client declared is kept. */
+const ROUND_CAPABILITIES: Readonly<Record<string, readonly string[]>> = {
+  elicitation: ["form", "url"],
+  sampling: ["context", "tools"],
+  roots: [],
+  extensions: Object.values(EXTENSIONS),
+};
+
+function roundCapabilities(declared: Readonly<Record<string, unknown>>): Record<string, Record<string, object>> {
+  const kept: Record<string, Record<string, object>> = {};
+  for (const [name, parts] of Object.entries(ROUND_CAPABILITIES)) {
+    const value = declared[name];
+    if (isPlainObject(value)) kept[name] = Object.fromEntries(parts.filter((part) => isPlainObject(value[part])).map((part) => [part, {}]));
+  }
+  return kept;
+}
+
+function newTask(tool: ToolEntry, args: ValidArguments, mcp: McpContext, prepared: Readonly<Record<string, unknown>> | undefined): TaskRecord {
   const config = useMcpConfig();
   const now = new Date().toISOString();
   return {
@@ -38,7 +57,7 @@ function newTask(tool: ToolEntry, args: Record<string, unknown>, mcp: McpContext
     tool: tool.descriptor.name,
     arguments: args,
     ...(prepared ? { prepared } : {}),
-    caller: { auth: mcp.auth, protocolVersion: mcp.protocolVersion, clientCapabilities: mcp.clientCapabilities },
+    caller: { auth: mcp.auth, protocolVersion: mcp.protocolVersion, clientCapabilities: roundCapabilities(mcp.clientCapabilities) },
     status: "working",
     statusMessage: "Started",
     createdAt: now,
@@ -61,8 +80,14 @@ export async function callTaskTool(tool: ToolEntry & { task: NonNullable<ToolEnt
   const before = await tool.task.prepare(args, mcp);
   // Questions before the task, or arguments that are not valid: answered in this request.
   if ("answer" in before) return before.answer;
-  if (!declared) return tool.call(args, mcp, before.prepared);
-  const task = newTask(tool, args, mcp, before.prepared);
+  if (!declared) return tool.task.run(before.arguments, mcp, before.prepared);
+  const task = newTask(tool, before.arguments, mcp, before.prepared);
+  if (!(await claimTaskSlot(task))) {
+    const max = useMcpConfig().taskMaxActive;
+    return toolErrorResult(
+      `Too many active tasks: you already have ${max} working or waiting for input, the most this server allows. Wait for one to finish, or cancel one (tasks/cancel), then call again.`,
+    );
+  }
   await createTaskRecord(task);
   startRound(mcp.event, task.id);
   return taskCreatedOutcome(publicTask(task));

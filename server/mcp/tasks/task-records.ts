@@ -5,7 +5,11 @@
  * answers) never lose a change, and a terminal status is final.
  */
 import { useAtomicStore } from "../../storage/atomic";
+import { isKeySegment } from "../../storage/keys";
 import type { AuthInfo } from "../context";
+import type { ValidArguments } from "../entries";
+import { invalidParams } from "../errors";
+import { clip } from "../internal/text";
 import type { JsonRpcErrorBody } from "../jsonrpc";
 import type { InputRequest } from "../protocol";
 
@@ -18,9 +22,10 @@ export interface TaskRecord {
   /** Only this principal can see or touch the task; to anyone else it does not exist. */
   readonly owner: string;
   readonly tool: string;
-  readonly arguments: Readonly<Record<string, unknown>>;
+  /** As the tool's input schema parsed them, never as sent; emptied once the task has ended. */
+  readonly arguments: ValidArguments;
   readonly prepared?: Readonly<Record<string, unknown>>;
-  /** What the creating request said about its client, for the rounds that run later. */
+  /** What the creating request said about its client, for the rounds that run later (see `task-creation.ts`). */
   readonly caller: {
     readonly auth: AuthInfo;
     readonly protocolVersion: string;
@@ -46,12 +51,32 @@ export interface TaskRecord {
   readonly error?: JsonRpcErrorBody;
 }
 
-const keyOf = (id: string) => `task:${id}`;
+/**
+ * A task id from a client becomes a key only if it passes the allow-list every storage key made
+ * from client input passes (ids this server issues always do): anything else is -32602 here, before
+ * any store sees it, instead of a path the files store refuses (which would read as an outage).
+ */
+function keyOf(id: string): string {
+  if (!isKeySegment(id)) throw invalidParams(`Invalid task id "${clip(id, 64)}": task ids are 1 to 128 letters, digits, - and _`);
+  return `task:${id}`;
+}
+
 /** The store keeps a task a little past its TTL: clients are told ttlMs, and clocks differ. */
-const storeTtlSeconds = (record: TaskRecord) => Math.max(1, Math.ceil((Date.parse(record.createdAt) + record.ttlMs - Date.now()) / 1000) + 5);
+export const storeTtlSeconds = (record: TaskRecord) => Math.max(1, Math.ceil((Date.parse(record.createdAt) + record.ttlMs - Date.now()) / 1000) + 5);
 const MAX_ATTEMPTS = 20;
 
-function store() {
+/** The task ended (completed, failed, cancelled): it keeps what `tasks/get` shows, and drops what only its rounds needed. */
+export const endedTask = (record: TaskRecord, end: Pick<TaskRecord, "status" | "statusMessage" | "result" | "error">): TaskRecord => ({
+  ...record,
+  ...end,
+  arguments: {},
+  prepared: undefined,
+  state: undefined,
+  asks: undefined,
+  answers: undefined,
+});
+
+export function taskStore() {
   const atomic = useAtomicStore();
   // The storage plugin refuses to start without one when a tool can run as a task.
   if (!atomic) throw new Error("no atomic store for tasks");
@@ -60,14 +85,14 @@ function store() {
 
 /** Stores a new task; it can be read from any instance once this resolves. */
 export async function createTaskRecord(record: TaskRecord): Promise<void> {
-  if (!(await store().setIfAbsent(keyOf(record.id), JSON.stringify(record), storeTtlSeconds(record)))) {
+  if (!(await taskStore().setIfAbsent(keyOf(record.id), JSON.stringify(record), storeTtlSeconds(record)))) {
     throw new Error(`task id collision: ${record.id}`);
   }
 }
 
 /** The task, if it exists, has not expired, and belongs to `owner` (undefined `owner`: the server itself). */
 export async function readTaskRecord(id: string, owner?: string): Promise<TaskRecord | undefined> {
-  const text = await store().get(keyOf(id));
+  const text = await taskStore().get(keyOf(id));
   const record = text === null ? undefined : (JSON.parse(text) as TaskRecord);
   if (!record || Date.parse(record.createdAt) + record.ttlMs < Date.now()) return undefined;
   return owner === undefined || record.owner === owner ? record : undefined;
@@ -78,7 +103,7 @@ export async function readTaskRecord(id: string, owner?: string): Promise<TaskRe
  * retries. `change` returns the next record, or undefined to leave it as it is. Returns what is stored.
  */
 export async function updateTaskRecord(id: string, change: (record: TaskRecord) => TaskRecord | undefined): Promise<TaskRecord | undefined> {
-  const atomic = store();
+  const atomic = taskStore();
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const text = await atomic.get(keyOf(id));
     if (text === null) return undefined;

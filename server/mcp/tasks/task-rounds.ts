@@ -23,7 +23,7 @@ import { registry } from "../registry";
 import { resolveTarget } from "../request-target";
 import { completeResult } from "../results";
 import { keepAlive } from "./background";
-import { isTerminal, readTaskRecord, updateTaskRecord, type TaskRecord } from "./task-records";
+import { endedTask, isTerminal, readTaskRecord, updateTaskRecord, type TaskRecord } from "./task-records";
 
 /** How often a running round reports, from the configured timeout (three beats per timeout). */
 const heartbeatIntervalMs = () => Math.max(250, (useMcpConfig().taskHeartbeatTimeoutSeconds * 1000) / 3);
@@ -33,7 +33,7 @@ function lostHeartbeat(record: TaskRecord): TaskRecord | undefined {
   const timeoutSeconds = useMcpConfig().taskHeartbeatTimeoutSeconds;
   if (record.status !== "working" || Date.now() - record.heartbeatAt <= timeoutSeconds * 1000) return undefined;
   const message = `The task stopped: the server running it stopped reporting (no heartbeat for ${timeoutSeconds} s)`;
-  return { ...record, status: "failed", statusMessage: message, error: { code: -32603, message }, asks: undefined };
+  return endedTask(record, { status: "failed", statusMessage: message, error: { code: -32603, message } });
 }
 
 /** The task as it stands: a working task whose round stopped reporting is marked failed first. */
@@ -44,19 +44,18 @@ export async function checkedHeartbeat(record: TaskRecord): Promise<TaskRecord> 
 
 /** The task's record once the round's outcome (a result, questions, or an error) is in. */
 function settle(record: TaskRecord, outcome: unknown): TaskRecord {
-  const done = { asks: undefined, answers: undefined, state: undefined };
   if (isInputRequiredOutcome(outcome)) {
     const round = record.round + 1;
     const asks = Object.fromEntries(Object.entries(outcome.inputRequests).map(([key, request]) => [`${key}.${round}`, { key, request }]));
     return { ...record, status: "input_required", statusMessage: "Waiting for an answer", round, asks, answers: {}, state: outcome.state };
   }
-  if (outcome instanceof McpError) return { ...record, ...done, status: "failed", statusMessage: outcome.message, error: errorBody(outcome) };
+  if (outcome instanceof McpError) return endedTask(record, { status: "failed", statusMessage: outcome.message, error: errorBody(outcome) });
   if (outcome instanceof Error) {
     const message = `Internal error (reference ${logWithReference(`task ${record.id} (${record.tool})`, outcome)})`;
-    return { ...record, ...done, status: "failed", statusMessage: message, error: { code: -32603, message } };
+    return endedTask(record, { status: "failed", statusMessage: message, error: { code: -32603, message } });
   }
   const result = outcome as Record<string, unknown>;
-  return { ...record, ...done, status: "completed", statusMessage: result.isError ? "Finished with an error" : "Finished", result: completeResult(result) };
+  return endedTask(record, { status: "completed", statusMessage: result.isError ? "Finished with an error" : "Finished", result: completeResult(result) });
 }
 
 /** The context a round runs with: the creating request's client and caller, the task's answers and state. */
@@ -95,8 +94,8 @@ function roundContext(record: TaskRecord, event: H3Event, signal: AbortSignal): 
 
 async function runRound(event: H3Event, taskId: string): Promise<void> {
   const record = await readTaskRecord(taskId);
-  const tool = record && registry.toolsByName.get(record.tool);
-  if (!record || !tool || record.status !== "working") return;
+  const task = record && registry.toolsByName.get(record.tool)?.task;
+  if (!record || !task || record.status !== "working") return;
   const cancelled = new AbortController();
   const heartbeat = setInterval(() => {
     void updateTaskRecord(taskId, (current) => {
@@ -109,7 +108,7 @@ async function runRound(event: H3Event, taskId: string): Promise<void> {
   }, heartbeatIntervalMs());
   let outcome: unknown;
   try {
-    outcome = await tool.call(record.arguments, roundContext(record, event, cancelled.signal), record.prepared);
+    outcome = await task.run(record.arguments, roundContext(record, event, cancelled.signal), record.prepared);
   } catch (error) {
     outcome = error;
   } finally {
