@@ -32,11 +32,25 @@ const unavailable = (reason: string) => new IssuerUnavailableError(reason, BACKO
 
 const scopesOf = (value: unknown): string[] => (typeof value === "string" ? value.split(" ").filter(Boolean) : []);
 
+/**
+ * Each kind of caller has principals of its own shape, so that none can pass for another: a subject
+ * is `<issuer>#<sub>` (the issuer is an http(s) URL); a client acting for itself (a token without
+ * `sub`, as introspection answers for client credentials) is `client:<issuer>#<client_id>`; a static
+ * token's name has no `:` at all, and `anonymous` is no token.
+ */
+function principalOf(oauth: OAuthSettings, claims: Record<string, unknown>): string {
+  const { sub, client_id: clientId } = claims;
+  if (sub !== undefined && sub !== null) {
+    if (typeof sub !== "string" || !sub) throw invalid("the token's sub is not a non-empty string");
+    return `${oauth.issuer}#${sub}`;
+  }
+  if (typeof clientId !== "string" || !clientId) throw invalid("the token names no subject (sub) and no client (client_id)");
+  return `client:${oauth.issuer}#${clientId}`;
+}
+
 function authInfoOf(oauth: OAuthSettings, claims: Record<string, unknown>): AuthInfo {
-  const subject = typeof claims.sub === "string" ? claims.sub : typeof claims.client_id === "string" ? claims.client_id : undefined;
-  if (!subject) throw invalid("the token names no subject");
   return {
-    principal: `${oauth.issuer}#${subject}`,
+    principal: principalOf(oauth, claims),
     via: "oauth",
     scopes: scopesOf(claims.scope),
     clientId: typeof claims.client_id === "string" ? claims.client_id : undefined,
