@@ -147,13 +147,14 @@ function createProvider(issuer, keys, state) {
 }
 
 /**
- * Starts the authorization server on 127.0.0.1 (`port` 0: a free one).
- * @param {{ port?: number, resource?: string, scopes?: string[], keys?: object[] }} [options]
+ * Starts the authorization server on 127.0.0.1 (`port` 0: a free one). `issuer` names it when it is
+ * reached through something else (the tests' fault-injecting proxy); by default it is its own address.
+ * @param {{ port?: number, issuer?: string, resource?: string, scopes?: string[], keys?: object[] }} [options]
  */
 export async function startAuthServer(options = {}) {
   const server = createServer();
   await new Promise((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
-  const issuer = `http://127.0.0.1:${server.address().port}`;
+  const issuer = options.issuer ?? `http://127.0.0.1:${server.address().port}`;
   let keys = options.keys ?? [await makeSigningKey()];
   const state = { resource: options.resource ?? "http://127.0.0.1:3000/mcp", scopes: options.scopes ?? DEV_SCOPES, adapter: sharedMemoryAdapter() };
   let handle = createProvider(issuer, keys, state).callback();
@@ -161,6 +162,8 @@ export async function startAuthServer(options = {}) {
   const reload = () => (handle = createProvider(issuer, keys, state).callback());
   return {
     issuer,
+    /** Where it listens (the issuer, unless `issuer` named another). */
+    address: `http://127.0.0.1:${server.address().port}`,
     /** The signing keys, newest first (private JWKs: tests sign their own tokens with them). */
     get keys() {
       return keys;

@@ -1,15 +1,19 @@
 /**
  * Sign-in end to end, parameterised by target (the Node build, the Cloudflare build in workerd):
  * the official client discovers everything from the first 401 and signs in on the development
- * authorization server, and every kind of bad token gets its answer.
+ * authorization server, and every kind of bad token gets its answer; then that server behind a
+ * proxy that makes its metadata, keys or introspection fail (tests/helpers/faulty-issuer.ts).
  */
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import { exportJWK, generateKeyPair } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { makeSigningKey, startAuthServer, TEST_CLIENTS } from "../../server/dev/auth-server.mjs";
 import { ELICITATION, askToIncrement, expectOpaqueRejection, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
+import { startFaultyIssuer, type Endpoint, type FaultyIssuer } from "../helpers/faulty-issuer";
 import { bearer, clientCredentialsToken, DevLoginProvider, revokeToken, signToken } from "../helpers/oauth";
-import { post } from "../helpers/rpc";
+import { meta, post, standardHeaders, type Json } from "../helpers/rpc";
+import { createTask, taskRequest } from "../helpers/tasks";
 import { freePort, type RunningServer } from "../helpers/server.mjs";
 
 type Start = (options: { port: number; env: Record<string, string> }) => Promise<RunningServer>;
@@ -27,6 +31,36 @@ const signInEnv = (issuer: string, resource: string, extra: Record<string, strin
   NITRO_MCP_AUTH_JWKS_COOLDOWN_SECONDS: "0",
   ...extra,
 });
+
+/** How long the server leaves a failing issuer alone (server/mcp/auth/issuer-fetch.ts). */
+const BACKOFF_MS = 5000;
+
+/** POSTs tools/list with one Authorization header per value: fetch would join them into one. */
+function postWithAuthorizations(url: string, values: string[]): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta() } });
+  // As a raw list, the only way to repeat a header; Node adds no Host to one.
+  const headers = ["host", new URL(url).host, ...Object.entries(standardHeaders("tools/list")).flat(), ...values.flatMap((value) => ["authorization", value])];
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest(url, { method: "POST", headers }, (response) => {
+      response.resume();
+      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers }));
+    });
+    sent.on("error", reject);
+    sent.end(body);
+  });
+}
+
+/** The answer while the issuer cannot be asked: a 503 to retry, like the template's other 503s, never a verdict on the token. */
+function expectIssuerUnavailable(result: { status: number; headers: Headers; body: Json }) {
+  expect(result.status).toBe(503);
+  expect(Number(result.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  expect(Number(result.headers.get("retry-after"))).toBeLessThanOrEqual(BACKOFF_MS / 1000);
+  expect(result.headers.get("www-authenticate")).toBeNull();
+  expect(result.body).toEqual({ jsonrpc: "2.0", error: { code: -32603, message: "Authorization server unavailable: try again shortly" } });
+}
+
+/** Fetches an endpoint may have made in `elapsedMs` while failing: one, then one more per back-off. */
+const atMostOnePerBackoff = (elapsedMs: number) => 1 + Math.floor(elapsedMs / BACKOFF_MS);
 
 /** Connects the official client (pinned to 2026-07-28) with an OAuth provider; undefined when it was sent to sign in first. */
 async function connect(url: string, provider: DevLoginProvider) {
@@ -114,6 +148,15 @@ export function describeSignIn(name: string, start: Start) {
       expect(result.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_request"/);
     });
 
+    it("answers two Authorization headers with 400 invalid_request, even when each alone is valid", async () => {
+      const valid = `Bearer ${await token()}`;
+      for (const second of [valid, "Bearer another-token"]) {
+        const result = await postWithAuthorizations(server.url, [valid, second]);
+        expect(result.status).toBe(400);
+        expect(result.headers["www-authenticate"]).toMatch(/^Bearer error="invalid_request"/);
+      }
+    });
+
     it.each([
       ["expired", () => token({ exp: Math.floor(Date.now() / 1000) - 60 })],
       ["not yet valid", () => token({ nbf: Math.floor(Date.now() / 1000) + 60 })],
@@ -163,6 +206,18 @@ export function describeSignIn(name: string, start: Start) {
       expect((await retryIncrement(server.url, key, state, bearer(alice))).body.result.content[0].text).toBe(`Counter ${key} is now 1.`);
     });
 
+    it("gives a token without sub a principal of its own kind: with client_id alice, it reaches neither alice's state nor her tasks", async () => {
+      const [alice, client] = [await token({ sub: "alice" }), await token({ sub: undefined, client_id: "alice" })];
+      const key = uniqueKey();
+      const state = await askToIncrement(server.url, key, bearer(alice));
+      expectOpaqueRejection(await retryIncrement(server.url, key, state, bearer(client)));
+      const task = await createTask(server.url, "counted_job", { key: uniqueKey(), steps: 1, delay_ms: 0 }, bearer(alice));
+      expect((await taskRequest(server.url, "tasks/get", { taskId: task.taskId }, bearer(client))).body.error.code).toBe(-32602);
+      expect((await taskRequest(server.url, "tasks/get", { taskId: task.taskId }, bearer(alice))).body.result.taskId).toBe(task.taskId);
+      const nameless = await post(server.url, "tools/list", {}, bearer(await token({ sub: undefined, client_id: undefined })));
+      expect(nameless.status).toBe(401);
+    });
+
     it("accepts a client-credentials JWT, and an opaque token through introspection until it is revoked", async () => {
       const jwt = await clientCredentialsToken(auth.issuer, TEST_CLIENTS.m2m, SCOPES.join(" "), resource);
       expect((await post(server.url, "tools/list", {}, bearer(jwt))).status).toBe(200);
@@ -175,6 +230,102 @@ export function describeSignIn(name: string, start: Start) {
       expect(refused.status).toBe(401);
       expect(refused.headers.get("www-authenticate")).toContain('error="invalid_token"');
     });
+  });
+
+  describe(`sign-in with a failing authorization server, ${name}`, () => {
+    let faulty: FaultyIssuer;
+    let server: RunningServer;
+    let resource: string;
+    const list = (token: string) => post(server.url, "tools/list", {}, bearer(token));
+    /** A JWT signed with a key the server has not seen yet: checking it needs the issuer's keys. */
+    const tokenWithNewKey = async () => signToken((await faulty.auth.rotateKeys()) as Record<string, unknown>, { iss: faulty.issuer, aud: resource, sub: "alice", scope: SCOPES.join(" ") });
+    const opaqueToken = () => clientCredentialsToken(faulty.issuer, TEST_CLIENTS.m2mOpaque, SCOPES.join(" "), resource);
+    /** Waits until `token` is accepted: the back-off is over and the issuer answered. */
+    const acceptedSoon = (token: string) => expect.poll(async () => (await list(token)).status, { timeout: 20_000, interval: 250 }).toBe(200);
+    /** Sends `count` requests at once with `token` while `endpoint` fails; returns how many fetches it received. */
+    async function burst(endpoint: Endpoint, token: string, count: number) {
+      const before = faulty.fetches(endpoint);
+      const started = Date.now();
+      const results = await Promise.all(Array.from({ length: count }, () => list(token)));
+      for (const result of results) expectIssuerUnavailable(result);
+      return { fetches: faulty.fetches(endpoint) - before, elapsedMs: Date.now() - started };
+    }
+
+    beforeAll(async () => {
+      const port = await freePort();
+      resource = `http://127.0.0.1:${port}/mcp`;
+      faulty = await startFaultyIssuer({ resource, scopes: SCOPES });
+      server = await start({ port, env: signInEnv(faulty.issuer, resource) });
+    }, 90_000);
+    afterAll(async () => {
+      await server?.stop();
+      await faulty?.close();
+    });
+    // Whatever a test left behind, the next starts with an issuer that answers and no back-off running.
+    beforeEach(async () => {
+      faulty.recover();
+      await acceptedSoon(await tokenWithNewKey());
+      await acceptedSoon(await opaqueToken());
+    }, 30_000);
+
+    it.each(["500", "hang"] as const)(
+      "keys answering %s: 503 with Retry-After (the token is not judged), one fetch for 50 requests, and the same token once they recover",
+      async (fault) => {
+        const token = await tokenWithNewKey();
+        faulty.fail("keys", fault);
+        const { fetches, elapsedMs } = await burst("keys", token, 50);
+        expect(fetches).toBeGreaterThanOrEqual(1);
+        expect(fetches).toBeLessThanOrEqual(atMostOnePerBackoff(elapsedMs));
+        await expect.poll(() => server.logs()).toMatch(fault === "500" ? /503: \S+\/jwks: HTTP 500/ : /503: \S+\/jwks: no answer within 5 s/);
+        expect(server.logs()).not.toContain(token);
+        faulty.recover();
+        await acceptedSoon(token);
+      },
+      60_000,
+    );
+
+    it.each(["null", "array", "string", "bad JSON", "500", "hang"] as const)(
+      "introspection answering %s: 503 with Retry-After, no new introspection during the back-off, and the token once it recovers",
+      async (fault) => {
+        const token = await opaqueToken();
+        faulty.fail("introspection", fault);
+        const before = faulty.fetches("introspection");
+        const started = Date.now();
+        for (let attempt = 0; attempt < 3; attempt++) expectIssuerUnavailable(await list(token));
+        const fetches = faulty.fetches("introspection") - before;
+        expect(fetches).toBeGreaterThanOrEqual(1);
+        expect(fetches).toBeLessThanOrEqual(atMostOnePerBackoff(Date.now() - started));
+        expect(server.logs()).not.toContain(token);
+        faulty.recover();
+        await acceptedSoon(token);
+      },
+      60_000,
+    );
+
+    it("metadata answering 500 from the start: 503 for every token, at most one fetch per well-known URL, then sign-in works", async () => {
+      const port = await freePort();
+      const ownResource = `http://127.0.0.1:${port}/mcp`;
+      const issuer = await startFaultyIssuer({ resource: ownResource, scopes: SCOPES });
+      issuer.fail("metadata", "500");
+      const own = await start({ port, env: signInEnv(issuer.issuer, ownResource) });
+      try {
+        const jwt = await signToken(issuer.auth.keys[0] as Record<string, unknown>, { iss: issuer.issuer, aud: ownResource, sub: "alice" });
+        const opaque = await clientCredentialsToken(issuer.issuer, TEST_CLIENTS.m2mOpaque, SCOPES.join(" "), ownResource);
+        const started = Date.now();
+        const results = await Promise.all(Array.from({ length: 50 }, (_, index) => post(own.url, "tools/list", {}, bearer(index % 2 ? jwt : opaque))));
+        for (const result of results) expectIssuerUnavailable(result);
+        expect(issuer.fetches("metadata")).toBeGreaterThanOrEqual(1);
+        expect(issuer.fetches("metadata")).toBeLessThanOrEqual(2 * atMostOnePerBackoff(Date.now() - started)); // RFC 8414's URL, then OpenID's
+        await expect.poll(() => own.logs()).toMatch(/503: no metadata for the issuer \(\S+: HTTP 500/);
+        issuer.recover();
+        for (const token of [jwt, opaque]) {
+          await expect.poll(async () => (await post(own.url, "tools/list", {}, bearer(token))).status, { timeout: 20_000, interval: 250 }).toBe(200);
+        }
+      } finally {
+        await own.stop();
+        await issuer.close();
+      }
+    }, 90_000);
   });
 
   describe(`sign-in failing closed, ${name}`, () => {

@@ -8,33 +8,49 @@
  * - any other token is introspected (RFC 7662) when this server has client credentials, with the
  *   answer cached briefly under a hash of the token: active, same issuer, this audience, not expired.
  *
- * The principal is `<issuer>#<subject>`. Unreachable keys or introspection fail closed (503).
- * The token itself goes nowhere else: handlers see its claims, never the token.
+ * Every call to the issuer goes through issuer-fetch.ts: an issuer that cannot answer gives a 503
+ * (fail closed, with Retry-After), never a verdict on the token. The token itself goes nowhere
+ * else: handlers see its claims, never the token.
  */
-import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from "jose";
+import { createRemoteJWKSet, customFetch, decodeProtectedHeader, errors, jwtVerify, type FetchImplementation, type JWTPayload } from "jose";
 import type { AuthInfo } from "../context";
 import { base64UrlEncode, utf8Encode } from "../internal/encoding";
-import { AuthError } from "./auth-error";
+import { isPlainObject } from "../internal/object";
+import { AuthError, IssuerUnavailableError } from "./auth-error";
 import { authorizationServerMetadata } from "./authorization-server";
+import { BACKOFF_SECONDS, fetchIssuerJson } from "./issuer-fetch";
 import type { OAuthSettings } from "./oauth-settings";
 
 const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"];
 const ACCESS_TOKEN_TYPES = new Set([undefined, "at+jwt", "application/at+jwt", "JWT"]);
 const CLOCK_TOLERANCE_SECONDS = 5;
-const FETCH_TIMEOUT_MS = 5000;
 const INTROSPECTION_CACHE_MS = 10_000;
 const INTROSPECTION_CACHE_SIZE = 10_000;
 
 const invalid = (reason: string) => new AuthError(401, "invalid_token", "The access token is not valid for this server", undefined, reason);
-const unavailable = (reason: string) => new AuthError(503, undefined, "The authorization server cannot be reached; try again shortly", undefined, reason);
+const unavailable = (reason: string) => new IssuerUnavailableError(reason, BACKOFF_SECONDS);
 
 const scopesOf = (value: unknown): string[] => (typeof value === "string" ? value.split(" ").filter(Boolean) : []);
 
+/**
+ * Each kind of caller has principals of its own shape, so that none can pass for another: a subject
+ * is `<issuer>#<sub>` (the issuer is an http(s) URL); a client acting for itself (a token without
+ * `sub`, as introspection answers for client credentials) is `client:<issuer>#<client_id>`; a static
+ * token's name has no `:` at all, and `anonymous` is no token.
+ */
+function principalOf(oauth: OAuthSettings, claims: Record<string, unknown>): string {
+  const { sub, client_id: clientId } = claims;
+  if (sub !== undefined && sub !== null) {
+    if (typeof sub !== "string" || !sub) throw invalid("the token's sub is not a non-empty string");
+    return `${oauth.issuer}#${sub}`;
+  }
+  if (typeof clientId !== "string" || !clientId) throw invalid("the token names no subject (sub) and no client (client_id)");
+  return `client:${oauth.issuer}#${clientId}`;
+}
+
 function authInfoOf(oauth: OAuthSettings, claims: Record<string, unknown>): AuthInfo {
-  const subject = typeof claims.sub === "string" ? claims.sub : typeof claims.client_id === "string" ? claims.client_id : undefined;
-  if (!subject) throw invalid("the token names no subject");
   return {
-    principal: `${oauth.issuer}#${subject}`,
+    principal: principalOf(oauth, claims),
     via: "oauth",
     scopes: scopesOf(claims.scope),
     clientId: typeof claims.client_id === "string" ? claims.client_id : undefined,
@@ -53,13 +69,24 @@ function isJwt(token: string): boolean {
   }
 }
 
+const keySetOf = (json: Record<string, unknown>) => {
+  if (!Array.isArray(json.keys) || !json.keys.every(isPlainObject)) throw new Error("the key set has no list of keys");
+  return json;
+};
+
+/** jose asks for the keys through this, so its fetches get the issuer's back-off and checks. */
+const fetchKeys: FetchImplementation = async (url) => {
+  const keySet = await fetchIssuerJson(url, keySetOf, { headers: { accept: "application/jwk-set+json, application/json" }, redirect: "manual" });
+  return Response.json(keySet);
+};
+
 let keys: { url: string; set: ReturnType<typeof createRemoteJWKSet> } | undefined;
 
 async function keySet(oauth: OAuthSettings) {
   const url = oauth.jwksUrl ?? (await authorizationServerMetadata(oauth.issuer)).jwks_uri;
   if (!url) throw unavailable("the authorization server's metadata has no jwks_uri: set NITRO_MCP_AUTH_JWKS_URL");
   if (keys?.url !== url) {
-    keys = { url, set: createRemoteJWKSet(new URL(url), { cooldownDuration: oauth.jwksCooldownSeconds * 1000, timeoutDuration: FETCH_TIMEOUT_MS }) };
+    keys = { url, set: createRemoteJWKSet(new URL(url), { cooldownDuration: oauth.jwksCooldownSeconds * 1000, [customFetch]: fetchKeys }) };
   }
   return keys.set;
 }
@@ -79,9 +106,8 @@ async function verifyJwt(oauth: OAuthSettings, token: string): Promise<AuthInfo>
     payload = verified.payload;
   } catch (error) {
     if (error instanceof AuthError) throw error;
-    if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError)) {
-      throw unavailable(`the issuer's keys: ${(error as Error).message}`);
-    }
+    // jose's own errors judge the token; anything else (a key the issuer published that cannot be imported) is the issuer's fault.
+    if (!(error instanceof errors.JOSEError)) throw unavailable(`the issuer's keys: ${(error as Error).message}`);
     throw invalid(`${error.code}: ${error.message}`);
   }
   return authInfoOf(oauth, payload as Record<string, unknown>);
@@ -100,23 +126,15 @@ async function introspect(oauth: OAuthSettings, token: string): Promise<AuthInfo
   }
   const url = client.url ?? (await authorizationServerMetadata(oauth.issuer)).introspection_endpoint;
   if (!url) throw unavailable("the authorization server's metadata has no introspection_endpoint: set NITRO_MCP_AUTH_INTROSPECTION_URL");
-  let answer: Record<string, unknown>;
-  try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        accept: "application/json",
-        authorization: `Basic ${btoa(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`)}`,
-      },
-      body: new URLSearchParams({ token, token_type_hint: "access_token" }),
-      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-    });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    answer = (await response.json()) as Record<string, unknown>;
-  } catch (error) {
-    throw unavailable(`introspection: ${(error as Error).message}`);
-  }
+  const answer = await fetchIssuerJson(url, (json) => json, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      accept: "application/json",
+      authorization: `Basic ${btoa(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`)}`,
+    },
+    body: new URLSearchParams({ token, token_type_hint: "access_token" }),
+  });
   const audiences = ([] as unknown[]).concat(answer.aud ?? []);
   let info: AuthInfo | AuthError;
   if (answer.active !== true) info = invalid("introspection: the token is not active");

@@ -4,11 +4,14 @@
  * - 400 `invalid_request`: the Authorization header is malformed;
  * - 401: no token (no error code), or `invalid_token`;
  * - 403 `insufficient_scope`, with the scopes the operation needs, so the client can ask for them;
- * - 503: the authorization server or its keys cannot be reached, so nothing can be checked (fail closed).
+ * - 503 (IssuerUnavailableError): the authorization server cannot be asked, so nothing can be checked
+ *   (fail closed); answered like the other 503s, a JSON-RPC -32603, with `Retry-After`, never as a bad token.
  * With sign-in on, every challenge names the protected-resource metadata (`resource_metadata`) and
  * the scopes to ask for; with static tokens only, it is `Bearer realm="mcp"`.
  */
 import { send, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
+import { ErrorCode, McpError } from "../errors";
+import { sendError } from "../http/respond";
 import { logWarning } from "../log";
 import type { OAuthSettings } from "./oauth-settings";
 import { protectedResourceMetadataUrl } from "./protected-resource";
@@ -32,6 +35,18 @@ export class AuthError extends Error {
   }
 }
 
+/** The authorization server cannot be asked now (unreachable, failing, or in its back-off): nothing is let through. */
+export class IssuerUnavailableError extends AuthError {
+  override name = "IssuerUnavailableError";
+  constructor(
+    reason: string,
+    /** Until the next attempt: the `Retry-After` of the 503. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(503, undefined, "Authorization server unavailable: try again shortly", undefined, reason);
+  }
+}
+
 /** A challenge parameter value: quoted, with nothing that could end the quote or read as another parameter. */
 const quoted = (value: string) => `"${value.replace(/["\\=]/g, "")}"`;
 
@@ -49,11 +64,11 @@ function challenge(error: AuthError, oauth: OAuthSettings | undefined): string {
 /** Ends the request with the refusal. */
 export function sendAuthError(event: H3Event, error: AuthError, oauth: OAuthSettings | undefined): Promise<void> {
   if (error.reason) logWarning(`${error.status}${error.code ? ` ${error.code}` : ""}: ${error.reason}`);
+  if (error instanceof IssuerUnavailableError) {
+    const unavailable = new McpError(ErrorCode.InternalError, error.description, undefined, 503);
+    return sendError(event, undefined, unavailable, { "retry-after": String(error.retryAfterSeconds), "cache-control": "no-store" });
+  }
   setResponseStatus(event, error.status);
-  const headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-store" };
-  if (error.status === 503) headers["retry-after"] = "5";
-  else headers["www-authenticate"] = challenge(error, oauth);
-  setResponseHeaders(event, headers);
-  const body = error.status === 503 ? { error: "temporarily_unavailable", error_description: error.description } : { error: error.code ?? "invalid_request", error_description: error.description };
-  return send(event, JSON.stringify(body));
+  setResponseHeaders(event, { "content-type": "application/json", "cache-control": "no-store", "www-authenticate": challenge(error, oauth) });
+  return send(event, JSON.stringify({ error: error.code ?? "invalid_request", error_description: error.description }));
 }

@@ -3,15 +3,20 @@
  * (400, 401 with a challenge, 503 when the authorization server cannot be reached).
  *
  * - Sign-in (NITRO_MCP_AUTH_ISSUER): an OAuth access token for this endpoint, verified in
- *   `access-tokens.ts`; the principal is `<issuer>#<subject>`, with its scopes and claims.
+ *   `access-tokens.ts`; the principal is `<issuer>#<subject>` (`client:<issuer>#<client_id>` for a
+ *   token without a subject), with its scopes and claims.
  * - Static tokens (NITRO_MCP_AUTH_TOKENS): a configured token; the principal is its name.
  * - Both: a static token is accepted as itself (an operator's key, not limited by scopes), any other
  *   token is verified as an access token. Neither: every caller is `anonymous`.
+ *
+ * One credential per request (RFC 6750 §3.1): a second Authorization header is 400 `invalid_request`,
+ * never silently dropped. Node keeps only the first in `headers`, so they are counted; a Fetch runtime
+ * (Workers) joins them with a comma, which no token holds (RFC 6750's b64token; static tokens are a comma-separated list).
  */
 import type { H3Event } from "h3";
 import { useMcpConfig } from "../config";
 import type { AuthInfo } from "../context";
-import { requestHeader } from "../http/request-headers";
+import { requestHeader, requestHeaderCount } from "../http/request-headers";
 import { verifyAccessToken } from "./access-tokens";
 import { AuthError, sendAuthError } from "./auth-error";
 import { oauthSettingsOf, type OAuthSettings } from "./oauth-settings";
@@ -40,6 +45,9 @@ async function authInfoOf(event: H3Event): Promise<AuthInfo> {
   if (!oauth && !tokens) return ANONYMOUS;
   const authorization = requestHeader(event, "authorization");
   if (authorization === undefined) throw new AuthError(401, undefined, "Authentication required: send Authorization: Bearer <token>");
+  if (authorization.includes(",") || requestHeaderCount(event, "authorization") > 1) {
+    throw new AuthError(400, "invalid_request", "Send one Authorization header, with one token: Bearer <token>");
+  }
   const token = BEARER.exec(authorization)?.[1];
   if (!token) throw new AuthError(400, "invalid_request", "The Authorization header must be: Bearer <token>");
   const principal = tokens && (await tokens.principalFor(token));

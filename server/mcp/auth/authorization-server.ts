@@ -1,9 +1,10 @@
 /**
  * The authorization server's metadata: RFC 8414 first, then OpenID Connect discovery, with the
- * `issuer` it states checked against the configured one. Cached for an hour; a failure is
- * remembered for a few seconds, so an unreachable server is not asked again on every request.
+ * `issuer` it states checked against the configured one. Cached for an hour once found; while it
+ * cannot be had, issuer-fetch.ts's back-off keeps an unreachable server from being asked on every request.
  */
-import { AuthError } from "./auth-error";
+import { IssuerUnavailableError } from "./auth-error";
+import { fetchIssuerJson } from "./issuer-fetch";
 
 export interface AuthorizationServerMetadata {
   readonly issuer: string;
@@ -11,9 +12,8 @@ export interface AuthorizationServerMetadata {
   readonly introspection_endpoint?: string;
 }
 
-const FETCH_TIMEOUT_MS = 5000;
 const CACHE_MS = 60 * 60 * 1000;
-const FAILURE_CACHE_MS = 5000;
+const URL_FIELDS = ["jwks_uri", "introspection_endpoint"] as const;
 
 /** The well-known URLs to try, in the order RFC 8414 §3.1 and OpenID Connect Discovery give for this issuer. */
 export function metadataUrls(issuer: string): string[] {
@@ -22,37 +22,38 @@ export function metadataUrls(issuer: string): string[] {
   return [`${url.origin}/.well-known/oauth-authorization-server${path}`, `${url.origin}${path}/.well-known/openid-configuration`];
 }
 
-async function discover(issuer: string): Promise<AuthorizationServerMetadata> {
-  const failures: string[] = [];
-  for (const url of metadataUrls(issuer)) {
-    try {
-      const response = await fetch(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
-      if (!response.ok) {
-        failures.push(`${url}: HTTP ${response.status}`);
-        continue;
-      }
-      const metadata = (await response.json()) as AuthorizationServerMetadata;
-      if (metadata.issuer !== issuer) throw new Error(`${url} states issuer "${metadata.issuer}", not "${issuer}"`);
-      return metadata;
-    } catch (error) {
-      failures.push(`${url}: ${error instanceof Error ? error.message : String(error)}`);
+/** The metadata, once it states this issuer and its endpoints are URLs (an issuer's answer is checked like any other input). */
+function metadataOf(issuer: string) {
+  return (json: Record<string, unknown>): AuthorizationServerMetadata => {
+    if (json.issuer !== issuer) throw new Error(`the metadata states issuer "${String(json.issuer).slice(0, 200)}", not "${issuer}"`);
+    for (const field of URL_FIELDS) {
+      const value = json[field];
+      if (value !== undefined && (typeof value !== "string" || !URL.canParse(value))) throw new Error(`the metadata's ${field} is not a URL`);
     }
-  }
-  throw new Error(`no metadata for the issuer (${failures.join("; ")})`);
+    return json as unknown as AuthorizationServerMetadata;
+  };
 }
 
-let cached: { issuer: string; until: number; metadata: Promise<AuthorizationServerMetadata> } | undefined;
+async function discover(issuer: string): Promise<AuthorizationServerMetadata> {
+  const failures: IssuerUnavailableError[] = [];
+  for (const url of metadataUrls(issuer)) {
+    try {
+      return await fetchIssuerJson(url, metadataOf(issuer), { headers: { accept: "application/json" } });
+    } catch (error) {
+      if (!(error instanceof IssuerUnavailableError)) throw error;
+      failures.push(error);
+    }
+  }
+  const reasons = failures.map((failure) => failure.reason).join("; ");
+  throw new IssuerUnavailableError(`no metadata for the issuer (${reasons})`, Math.min(...failures.map((failure) => failure.retryAfterSeconds)));
+}
 
-/** The metadata of `issuer`; throws a 503 AuthError (fail closed) while it cannot be had. */
+let cached: { issuer: string; until: number; metadata: AuthorizationServerMetadata } | undefined;
+
+/** The metadata of `issuer`; throws IssuerUnavailableError (a 503: fail closed) while it cannot be had. */
 export async function authorizationServerMetadata(issuer: string): Promise<AuthorizationServerMetadata> {
-  if (!cached || cached.issuer !== issuer || cached.until < Date.now()) {
-    const entry = { issuer, until: Date.now() + CACHE_MS, metadata: discover(issuer) };
-    entry.metadata.catch(() => (entry.until = Date.now() + FAILURE_CACHE_MS));
-    cached = entry;
-  }
-  try {
-    return await cached.metadata;
-  } catch (error) {
-    throw new AuthError(503, undefined, "The authorization server cannot be reached; try again shortly", undefined, (error as Error).message);
-  }
+  if (cached?.issuer === issuer && cached.until > Date.now()) return cached.metadata;
+  const metadata = await discover(issuer);
+  cached = { issuer, until: Date.now() + CACHE_MS, metadata };
+  return metadata;
 }
