@@ -38,7 +38,7 @@ export const MAX_JSON_DEPTH = 64;
  * True when valid JSON `text` nests objects and arrays deeper than `limit`: one pass over the
  * characters (skipping strings), no recursion and no allocation, whatever the size of the body.
  */
-function nestsDeeperThan(text: string, limit: number): boolean {
+export function nestsDeeperThan(text: string, limit: number): boolean {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);

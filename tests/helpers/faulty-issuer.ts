@@ -2,16 +2,25 @@
  * The development authorization server behind a switchboard of faults: a proxy that is the issuer
  * (its metadata and tokens name the proxy), passes everything through to the real server, and can
  * make its metadata, its keys or its introspection fail: answer 500, hang, or answer 200 with
- * something that is not a JSON object. It counts what each endpoint was asked.
+ * something that is not a usable JSON object (not an object, too large, nested too deep). It counts what each
+ * endpoint was asked.
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startAuthServer } from "../../server/dev/auth-server.mjs";
 
 export type Endpoint = "metadata" | "keys" | "introspection";
-export type Fault = "none" | "500" | "hang" | "null" | "array" | "string" | "bad JSON";
+export type Fault = "none" | "500" | "hang" | "null" | "array" | "string" | "bad JSON" | "huge" | "deep";
 
-const BODIES: Partial<Record<Fault, string>> = { null: "null", array: "[]", string: '"active"', "bad JSON": '{"active": tru' };
+const BODIES: Partial<Record<Fault, string>> = {
+  null: "null",
+  array: "[]",
+  string: '"active"',
+  "bad JSON": '{"active": tru',
+  // An object a megabyte long, and one nested 10,000 deep: both valid JSON.
+  huge: `{"active":true,"padding":"${"x".repeat(1024 * 1024)}"}`,
+  deep: `{"active":true,"x":${"[".repeat(10_000)}${"]".repeat(10_000)}}`,
+};
 
 function endpointOf(path: string): Endpoint | undefined {
   if (path.startsWith("/.well-known/")) return "metadata";

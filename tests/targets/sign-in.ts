@@ -284,7 +284,7 @@ export function describeSignIn(name: string, start: Start) {
       60_000,
     );
 
-    it.each(["null", "array", "string", "bad JSON", "500", "hang"] as const)(
+    it.each(["null", "array", "string", "bad JSON", "huge", "deep", "500", "hang"] as const)(
       "introspection answering %s: 503 with Retry-After, no new introspection during the back-off, and the token once it recovers",
       async (fault) => {
         const token = await opaqueToken();
