@@ -4,13 +4,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readCounter, uniqueKey } from "../helpers/flows";
+import { needs } from "../helpers/programs.mjs";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
 import { createTask, taskRequest, waitForStatus } from "../helpers/tasks";
 import { startInstancesOnRedis } from "./redis.mjs";
 
 const HEARTBEAT_TIMEOUT = { NITRO_MCP_TASK_HEARTBEAT_TIMEOUT_SECONDS: "2" };
 
-describe("tasks on two instances sharing Redis", () => {
+describe("tasks on two instances sharing Redis", needs("redis-server"), () => {
   let instances: Awaited<ReturnType<typeof startInstancesOnRedis>>;
   let a: RunningServer;
   let b: RunningServer;
