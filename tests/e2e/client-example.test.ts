@@ -5,6 +5,7 @@
  * A fork that deletes the examples deletes this file with them.
  */
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { needs } from "../helpers/programs.mjs";
 import { OUTPUT, startServer, type RunningServer } from "../helpers/server.mjs";
 import { openTerminal, type Terminal } from "../helpers/terminal.mjs";
 
@@ -32,7 +33,7 @@ async function answer(terminal: Terminal, prompt: string, answerText: string): P
 
 const interactiveClient = () => [process.execPath, "server/dev/client.mjs", "--url", server.url];
 
-it("delete_note, interactively: note 7, confirmed, is deleted", async () => {
+it("delete_note, interactively: note 7, confirmed, is deleted", needs("tmux"), async () => {
   await inTerminal(interactiveClient(), async (terminal) => {
     await answer(terminal, "Pick a number or name", "delete_note");
     await answer(terminal, 'note_id (string, required) Id of the note, e.g. "7":', "7");
@@ -51,7 +52,7 @@ it("delete_note, interactively: note 7, confirmed, is deleted", async () => {
   });
 });
 
-it("wizard, interactively: three rounds, one question each", async () => {
+it("wizard, interactively: three rounds, one question each", needs("tmux"), async () => {
   await inTerminal(interactiveClient(), async (terminal) => {
     await answer(terminal, "Pick a number or name", "wizard");
     await terminal.waitFor("? Step 1 of 3: what should we call you?");
@@ -71,7 +72,7 @@ it("wizard, interactively: three rounds, one question each", async () => {
   });
 });
 
-it("the README's command, `npm run client -- call delete_note note_id=7 --answer confirm=true`", async () => {
+it("the README's command, `npm run client -- call delete_note note_id=7 --answer confirm=true`", needs("tmux"), async () => {
   const readmeCommand = ["npm", "run", "client", "--", "call", "delete_note", "note_id=7", "--answer", "confirm=true", "--url", server.url];
   await inTerminal(readmeCommand, async (terminal) => {
     await terminal.waitFor('? Delete note 7 ("Groceries")? This cannot be undone. → confirm=true (--answer)');

@@ -6,6 +6,7 @@
 import { execFile, spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { readCounter, uniqueKey } from "../helpers/flows";
+import { needs, programPath } from "../helpers/programs.mjs";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
 import { openTerminal, type Terminal } from "../helpers/terminal.mjs";
 
@@ -45,7 +46,7 @@ function runClient(args: string[]): Promise<{ code: number; stdout: string; stde
   });
 }
 
-describe("interactive, in a terminal", () => {
+describe("interactive, in a terminal", needs("tmux"), () => {
   it("lists what the server offers, with descriptions", async () => {
     await interactively(async (terminal) => {
       const menu = terminal.transcript();
@@ -198,7 +199,7 @@ describe("non-interactive, for scripts", () => {
     expect(resource.stdout).toContain("fixture://items/12 (text/plain)\ntwelve\n");
   });
 
-  it("--curl prints every request as a curl command; run again with bash, they reproduce the calls", async () => {
+  it("--curl prints every request as a curl command; run again with bash, they reproduce the calls", needs("curl"), async () => {
     const answers = ["--answer", "word=it's", "--answer", "color=red", "--answer", "size=4"];
     const { code, stdout, stderr: commands } = await runClient(["--curl", "call", "three_questions", ...answers]);
     expect(code).toBe(0);
@@ -215,6 +216,7 @@ describe("non-interactive, for scripts", () => {
     // Round two: the first answer, and the state sealed by round one, as sent.
     expect(calls[1]).toMatch(/"inputResponses":\{"word":\{"action":"accept","content":\{"word":"it'\\''s"\}\}\},"requestState":"v1\.[\w.-]+"/);
 
+    programPath("curl"); // under CI, a missing curl fails here, saying how to install it
     const replay = spawnSync("bash", [], { input: commands, encoding: "utf8" });
     expect(replay.status).toBe(0);
     const responses = replay.stdout.trim().split("\n").map((line) => JSON.parse(line));

@@ -15,7 +15,7 @@ import { promisify } from "node:util";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, openPage } from "../helpers/chromium.mjs";
-import { ensureDebianBinary } from "../helpers/debian-package.mjs";
+import { needs, programPath } from "../helpers/programs.mjs";
 import { post, type Json } from "../helpers/rpc";
 import { startServer, startVercelOutput, startWorker, type RunningServer } from "../helpers/server.mjs";
 
@@ -33,8 +33,9 @@ async function serverInfoOf(server: RunningServer): Promise<{ name: string; vers
   return (await post(server.url, "server/discover")).body.result._meta["io.modelcontextprotocol/serverInfo"];
 }
 
-/** Opens the page and checks it answered 200. */
+/** Opens the page (Chromium starts on first use) and checks it answered 200. */
 async function open(url: string, options?: { colorScheme?: "light" | "dark" }) {
+  browser ??= await launchChromium();
   const opened = await openPage(browser, url, options);
   expect(opened.response?.status()).toBe(200);
   return opened;
@@ -68,10 +69,8 @@ async function expectJson404(response: Response, path: string) {
   expect(text).not.toMatch(/stack|<|at .*\(/);
 }
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
+/** Only the tests that open the page need Chromium: the ones over HTTP run without it. */
+let browser: Browser | undefined;
 afterAll(() => browser?.close());
 
 describe("front page, Node build", () => {
@@ -83,7 +82,7 @@ describe("front page, Node build", () => {
   });
   afterAll(() => server?.stop());
 
-  it("shows the server's name, version and endpoint, without a console error or a CSP violation", async () => {
+  it("shows the server's name, version and endpoint, without a console error or a CSP violation", needs("chromium"), async () => {
     const { page, context, problems } = await open(`${origin(server)}/`);
     expect(await page.title()).toBe(`${serverInfo.name} — MCP server`);
     expect(await page.locator("h1").textContent()).toBe(`${serverInfo.name} v${serverInfo.version}`);
@@ -93,7 +92,7 @@ describe("front page, Node build", () => {
     await context.close();
   });
 
-  it("lists what tools/list, prompts/list, resources/list and resources/templates/list answer, with their descriptions", async () => {
+  it("lists what tools/list, prompts/list, resources/list and resources/templates/list answer, with their descriptions", needs("chromium"), async () => {
     const { page, context } = await open(`${origin(server)}/`);
     const listed = async (method: string, key: string) => (await post(server.url, method)).body.result[key] as Json[];
     const onPage = (section: string) => page.locator(`#${section} dt code`).allTextContents();
@@ -127,7 +126,7 @@ describe("front page, Node build", () => {
     await context.close();
   });
 
-  it("puts the server's URL in every snippet, and the snippets work as pasted", async () => {
+  it("puts the server's URL in every snippet, and the snippets work as pasted", needs("chromium", "curl"), async () => {
     const { page, context } = await open(`${origin(server)}/`);
     const texts = await snippets(page);
     for (const id of SNIPPETS) expect(texts[id], id).toContain(server.url);
@@ -138,7 +137,7 @@ describe("front page, Node build", () => {
     expect(texts.inspector).toContain("npx @modelcontextprotocol/inspector");
     expect(texts.terminal).toBe(`npm run client -- --url '${server.url}'`);
 
-    ensureDebianBinary("curl");
+    programPath("curl"); // under CI, a missing curl fails here, saying how to install it
     const discovered = JSON.parse((await run("sh", ["-c", texts.curl!])).stdout);
     expect(discovered.result.supportedVersions).toContain("2026-07-28");
     expect(discovered.result._meta["io.modelcontextprotocol/serverInfo"]).toEqual(serverInfo);
@@ -149,7 +148,7 @@ describe("front page, Node build", () => {
     await context.close();
   });
 
-  it("copies a snippet with its Copy button", async () => {
+  it("copies a snippet with its Copy button", needs("chromium"), async () => {
     const { page, context, problems } = await open(`${origin(server)}/`);
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: origin(server) });
     expect(await page.locator("pre[data-copy]").count()).toBe(SNIPPETS.length + 1); // and the endpoint itself
@@ -162,7 +161,7 @@ describe("front page, Node build", () => {
     await context.close();
   });
 
-  it("follows the reader's colour scheme", async () => {
+  it("follows the reader's colour scheme", needs("chromium"), async () => {
     for (const [colorScheme, background] of [["light", "rgb(255, 255, 255)"], ["dark", "rgb(13, 17, 23)"]] as const) {
       const { page, context } = await open(`${origin(server)}/`, { colorScheme });
       expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(background);
@@ -170,7 +169,7 @@ describe("front page, Node build", () => {
     }
   });
 
-  it("answers GET /mcp from a browser with the page, and from anything else with 405", async () => {
+  it("answers GET /mcp from a browser with the page, and from anything else with 405", needs("chromium"), async () => {
     const { page, context, problems } = await open(server.url);
     expect(await page.locator("#endpoint").textContent()).toBe(server.url);
     expect(await problems()).toEqual([]);
@@ -250,7 +249,7 @@ describe("front page, Node build with settings", () => {
   });
   afterAll(() => Promise.all([server?.stop(), signedIn?.stop()]));
 
-  it("shows NITRO_MCP_RESOURCE_URL in every snippet, and the server's name as text", async () => {
+  it("shows NITRO_MCP_RESOURCE_URL in every snippet, and the server's name as text", needs("chromium"), async () => {
     const { page, context, problems } = await open(`${origin(server)}/`);
     expect(await page.locator("#endpoint").textContent()).toBe(RESOURCE);
     const texts = await snippets(page);
@@ -268,7 +267,7 @@ describe("front page, Node build with settings", () => {
     await context.close();
   });
 
-  it("lists nothing to an anonymous browser when calling the server needs a token", async () => {
+  it("lists nothing to an anonymous browser when calling the server needs a token", needs("chromium"), async () => {
     const { page, context } = await open(`${origin(signedIn)}/`);
     const text = (await page.locator("main").textContent()) ?? "";
     expect(text).toContain("asks its clients to sign in");
@@ -289,7 +288,7 @@ describe.each([
   });
   afterAll(() => target?.stop());
 
-  it("serves the page, with its headers, and renders it without a problem", async () => {
+  it("serves the page, with its headers, and renders it without a problem", needs("chromium"), async () => {
     const response = await fetch(`${origin(target)}/`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");

@@ -3,7 +3,7 @@
  * right HTTP status, the connection is answered (no hang), nothing the client sent is echoed back
  * whole, the server logs no uncaught exception, and its memory comes back to its baseline.
  */
-import { request as httpRequest } from "node:http";
+import { request as httpRequest, type ClientRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ELICITATION, askToIncrement, expectOpaqueRejection, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
 import { meta, post, standardHeaders } from "../helpers/rpc";
@@ -31,6 +31,24 @@ async function postDeep(method: string, params: Record<string, unknown>) {
   return { status: response.status, text: await response.text() };
 }
 
+/**
+ * Writes `chunks` as the socket takes them (waiting for "drain" whenever its buffer is full), and
+ * stops once the request is answered or closed. Written all at once, a million one-byte chunks
+ * would wait in one queue that Node 24 flushes in a single writev, which fails with EINVAL.
+ */
+async function writePaced(request: ClientRequest, chunks: Iterable<Uint8Array>, answered: () => boolean) {
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      const done = () => (request.off("drain", done).off("close", done), resolve());
+      request.on("drain", done).on("close", done);
+    });
+  for (const chunk of chunks) {
+    if (answered() || request.destroyed) return;
+    if (!request.write(chunk)) await drained();
+  }
+  request.end();
+}
+
 /** POSTs raw bytes over node:http, so the test controls the framing and every header. */
 function rawHttp(options: {
   url?: string;
@@ -40,10 +58,12 @@ function rawHttp(options: {
   stallAfter?: Uint8Array;
 }): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
   const url = new URL(options.url ?? server.url);
+  let answered = false;
   return new Promise((resolve, reject) => {
     const request = httpRequest(
       { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { ...standardHeaders("tools/list"), ...options.headers } },
       (response) => {
+        answered = true;
         let text = "";
         response.setEncoding("utf8");
         response.on("data", (chunk) => (text += chunk));
@@ -55,10 +75,8 @@ function rawHttp(options: {
       request.write(options.stallAfter); // …and never the rest
       return;
     }
-    if (options.chunks) {
-      for (const chunk of options.chunks) request.write(chunk);
-      request.end();
-    } else request.end(options.body);
+    if (options.chunks) writePaced(request, options.chunks, () => answered).catch(reject);
+    else request.end(options.body);
   });
 }
 
@@ -132,8 +150,9 @@ describe("bodies whatever their framing", () => {
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta(), padding: "x".repeat(600_000) } });
     let peak = 0;
     const sampling = setInterval(() => void memory().then((now) => (peak = Math.max(peak, now.heapUsed + now.arrayBuffers))), 20);
-    const result = await rawHttp({ chunks: [...json(body)].map((byte) => Uint8Array.of(byte)), headers: { "transfer-encoding": "chunked" } });
-    clearInterval(sampling);
+    const result = await rawHttp({ chunks: [...json(body)].map((byte) => Uint8Array.of(byte)), headers: { "transfer-encoding": "chunked" } }).finally(() =>
+      clearInterval(sampling),
+    );
     expect(result.status).toBe(200);
     expect(JSON.parse(result.text).result.tools.length).toBeGreaterThan(0);
     // 600,000 chunks kept as objects would cost tens of MB; copied into one buffer they cost about the body.

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { docBlocks } from "../helpers/docs";
+import { needs, programPath } from "../helpers/programs.mjs";
 import { OUTPUT, startServer, type RunningServer } from "../helpers/server.mjs";
 
 let server: RunningServer;
@@ -24,7 +25,8 @@ function walkthroughScript(): string {
   return blocks.flat().join("\n");
 }
 
-it("runs the docs' curl walkthroughs with the documented results", () => {
+it("runs the docs' curl walkthroughs with the documented results", needs("curl"), () => {
+  programPath("curl"); // under CI, a missing curl fails here, saying how to install it
   const script = walkthroughScript().replaceAll("http://127.0.0.1:3000/mcp", server.url);
   const output = execFileSync("bash", ["-e", "-c", script], { cwd: mkdtempSync(join(tmpdir(), "walkthrough-")), encoding: "utf8" });
   const lines = output.split("\n").filter(Boolean);

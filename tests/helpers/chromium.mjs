@@ -1,10 +1,10 @@
 /**
- * A real headless Chromium for the browser tests: Debian's `chromium` (installed with apt-get when
- * missing, like redis-server), driven by playwright-core, which ships no browser of its own.
+ * A real headless Chromium for the browser tests: the `chromium` on PATH (Debian's package; see
+ * programs.mjs), driven by playwright-core, which ships no browser of its own.
  * Plain JS with JSDoc types, like the other helpers that start programs.
  */
 import { chromium } from "playwright-core";
-import { ensureDebianBinary } from "./debian-package.mjs";
+import { programPath } from "./programs.mjs";
 
 /**
  * Launches headless Chromium; close it with `browser.close()`.
@@ -12,7 +12,7 @@ import { ensureDebianBinary } from "./debian-package.mjs";
  * @returns {Promise<import("playwright-core").Browser>}
  */
 export function launchChromium() {
-  const executablePath = ensureDebianBinary("chromium");
+  const executablePath = programPath("chromium");
   return chromium.launch({ executablePath, headless: true, args: ["--no-sandbox"] });
 }
 

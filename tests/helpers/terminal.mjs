@@ -2,8 +2,8 @@
  * A real pseudo-terminal for tests of interactive programs: tmux runs the program in a detached
  * session, and the test types into it and reads the screen as a person would. Each terminal has
  * a tmux server of its own (its own socket and config, in a temporary folder), so terminals run
- * side by side and nothing else on the machine is touched. tmux comes from Debian
- * (debian-package.mjs installs it on a clean machine).
+ * side by side and nothing else on the machine is touched. tmux must be on PATH (programs.mjs:
+ * tests that use a terminal declare `needs("tmux")`).
  *
  * @example
  * const terminal = openTerminal(["node", "server/dev/client.mjs", "--url", server.url]);
@@ -19,7 +19,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ensureDebianBinary } from "./debian-package.mjs";
+import { programPath } from "./programs.mjs";
 
 /** The panes' settings: the finished program's last screen stays readable, no status bar. */
 const TMUX_CONFIG = ["set -g remain-on-exit on", "set -g history-limit 20000", "set -g status off"].join("\n");
@@ -62,7 +62,7 @@ function find(text, expected) {
  * @returns {Terminal}
  */
 export function openTerminal(command, { cwd = process.cwd(), env = {}, width = 200, height = 50 } = {}) {
-  const tmux = ensureDebianBinary("tmux");
+  const tmux = programPath("tmux");
   const folder = mkdtempSync(join(tmpdir(), "terminal-"));
   writeFileSync(join(folder, "tmux.conf"), TMUX_CONFIG);
   const session = `t${process.pid}-${Math.random().toString(36).slice(2, 8)}`;

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPAQUE_STATE_ERROR, askToIncrement, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
+import { needs } from "../helpers/programs.mjs";
 import { OUTPUT, startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
 import { startInstancesOnRedis } from "./redis.mjs";
 
@@ -41,11 +42,11 @@ describe("exactly once", () => {
     await Promise.all([a.stop(), b.stop()]);
   });
 
-  it("on Redis, across two Node instances", async () => {
+  it("on Redis, across two Node instances", { ...needs("redis-server"), timeout: 60_000 }, async () => {
     const instances = await startInstancesOnRedis();
     await expectExactlyOnce([instances.a.url, instances.b.url]);
     await instances.stop();
-  }, 60_000);
+  });
 
   describe("on Workers, in workerd, with the Durable Object", () => {
     let worker: RunningServer;

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ELICITATION, askToIncrement, expectOpaqueRejection, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
 import { post } from "../helpers/rpc";
+import { needs } from "../helpers/programs.mjs";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
 import { startInstancesOnRedis } from "./redis.mjs";
 
@@ -20,7 +21,7 @@ afterAll(() => instances?.stop());
 const ask = (server: RunningServer, extra: object = {}) =>
   post(server.url, "tools/call", { name: "three_questions", arguments: {}, ...extra }, { capabilities: ELICITATION });
 
-describe("two instances sharing Redis and one secret", () => {
+describe("two instances sharing Redis and one secret", needs("redis-server"), () => {
   it("both use the shared store", async () => {
     // Log lines leave at the end of the event loop's turn: they may follow the "Listening" line.
     await expect.poll(() => a.logs()).toMatch(/\[mcp\] storage: Redis/);

@@ -1,13 +1,12 @@
 /**
- * A real Redis for the multi-instance tests: Debian's redis-server, installed by this script
- * when it is missing (CI starts from a clean machine), started on 127.0.0.1 and a free port,
- * with no persistence.
+ * A real Redis for the multi-instance tests: the redis-server on PATH (Debian's package; see
+ * programs.mjs), started on 127.0.0.1 and a free port, with no persistence.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ensureDebianBinary } from "../helpers/debian-package.mjs";
+import { programPath } from "../helpers/programs.mjs";
 import { freePort, startServer } from "../helpers/server.mjs";
 
 /**
@@ -18,7 +17,7 @@ import { freePort, startServer } from "../helpers/server.mjs";
  * @returns {Promise<{ url: string, stop: () => Promise<void>, start: () => Promise<void> }>}
  */
 export async function startRedis(options = {}) {
-  const binary = ensureDebianBinary("redis-server");
+  const binary = programPath("redis-server");
   const port = await freePort();
   const persistence = options.persist
     ? ["--appendonly", "yes", "--appendfsync", "always", "--dir", mkdtempSync(join(tmpdir(), "redis-"))]

@@ -7,12 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { askToIncrement, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
 import { post } from "../helpers/rpc";
+import { needs } from "../helpers/programs.mjs";
 import { startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
 import { startRedis } from "./redis.mjs";
 
 const STORAGE_UNAVAILABLE = { code: -32603, message: "Storage unavailable: try again shortly" };
 
-describe("Redis stops and comes back", () => {
+describe("Redis stops and comes back", needs("redis-server"), () => {
   let redis: Awaited<ReturnType<typeof startRedis>>;
   let server: RunningServer;
   beforeAll(async () => {

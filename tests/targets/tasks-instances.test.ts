@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readCounter, uniqueKey } from "../helpers/flows";
+import { needs } from "../helpers/programs.mjs";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
 import { post } from "../helpers/rpc";
 import { WITH_TASKS, createTask, taskRequest, waitForStatus } from "../helpers/tasks";
@@ -11,7 +12,7 @@ import { startInstancesOnRedis } from "./redis.mjs";
 
 const HEARTBEAT_TIMEOUT = { NITRO_MCP_TASK_HEARTBEAT_TIMEOUT_SECONDS: "2" };
 
-describe("tasks on two instances sharing Redis", () => {
+describe("tasks on two instances sharing Redis", needs("redis-server"), () => {
   let instances: Awaited<ReturnType<typeof startInstancesOnRedis>>;
   let a: RunningServer;
   let b: RunningServer;

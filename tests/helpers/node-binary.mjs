@@ -1,0 +1,41 @@
+/**
+ * A Node binary of a given version, from the npm registry (the `node-<platform>-<arch>` package,
+ * which ships the official build), unpacked into .cache/ once. The conformance suite needs
+ * Node >= 22, and CI runs part of the suite again on the current LTS.
+ *
+ * Command line: `node tests/helpers/node-binary.mjs 26.12.1` prints the binary's path.
+ */
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * The path of Node `version`'s binary, fetched on first use.
+ * @param {string} version exact, e.g. "24.22.3"
+ * @param {string} [root] the repository, whose .cache/ keeps the binary
+ * @returns {string}
+ */
+export function nodeBinary(version, root = process.cwd()) {
+  const dir = resolve(root, ".cache", `node-${version}`);
+  const binary = join(dir, "package", "bin", "node");
+  if (existsSync(binary)) return binary;
+
+  const name = `node-${process.platform}-${process.arch}@${version}`;
+  console.error(`[node] fetching ${name} from the npm registry…`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  execFileSync("npm", ["pack", name, "--pack-destination", dir, "--silent"], { stdio: ["ignore", "ignore", "inherit"] });
+  const tarball = readdirSync(dir).find((file) => file.endsWith(".tgz"));
+  if (!tarball) throw new Error(`npm pack ${name} produced no tarball`);
+  execFileSync("tar", ["-xzf", join(dir, tarball), "-C", dir]);
+  rmSync(join(dir, tarball));
+  chmodSync(binary, 0o755);
+  return binary;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const version = process.argv[2];
+  if (!version) throw new Error("usage: node tests/helpers/node-binary.mjs <version>");
+  console.log(nodeBinary(version));
+}
