@@ -8,6 +8,7 @@ import { settingDefaults } from "./server/mcp/settings";
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
   name: string;
   version: string;
+  description?: string;
 };
 
 // `npm run build:cloudflare` builds into its own folder, so the Node and Workers builds can coexist.
@@ -50,7 +51,7 @@ export default defineNitroConfig({
   // Every setting (server/mcp/settings.ts) can be overridden at run time by its NITRO_MCP_* variable.
   // Never put a secret or a connection URL in this file: it is baked into the bundle.
   runtimeConfig: {
-    mcp: { ...settingDefaults(), serverName: pkg.name, serverVersion: pkg.version },
+    mcp: { ...settingDefaults(), serverName: pkg.name, serverVersion: pkg.version, serverDescription: pkg.description ?? "" },
   },
   typescript: {
     strict: true,

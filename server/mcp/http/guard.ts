@@ -49,7 +49,8 @@ export function isValidHost(host: string): boolean {
   return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
 }
 
-export function checkOriginAndHost(event: H3Event, config: McpConfig): GuardVerdict {
+/** Whether `Host` is a valid host[:port] this server answers to (the first half of the guard). */
+export function checkHost(event: H3Event, config: McpConfig): GuardVerdict {
   const host = (requestHeader(event, "host") ?? "").toLowerCase();
   if (!isValidHost(host)) return { ok: false, status: 400, reason: "the Host header is missing or not a valid host[:port]" };
   const hostname = hostnameOf(host);
@@ -60,7 +61,13 @@ export function checkOriginAndHost(event: H3Event, config: McpConfig): GuardVerd
   if (!listed && ((local && !isRebindingSafe(hostname)) || config.allowedHosts.length > 0)) {
     return { ok: false, status: 403, reason: `Host "${host}" is not allowed: list it in NITRO_MCP_ALLOWED_HOSTS` };
   }
+  return { ok: true };
+}
 
+export function checkOriginAndHost(event: H3Event, config: McpConfig): GuardVerdict {
+  const hostVerdict = checkHost(event, config);
+  if (!hostVerdict.ok) return hostVerdict;
+  const host = requestHeader(event, "host")!.toLowerCase();
   const origin = requestHeader(event, "origin");
   if (origin === undefined) return { ok: true };
   const normalized = origin.toLowerCase();
@@ -93,13 +100,25 @@ export function corsHeaders(origin: string, requestedHeaders?: string | null): R
   return headers;
 }
 
+/** Answers a refused request: 400 or 403, with the reason (also logged). */
+function refuse(event: H3Event, verdict: Extract<GuardVerdict, { ok: false }>): Promise<void> {
+  logWarning(`${verdict.status}: ${verdict.reason}`);
+  return sendError(event, undefined, invalidRequest(`${verdict.status === 403 ? "Forbidden" : "Bad request"}: ${verdict.reason}`, verdict.status));
+}
+
+/**
+ * Step for public documents that any origin may read (the server card): only `Host` is checked, since
+ * their URLs are built from it. Their CORS headers are their own.
+ */
+export async function guardHost(event: H3Event): Promise<void> {
+  const verdict = checkHost(event, useMcpConfig());
+  if (!verdict.ok) return refuse(event, verdict);
+}
+
 /** Step: 403 for a foreign Host or Origin; 204 for an allowed preflight; CORS headers for an allowed origin. */
 export async function guardOriginAndHost(event: H3Event): Promise<void> {
   const verdict = checkOriginAndHost(event, useMcpConfig());
-  if (!verdict.ok) {
-    logWarning(`${verdict.status}: ${verdict.reason}`);
-    return sendError(event, undefined, invalidRequest(`${verdict.status === 403 ? "Forbidden" : "Bad request"}: ${verdict.reason}`, verdict.status));
-  }
+  if (!verdict.ok) return refuse(event, verdict);
   if (!verdict.corsOrigin) return;
   const preflight = event.method === "OPTIONS" && requestHeader(event, "access-control-request-method") !== undefined;
   setResponseHeaders(event, corsHeaders(verdict.corsOrigin, preflight ? (requestHeader(event, "access-control-request-headers") ?? null) : undefined));
