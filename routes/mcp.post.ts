@@ -4,17 +4,20 @@
  *
  * 1. guard Origin and Host (403), add CORS headers;
  * 2. authenticate the caller (401);
- * 3. read and validate the request into `event.context.mcp`: body, JSON-RPC envelope, `_meta`,
+ * 3. run the checks optional features added (`http/request-checks.ts`), e.g. a rate limit (429),
+ *    before the body is read;
+ * 4. read and validate the request into `event.context.mcp`: body, JSON-RPC envelope, `_meta`,
  *    mirrored headers, version, target, and `requestState` (opened, claimed if single use);
- * 4. respond: dispatch to the method and write the result as JSON, or as SSE once the
+ * 5. respond: dispatch to the method and write the result as JSON, or as SSE once the
  *    handler sends a notification.
  */
 import { authenticate } from "../server/mcp/auth/authenticate";
 import { guardOriginAndHost } from "../server/mcp/http/guard";
+import { runRequestChecks } from "../server/mcp/http/request-checks";
 import { respond } from "../server/mcp/http/respond";
 import { readMcpRequest } from "../server/mcp/read-request";
 
 export default defineEventHandler({
-  onRequest: [guardOriginAndHost, authenticate, readMcpRequest],
+  onRequest: [guardOriginAndHost, authenticate, runRequestChecks, readMcpRequest],
   handler: (event) => respond(event, event.context.mcp!),
 });

@@ -27,6 +27,11 @@ export interface PromptOptions<Args extends StringArguments> {
    * Without them the call gets 403 with an `insufficient_scope` challenge, so the client can ask for more. Lists are never restricted.
    */
   scopes?: readonly string[];
+  /**
+   * At most this many calls per caller (signed-in principal, or address), across every instance, e.g.
+   * `"10/60s"` (units ms, s, m, h): past it a call gets 429 and runs nothing (server/features/rate-limit).
+   */
+  rateLimit?: string;
   /** Runs on every call (and every round) with the validated arguments: text, messages, a full result, or `inputRequired(…)`. */
   run(args: z.output<z.ZodObject<Args>>, mcp: McpContext): PromptReturn | Promise<PromptReturn>;
 }
@@ -77,6 +82,7 @@ export function definePrompt<Args extends StringArguments = {}>(options: PromptO
     completers: (options.complete ?? {}) as Record<string, Completer>,
     singleUseState: options.singleUseState ?? false,
     scopes: options.scopes ?? [],
+    ...(options.rateLimit !== undefined && { rateLimit: options.rateLimit }),
     async get(args, mcp) {
       const parsed = schema.safeParse(args);
       if (!parsed.success) throw invalidParams(`Invalid arguments for prompt "${options.name}": ${describeIssues(parsed.error)}`);

@@ -28,6 +28,11 @@ interface ResourceMetadata {
    * Without them the call gets 403 with an `insufficient_scope` challenge, so the client can ask for more. Lists are never restricted.
    */
   scopes?: readonly string[];
+  /**
+   * At most this many calls per caller (signed-in principal, or address), across every instance, e.g.
+   * `"10/60s"` (units ms, s, m, h): past it a call gets 429 and runs nothing (server/features/rate-limit).
+   */
+  rateLimit?: string;
 }
 
 export interface FixedResourceOptions extends ResourceMetadata {
@@ -120,6 +125,7 @@ export function defineResource(options: FixedResourceOptions | TemplatedResource
     completers: templated ? ((options.complete ?? {}) as Record<string, Completer>) : {},
     singleUseState: options.singleUseState ?? false,
     scopes: options.scopes ?? [],
+    ...(options.rateLimit !== undefined && { rateLimit: options.rateLimit }),
     ...(template ? { template } : {}),
     ...(templated && options.list ? { list: async (mcp: McpContext) => options.list!(mcp) } : {}),
     async read(uri, variables, mcp) {

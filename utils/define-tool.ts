@@ -58,6 +58,11 @@ interface ToolOptionsBase<Input extends ObjectInput, Prepared extends Prepared_ 
    * Without them the call gets 403 with an `insufficient_scope` challenge, so the client can ask for more. Lists are never restricted.
    */
   scopes?: readonly string[];
+  /**
+   * At most this many calls per caller (signed-in principal, or address), across every instance, e.g.
+   * `"10/60s"` (units ms, s, m, h): past it a call gets 429 and runs nothing (server/features/rate-limit).
+   */
+  rateLimit?: string;
 }
 
 type Prepared_ = Record<string, unknown>;
@@ -182,6 +187,7 @@ export function defineTool(
     headerParams: findHeaderParams(options.name, inputSchema as Record<string, unknown>),
     singleUseState: options.singleUseState ?? false,
     scopes: options.scopes ?? [],
+    ...(options.rateLimit !== undefined && { rateLimit: options.rateLimit }),
     ...(options.task && {
       task: {
         mode: options.task,

@@ -15,6 +15,7 @@ import nitroWorker, { $DurableObject as NitroDurableObject } from "nitropack/pre
 import { BodyTimeoutError, BodyTooLargeError } from "../mcp/http/body";
 import { errorBody, errorMessage } from "../mcp/jsonrpc";
 import { SETTINGS } from "../mcp/settings";
+import type { Consumed } from "../storage/gcra";
 import { AtomicTable, type DurableStorageState } from "./atomic-table";
 
 /** Past this many bytes, a refused body is no longer drained: the connection is dropped instead. */
@@ -115,6 +116,10 @@ export class $DurableObject extends (NitroDurableObject as unknown as new (state
 
   atomicDelete(key: string): void {
     this.table.delete(key);
+  }
+
+  atomicConsume(key: string, limit: number, windowMs: number): Consumed {
+    return this.table.consume(key, limit, windowMs);
   }
 
   alarm(): void {

@@ -34,6 +34,8 @@ interface EntryBase {
   readonly singleUseState: boolean;
   /** With sign-in on: the OAuth scopes a token needs to call it (403 `insufficient_scope` otherwise). */
   readonly scopes: readonly string[];
+  /** At most this many calls per caller, e.g. `"10/60s"`: enforced by the rate-limit feature (the server refuses to start without it). */
+  readonly rateLimit?: string;
 }
 
 /** The author's data from `prepare`, handed to `run`. */

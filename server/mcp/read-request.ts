@@ -2,7 +2,7 @@
  * A step of `POST /mcp`: reads the request into `event.context.mcp`, checking everything
  * before any handler runs, and answers the refusals itself with the spec's code and status:
  * Content-Type (415), body size (413), one JSON-RPC message (-32700, -32600); a notification
- * is answered 202 here. For a 2026-07-28 request also `_meta` (-32602/400), the mirrored headers
+ * is answered 202 here. The message checks of optional features (`http/request-checks.ts`) run next. For a 2026-07-28 request also `_meta` (-32602/400), the mirrored headers
  * (-32020/400), the version (-32022/400), `inputResponses` and `requestState` (-32602). Before any
  * state is opened (and a single-use one claimed), a signed-in caller must hold the scopes the
  * target declares (403 `insufficient_scope`), in both eras.
@@ -16,6 +16,7 @@ import type { AuthInfo, McpContext } from "./context";
 import { invalidParams, invalidRequest } from "./errors";
 import { BodyTimeoutError, BodyTooLargeError, readBodyText } from "./http/body";
 import { ResponseChannel } from "./http/channel";
+import { runMessageChecks } from "./http/request-checks";
 import { checkMethodHeaders, checkParamHeaders, checkVersionHeader, type HeaderReader } from "./http/mcp-headers";
 import { requestHeader } from "./http/request-headers";
 import { sendError } from "./http/respond";
@@ -152,6 +153,8 @@ export async function readMcpRequest(event: H3Event): Promise<void> {
     id = message.id;
     event.context.mcpMessage = message;
     startRequestSpan(event, message);
+    const refusal = await runMessageChecks(event, message);
+    if (refusal) return sendError(event, id, refusal.error, refusal.headers);
     event.context.mcp = await inRequestSpan(event, () => createMcpContext(event, message, event.context.mcpAuth!));
   } catch (error) {
     if (error instanceof AuthError) return sendAuthError(event, error, useOAuthSettings());

@@ -59,6 +59,22 @@ function parseTokenPairs(raw: unknown): { principal: string; token: string }[] {
   });
 }
 
+/** A rate: at most `limit` requests per `windowMs`. */
+export interface Rate {
+  readonly limit: number;
+  readonly windowMs: number;
+}
+
+const RATE = /^([1-9][0-9]{0,8})\/([1-9][0-9]{0,9})(ms|s|m|h)$/;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** Parses a rate like `600/60s` (units ms, s, m, h); `what` names the setting or definition in the error. */
+export function parseRate(raw: string, what: string): Rate {
+  const match = RATE.exec(raw.trim());
+  if (!match) throw new Error(`${what} must look like 600/60s (requests/window, window in ms, s, m or h), got "${raw}"`);
+  return { limit: Number(match[1]), windowMs: Number(match[2]) * UNIT_MS[match[3] as keyof typeof UNIT_MS] };
+}
+
 /** The settings under `runtimeConfig.mcp`, by key. */
 export const SETTINGS = {
   serverName: setting({
@@ -287,6 +303,29 @@ export const SETTINGS = {
     default: false,
     doc: "Also put each request's arguments in its log line (they may hold personal data: for development)",
     parse: boolean,
+  }),
+  rateLimit: setting({
+    env: "NITRO_MCP_RATE_LIMIT",
+    default: "",
+    doc: "Requests per caller across every instance, e.g. 600/60s (429 past it); unset: no limit (server/features/rate-limit)",
+    text: true,
+    parse: (raw): Rate | undefined => (text(raw) ? parseRate(text(raw), "NITRO_MCP_RATE_LIMIT") : undefined),
+  }),
+  trustProxy: setting({
+    env: "NITRO_MCP_TRUST_PROXY",
+    default: 0,
+    doc: "How many proxies in front of the server append to X-Forwarded-For; 0: the header is ignored (anonymous callers are limited by address)",
+    parse: integer("NITRO_MCP_TRUST_PROXY", 0),
+  }),
+  rateLimitOnStoreError: setting({
+    env: "NITRO_MCP_RATE_LIMIT_ON_STORE_ERROR",
+    default: "open",
+    doc: "When the store cannot count: open serves the request unlimited, closed refuses it (503)",
+    parse: (raw): "open" | "closed" => {
+      const value = text(raw);
+      if (value !== "open" && value !== "closed") throw new Error('NITRO_MCP_RATE_LIMIT_ON_STORE_ERROR must be "open" or "closed"');
+      return value;
+    },
   }),
   legacy: setting({
     env: "NITRO_MCP_LEGACY",

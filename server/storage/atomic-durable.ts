@@ -4,6 +4,7 @@
  * objects by a hash of the key, so no single object carries every claim.
  */
 import type { AtomicStore } from "./atomic";
+import type { Consumed } from "./gcra";
 
 const SHARDS = 16;
 
@@ -13,6 +14,7 @@ interface AtomicObject {
   atomicSetIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
   atomicCompareAndSet(key: string, expected: string, next: string, ttlSeconds: number): Promise<boolean>;
   atomicDelete(key: string): Promise<void>;
+  atomicConsume(key: string, limit: number, windowMs: number): Promise<Consumed>;
 }
 
 export interface DurableObjectNamespaceLike {
@@ -35,5 +37,6 @@ export function durableAtomicStore(namespace: DurableObjectNamespaceLike): Atomi
     setIfAbsent: (key, value, ttlSeconds) => objectFor(key).atomicSetIfAbsent(key, value, ttlSeconds),
     compareAndSet: (key, expected, next, ttlSeconds) => objectFor(key).atomicCompareAndSet(key, expected, next, ttlSeconds),
     delete: (key) => objectFor(key).atomicDelete(key),
+    consume: (key, limit, windowMs) => objectFor(key).atomicConsume(key, limit, windowMs),
   };
 }

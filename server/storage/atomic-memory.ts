@@ -5,6 +5,7 @@
  */
 import { nowSeconds } from "../mcp/internal/time";
 import type { AtomicStore } from "./atomic";
+import { gcraStep } from "./gcra";
 
 export function memoryAtomicStore(): AtomicStore {
   const entries = new Map<string, { value: string; expiresAt: number }>();
@@ -56,5 +57,12 @@ export function memoryAtomicStore(): AtomicStore {
         return true;
       }),
     delete: (key) => step(() => void entries.delete(key)),
+    consume: (key, limit, windowMs) =>
+      step((now) => {
+        const stored = live(key, now);
+        const { tat, ttlMs, ...consumed } = gcraStep(stored === null ? null : Number(stored), Date.now(), limit, windowMs);
+        if (consumed.allowed) put(key, String(tat), Math.ceil(ttlMs / 1000), now);
+        return consumed;
+      }),
   };
 }

@@ -1,18 +1,33 @@
 /**
  * Atomic operations on Redis, through the client of the mounted unstorage driver: `SET NX EX`
  * creates a key once; a Lua script (run by Redis in one step) replaces a value only while it is
- * still the expected one. The same commands go to Upstash over its REST API.
+ * still the expected one, and another counts a rate limit. The same commands go to Upstash over its
+ * REST API (its `eval` runs the same Lua).
  */
 import type { AtomicStore } from "./atomic";
+import type { Consumed } from "./gcra";
 
 /** KEYS[1]: the key; ARGV: expected value, next value, ttl in seconds. */
 const COMPARE_AND_SET = `if redis.call("GET", KEYS[1]) == ARGV[1] then redis.call("SET", KEYS[1], ARGV[2], "EX", ARGV[3]) return 1 end return 0`;
+
+/**
+ * GCRA (see `gcra.ts`, same steps) in one script, on Redis's clock so every instance counts against one time.
+ * KEYS[1]: the key; ARGV: limit, window in ms. Returns {1, 0} when allowed, {0, retry after ms} when refused.
+ */
+const CONSUME = `local t = redis.call("TIME")
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local limit, window = tonumber(ARGV[1]), tonumber(ARGV[2])
+local interval = window / limit
+local tat = math.max(tonumber(redis.call("GET", KEYS[1]) or now), now) + interval
+if tat - now > window + interval / 2 then return {0, math.ceil(tat - window - now)} end
+redis.call("SET", KEYS[1], string.format("%.3f", tat), "PX", math.ceil(tat - now))
+return {1, 0}`;
 
 /** The subset of a Redis client these operations use. */
 interface RedisCommands {
   get(key: string): Promise<string | null>;
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
-  eval(script: string, key: string, args: string[]): Promise<number>;
+  eval(script: string, key: string, args: string[]): Promise<unknown>;
   del(key: string): Promise<unknown>;
 }
 
@@ -23,8 +38,12 @@ function redisCommandsStore(name: string, prefix: string, commands: RedisCommand
     get: (key) => commands.get(at(key)),
     setIfAbsent: (key, value, ttlSeconds) => commands.setIfAbsent(at(key), value, ttlSeconds),
     compareAndSet: async (key, expected, next, ttlSeconds) =>
-      (await commands.eval(COMPARE_AND_SET, at(key), [expected, next, String(ttlSeconds)])) === 1,
+      Number(await commands.eval(COMPARE_AND_SET, at(key), [expected, next, String(ttlSeconds)])) === 1,
     delete: async (key) => void (await commands.del(at(key))),
+    consume: async (key, limit, windowMs): Promise<Consumed> => {
+      const [allowed, retryAfterMs] = (await commands.eval(CONSUME, at(key), [String(limit), String(windowMs)])) as [number, number];
+      return { allowed: Number(allowed) === 1, retryAfterMs: Number(retryAfterMs) };
+    },
   };
 }
 
@@ -40,7 +59,7 @@ export function ioRedisAtomicStore(client: IoRedisClient, prefix: string): Atomi
   return redisCommandsStore("Redis", prefix, {
     get: (key) => client.get(key),
     setIfAbsent: async (key, value, ttlSeconds) => (await client.set(key, value, "EX", ttlSeconds, "NX")) === "OK",
-    eval: async (script, key, args) => Number(await client.eval(script, 1, key, ...args)),
+    eval: (script, key, args) => client.eval(script, 1, key, ...args),
     del: (key) => client.del(key),
   });
 }
@@ -61,7 +80,7 @@ export function upstashAtomicStore(client: UpstashClient, prefix: string): Atomi
       return value === null || value === undefined ? null : typeof value === "string" ? value : JSON.stringify(value);
     },
     setIfAbsent: async (key, value, ttlSeconds) => (await client.set(key, value, { nx: true, ex: ttlSeconds })) === "OK",
-    eval: async (script, key, args) => Number(await client.eval(script, [key], args)),
+    eval: (script, key, args) => client.eval(script, [key], args),
     del: (key) => client.del(key),
   });
 }

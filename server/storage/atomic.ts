@@ -1,6 +1,6 @@
 /**
  * The few storage operations that must be atomic across every instance sharing the store:
- * claiming a single-use state, creating and moving a task. unstorage has no such operation, so
+ * claiming a single-use state, creating and moving a task, counting a rate limit. unstorage has no such operation, so
  * each store brings its own primitive (see `drivers.node.ts`, `drivers.cloudflare.ts`):
  *
  * | store        | primitive                                                    |
@@ -14,6 +14,7 @@
  * A store with no primitive (Workers KV, or any other unstorage driver) cannot promise exactly
  * once: the server refuses to start when a definition needs it (see `plugins/storage.ts`).
  */
+import type { Consumed } from "./gcra";
 
 export interface AtomicStore {
   /** What the log and the start-up message call it. */
@@ -25,6 +26,11 @@ export interface AtomicStore {
   /** Replaces the value of `key` only while it is still `expected`: true when this call replaced it. */
   compareAndSet(key: string, expected: string, next: string, ttlSeconds: number): Promise<boolean>;
   delete(key: string): Promise<void>;
+  /**
+   * Counts one request against `limit` per `windowMs` under `key` (GCRA, see `gcra.ts`), read and
+   * written in one atomic step: of any number racing, exactly as many as the budget allows get `allowed`.
+   */
+  consume(key: string, limit: number, windowMs: number): Promise<Consumed>;
 }
 
 /** What `selectStorage` (in `drivers.node.ts` or `drivers.cloudflare.ts`) chose from the environment. */
