@@ -59,6 +59,7 @@ function parseTokenPairs(raw: unknown): { principal: string; token: string }[] {
   });
 }
 
+// feature:rate-limit
 /** A rate: at most `limit` requests per `windowMs`. */
 export interface Rate {
   readonly limit: number;
@@ -72,8 +73,12 @@ const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 export function parseRate(raw: string, what: string): Rate {
   const match = RATE.exec(raw.trim());
   if (!match) throw new Error(`${what} must look like 600/60s (requests/window, window in ms, s, m or h), got "${raw}"`);
-  return { limit: Number(match[1]), windowMs: Number(match[2]) * UNIT_MS[match[3] as keyof typeof UNIT_MS] };
+  const rate = { limit: Number(match[1]), windowMs: Number(match[2]) * UNIT_MS[match[3] as keyof typeof UNIT_MS] };
+  // Finer than a request per millisecond is no limit at all, and below what a time in ms counts exactly.
+  if (rate.windowMs < rate.limit) throw new Error(`${what} allows at most one request per millisecond, got "${raw}"`);
+  return rate;
 }
+// end feature:rate-limit
 
 /** The settings under `runtimeConfig.mcp`, by key. */
 export const SETTINGS = {
@@ -304,6 +309,7 @@ export const SETTINGS = {
     doc: "Also put each request's arguments in its log line (they may hold personal data: for development)",
     parse: boolean,
   }),
+  // feature:rate-limit
   rateLimit: setting({
     env: "NITRO_MCP_RATE_LIMIT",
     default: "",
@@ -327,6 +333,7 @@ export const SETTINGS = {
       return value;
     },
   }),
+  // end feature:rate-limit
   legacy: setting({
     env: "NITRO_MCP_LEGACY",
     default: true,

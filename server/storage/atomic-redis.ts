@@ -19,7 +19,7 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local limit, window = tonumber(ARGV[1]), tonumber(ARGV[2])
 local interval = window / limit
 local tat = math.max(tonumber(redis.call("GET", KEYS[1]) or now), now) + interval
-if tat - now > window + interval / 2 then return {0, math.ceil(tat - window - now)} end
+if tat - now > window + math.min(0.5, interval / 2) then return {0, math.ceil(tat - window - now)} end
 redis.call("SET", KEYS[1], string.format("%.3f", tat), "PX", math.ceil(tat - now))
 return {1, 0}`;
 

@@ -3,8 +3,10 @@
  * steps in Lua, in `atomic-redis.ts`): GCRA, the generic cell rate algorithm. A key keeps one number,
  * its theoretical arrival time (TAT): when the caller's budget would be whole again. Each request
  * pushes it on by `windowMs / limit`; a request that would push it more than `windowMs` past now is
- * refused. A burst of `limit` requests at once is allowed, and then one per `windowMs / limit`:
- * exact under any concurrency as long as the read and the write are one step.
+ * refused. So `600/60s` is a budget of 600 that refills at 10 a second: a burst of the whole budget is
+ * allowed at once, then one request per `windowMs / limit` (over any one window, at most twice the
+ * limit less one gets through, the price of allowing a burst). Exact under any concurrency as long as
+ * the read and the write are one step.
  */
 
 export interface Consumed {
@@ -23,7 +25,7 @@ export interface GcraStep extends Consumed {
 export function gcraStep(stored: number | null, now: number, limit: number, windowMs: number): GcraStep {
   const interval = windowMs / limit;
   const tat = Math.max(stored ?? now, now) + interval;
-  // Half an interval of slack absorbs floating-point error: the k-th request of a burst lands at k × interval.
-  if (tat - now > windowMs + interval / 2) return { allowed: false, retryAfterMs: Math.ceil(tat - windowMs - now), tat, ttlMs: 0 };
+  // Half a millisecond of slack (less for sub-millisecond intervals) absorbs floating-point error: the k-th request of a burst lands at k × interval.
+  if (tat - now > windowMs + Math.min(0.5, interval / 2)) return { allowed: false, retryAfterMs: Math.ceil(tat - windowMs - now), tat, ttlMs: 0 };
   return { allowed: true, retryAfterMs: 0, tat, ttlMs: Math.ceil(tat - now) };
 }
