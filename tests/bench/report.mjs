@@ -33,7 +33,7 @@ function targets({ measured, micro, coldStartMs, workerBundle }) {
   ].map(([name, bound, value, met, show]) => `| ${name} | ${bound} | ${show(value)} | ${met(value) ? "met" : "**missed**"} |`);
 }
 
-export function renderReport({ settings, contenders, measured, micro, coldStartMs, nodeBundle, workerBundle }) {
+export function renderReport({ settings, contenders, measured, rateLimit, micro, coldStartMs, nodeBundle, workerBundle }) {
   const lines = [];
   const cpu = cpus();
   lines.push("# Benchmark results", "");
@@ -67,6 +67,15 @@ export function renderReport({ settings, contenders, measured, micro, coldStartM
       const slot = byContender[contender.key];
       lines.push(`| ${index === 0 ? name : ""} | ${contender.label} | ${spread(slot.rps)} | ${spread(slot.p50)} | ${spread(slot.p99)} |`);
     }
+  }
+
+  lines.push("", "## The rate limit's cost", "", "The template's `tools/call (text)` with `NITRO_MCP_RATE_LIMIT` set (never reached: only the counting is measured), against the same call unlimited. Cost per request: the difference in time per request at full load (1 / req/s), and in median latency.", "");
+  lines.push("| counted in | req/s | p50 µs | p99 µs | cost per request at load, µs | p50 difference, µs |", "|---|---|---|---|---|---|");
+  const unlimited = rateLimit.unlimited;
+  for (const [variant, slot] of Object.entries(rateLimit)) {
+    const cost = variant === "unlimited" ? "" : fmt(1e6 / median(slot.rps) - 1e6 / median(unlimited.rps), 1);
+    const p50 = variant === "unlimited" ? "" : fmt(median(slot.p50) - median(unlimited.p50), 0);
+    lines.push(`| ${{ unlimited: "nothing (unlimited)", memory: "memory", redis: "Redis (same machine)" }[variant]} | ${spread(slot.rps)} | ${spread(slot.p50)} | ${spread(slot.p99)} | ${cost} | ${p50} |`);
   }
 
   lines.push("", "## Micro-benchmarks", "", "In process, median of batches.", "", "| operation | µs per operation |", "|---|---|");

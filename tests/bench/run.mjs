@@ -6,7 +6,9 @@
  * - baselines: a bare h3 app and the floor of any Nitro app (a route built with this project's
  *   nitropack that reads the body and answers a constant): what no MCP server on them can beat;
  * - peers: the official SDK's stateless server, tmcp, and Vercel's mcp-handler, each with the
- *   same two tools (tests/bench/contenders/), on node:http.
+ *   same two tools (tests/bench/contenders/), on node:http;
+ * - the rate limit's cost: the same tools/call with NITRO_MCP_RATE_LIMIT counted in memory and
+ *   on Redis (when redis-server is on PATH), against the template unlimited.
  *
  * Load comes from autocannon; contenders are interleaved and every measurement is repeated
  * (3 times by default), reporting the median with min–max. Latency is measured separately, one
@@ -21,10 +23,12 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { bundleSize } from "../../server/build/bundle-size.mjs";
 import { buildTarget } from "../helpers/builds.mjs";
+import { findProgram } from "../helpers/programs.mjs";
 import { startServer } from "../helpers/server.mjs";
+import { startRedis } from "../targets/redis.mjs";
 import { ensureBenchDependencies } from "./dependencies.mjs";
 import { median, renderReport } from "./report.mjs";
-import { firstCall, scenarios } from "./scenarios.mjs";
+import { firstCall, rateLimitedCall, scenarios } from "./scenarios.mjs";
 
 ensureBenchDependencies();
 const { default: autocannon } = await import("autocannon");
@@ -52,6 +56,21 @@ const CONTENDERS = [
   { key: "tmcp", label: "tmcp 1.20", start: peer("tmcp.mjs") },
   { key: "mcp-handler", label: "mcp-handler 2.4", start: peer("mcp-handler.mjs") },
 ];
+
+/** A limit no run reaches (the bench's one caller, 127.0.0.1, never exhausts it): what is measured is the counting. */
+const NEVER_REACHED = { NITRO_MCP_RATE_LIMIT: "100000000/1000h" };
+
+/** The template counting a rate limit in memory and, when redis-server is there, on Redis; the unlimited one is the "template" contender. */
+async function startLimited() {
+  const limited = { memory: await startServer({ output: ".output-bench", env: { ...withSecret, ...NEVER_REACHED }, keepOutput: false }) };
+  if (!findProgram("redis-server")) {
+    process.stderr.write("redis-server is not on PATH: the rate limit on Redis is not measured\n");
+    return { limited, stop: () => limited.memory.stop() };
+  }
+  const redis = await startRedis();
+  limited.redis = await startServer({ output: ".output-bench", env: { ...withSecret, ...NEVER_REACHED, REDIS_URL: redis.url }, keepOutput: false });
+  return { limited, stop: async () => (await Promise.all(Object.values(limited).map((server) => server.stop())), await redis.stop()) };
+}
 
 const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
 
@@ -122,9 +141,18 @@ async function main() {
   await ensureBuilds();
   const servers = {};
   for (const contender of CONTENDERS) servers[contender.key] = await contender.start();
+  const { limited, stop: stopLimited } = await startLimited();
   const measured = {}; // scenario → contender → { rps: [], p50: [], p99: [] }
+  const rateLimit = {}; // unlimited | memory | redis → { rps: [], p50: [], p99: [] }
   try {
     for (let repeat = 0; repeat < settings.repeats; repeat++) {
+      for (const [variant, server] of Object.entries({ unlimited: servers.template, ...limited })) {
+        const slot = (rateLimit[variant] ??= { rps: [], p50: [], p99: [] });
+        slot.rps.push(await throughput(server.url, rateLimitedCall, variant));
+        const { p50, p99 } = await latency(() => rateLimitedCall.call(server.url));
+        slot.p50.push(p50);
+        slot.p99.push(p99);
+      }
       for (const scenario of scenarios({ smoke })) {
         for (const contender of CONTENDERS) {
           const url = servers[contender.key].url;
@@ -140,6 +168,7 @@ async function main() {
     }
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()));
+    await stopLimited();
   }
   process.stderr.write("\n");
 
@@ -147,6 +176,7 @@ async function main() {
     settings,
     contenders: CONTENDERS,
     measured,
+    rateLimit,
     micro: microBenchmarks(),
     coldStartMs: await coldStart(),
     nodeBundle: bundleSize(".output-bench/server"),

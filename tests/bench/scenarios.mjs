@@ -102,5 +102,8 @@ export function scenarios({ smoke }) {
   ];
 }
 
+/** The call the rate limit's cost is measured on (the template alone, with and without a limit). */
+export const rateLimitedCall = constant("tools/call (text), rate-limited", "tools/call", { name: "bench_greet", arguments: { name: "Ada" } });
+
 /** The request cold start waits for. */
 export const firstCall = (url) => send(url, "tools/call", { name: "bench_greet", arguments: { name: "Ada" } });
