@@ -49,6 +49,21 @@ export interface RateLimitOptions {
   readonly entries: readonly Entry[];
 }
 
+/** Keys already hashed, by caller and scope: a SHA-256 per request is a measurable part of the limit's cost. Emptied when full. */
+const KEY_CACHE_SIZE = 10_000;
+const keys = new Map<string, string>();
+
+async function storeKey(caller: string, scope: string): Promise<string> {
+  const text = `${caller}\n${scope}`;
+  let key = keys.get(text);
+  if (key === undefined) {
+    key = `ratelimit:${await digestKeySegment(text)}`;
+    if (keys.size >= KEY_CACHE_SIZE) keys.clear();
+    keys.set(text, key);
+  }
+  return key;
+}
+
 const windowText = (windowMs: number) => (windowMs % 1000 ? `${windowMs} ms` : `${windowMs / 1000} s`);
 
 function refusal(rate: Rate, what: string, retryAfterMs: number): Refusal {
@@ -72,7 +87,7 @@ export function rateLimitChecks(options: RateLimitOptions): { request?: RequestC
 
   /** One request counted under `scope`; a store fault answered as configured. */
   async function consume(caller: string, scope: string, rate: Rate): Promise<number | undefined> {
-    const key = `ratelimit:${await digestKeySegment(`${caller}\n${scope}`)}`;
+    const key = await storeKey(caller, scope);
     try {
       const store = useAtomicStore();
       if (!store) throw new StorageUnavailableError("consume", new Error("the store has no atomic operations"));
