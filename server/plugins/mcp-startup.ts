@@ -6,7 +6,6 @@
  */
 import { useOAuthSettings } from "../mcp/auth/authenticate";
 import { useMcpConfig } from "../mcp/config";
-import { requireEnforcedOptions } from "../mcp/http/request-checks";
 import { logInfo, logWarning, setLogFormat } from "../mcp/log";
 import { useStateKeyRing } from "../mcp/state/request-state";
 
@@ -20,6 +19,4 @@ export default defineNitroPlugin(() => {
   if (config.allowedOrigins.includes("*")) {
     logWarning("⚠ NITRO_MCP_ALLOWED_ORIGINS=* lets any web page call this server from a browser; on a local server, that includes hostile ones.");
   }
-  // Once every plugin ran (Nitro runs them in one synchronous loop): a feature's plugin may come after this one.
-  queueMicrotask(requireEnforcedOptions);
 });

@@ -63,13 +63,14 @@ export async function runMessageChecks(event: H3Event, message: JsonRpcRequest):
 
 /**
  * Stops the server when a definition sets an option no feature enforces (the feature was removed):
- * a `rateLimit` that silently limits nothing would leave a paid upstream open.
+ * a `rateLimit` that silently limits nothing would leave a paid upstream open. Called at start-up
+ * once the features' plugins have run (by `plugins/storage.ts`).
  */
 export function requireEnforcedOptions(): void {
   const unenforced = registry.all.filter((entry) => entry.rateLimit !== undefined && !enforced.has("rateLimit"));
   if (unenforced.length) {
     throw new Error(
-      `${unenforced.map((entry) => entry.descriptor.name).join(", ")} set rateLimit, but no feature enforces it: restore server/features/rate-limit or remove the option`,
+      `${unenforced.map((entry) => entry.descriptor.name).join(", ")} set${unenforced.length === 1 ? "s" : ""} rateLimit, but no feature enforces it: restore server/features/rate-limit or remove the option`,
     );
   }
 }
