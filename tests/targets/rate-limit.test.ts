@@ -1,6 +1,7 @@
 /**
  * Rate limits over real HTTP: exact under 200 concurrent requests (the number served equals the
- * limit) in memory, across two Node instances sharing Redis, and in workerd on the Durable Object;
+ * limit) in memory, across two Node instances sharing Redis (directly, and through Upstash's REST
+ * API, stood in for locally), and in workerd on the Durable Object;
  * a definition's limit counted apart from the global one; the 429 (Retry-After, JSON-RPC -32029)
  * for 2026-07-28 and 2025-era clients; anonymous callers keyed by address, X-Forwarded-For only
  * when trusted; and a Redis outage served or refused as NITRO_MCP_RATE_LIMIT_ON_STORE_ERROR says.
@@ -10,6 +11,7 @@ import { post, type RpcOptions } from "../helpers/rpc";
 import { needs } from "../helpers/programs.mjs";
 import { startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
 import { startInstancesOnRedis, startRedis } from "./redis.mjs";
+import { startUpstashStandIn } from "./upstash.mjs";
 
 const CONCURRENT = 200;
 const LIMIT = 50;
@@ -48,6 +50,17 @@ describe("exact under concurrency: 200 requests at once, a limit of 50", () => {
     const instances = await startInstancesOnRedis(global);
     expect(await burst([instances.a.url, instances.b.url])).toEqual({ served: LIMIT, refused: CONCURRENT - LIMIT });
     await instances.stop();
+  });
+
+  it("on Upstash's REST API (a local stand-in over a real Redis), across two Node instances", { ...needs("redis-server"), timeout: 60_000 }, async () => {
+    const redis = await startRedis();
+    const upstash = await startUpstashStandIn(redis.url);
+    const env = { ...global, UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token };
+    const [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
+    expect(await burst([a.url, b.url])).toEqual({ served: LIMIT, refused: CONCURRENT - LIMIT });
+    expect(upstash.commands().filter((command) => command === "eval").length).toBe(CONCURRENT);
+    await Promise.all([a.stop(), b.stop(), upstash.stop()]);
+    await redis.stop();
   });
 
   describe("on Workers, in workerd, with the Durable Object", () => {
