@@ -92,7 +92,7 @@ describe("a definition's limit (limited_echo: 3 per hour)", () => {
       expect(Number(call.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
       expect(call.body).not.toHaveProperty("id");
       expect(call.body).toMatchObject({ jsonrpc: "2.0", error: { code: RATE_LIMITED, data: { limit: 3, windowMs: 3_600_000 } } });
-      expect(call.body.error.message).toMatch(/^Rate limit exceeded: at most 3 calls of tool limited_echo per 3600 s; retry after \d+ s$/);
+      expect(call.body.error.message).toMatch(/^Rate limit exceeded \(calls of tool limited_echo\): at most 3 per 3600 s; retry after \d+ s$/);
       expect(call.body.error.data.retryAfterMs).toBeGreaterThan(0);
     }
     // Other tools are limited by the global budget only, and another caller has its own 3.
@@ -121,7 +121,7 @@ describe("the global limit's 429", () => {
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3000);
       expect(refused.body).not.toHaveProperty("id");
-      expect(refused.body).toMatchObject({ jsonrpc: "2.0", error: { code: RATE_LIMITED, message: expect.stringMatching(/^Rate limit exceeded: at most 1 requests per 3600 s/) } });
+      expect(refused.body).toMatchObject({ jsonrpc: "2.0", error: { code: RATE_LIMITED, message: expect.stringMatching(/^Rate limit exceeded \(requests\): at most 1 per 3600 s; retry after \d+ s$/) } });
     }
     await server.stop();
   });

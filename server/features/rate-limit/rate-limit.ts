@@ -71,7 +71,7 @@ function refusal(rate: Rate, what: string, retryAfterMs: number): Refusal {
   return {
     error: new McpError(
       RATE_LIMITED,
-      `Rate limit exceeded: at most ${rate.limit} ${what} per ${windowText(rate.windowMs)}; retry after ${seconds} s`,
+      `Rate limit exceeded (${what}): at most ${rate.limit} per ${windowText(rate.windowMs)}; retry after ${seconds} s`,
       { retryAfterMs, limit: rate.limit, windowMs: rate.windowMs },
       429,
     ),
