@@ -2,8 +2,9 @@
  * A step of `POST /mcp`: reads the request into `event.context.mcp`, checking everything
  * before any handler runs, and answers the refusals itself with the spec's code and status:
  * Content-Type (415), body size (413), one JSON-RPC message (-32700, -32600); a notification
- * is answered 202 here. The message checks of optional features (`http/request-checks.ts`) run next. For a 2026-07-28 request also `_meta` (-32602/400), the mirrored headers
- * (-32020/400), the version (-32022/400), `inputResponses` and `requestState` (-32602). Before any
+ * is answered 202 here; then the message checks optional features added (`http/request-checks.ts`).
+ * For a 2026-07-28 request also `_meta` (-32602/400), the mirrored headers (-32020/400), the
+ * version (-32022/400), `inputResponses` and `requestState` (-32602). Before any
  * state is opened (and a single-use one claimed), a signed-in caller must hold the scopes the
  * target declares (403 `insufficient_scope`), in both eras.
  */
