@@ -1,0 +1,396 @@
+/**
+ * The server in the test process: no build, no HTTP server, no network.
+ *
+ * `createTestServer` loads the server's own modules (the routes, the plugins, the definitions) into a
+ * module graph of its own and serves web `Request`s through them the way a Workers build serves them
+ * (Nitro's `localFetch`: an h3 app with Nitro's file-based routes, called with a mock Node request), so
+ * a request meets the same pipeline as on a real server: validation, `_meta`, mirrored headers,
+ * capability checks, `requestState` sealed and opened, single use, the errors with their codes and
+ * statuses. What a build would provide (`useStorage`, `useRuntimeConfig`, the auto-imports,
+ * `#mcp-definitions`…) comes from `in-process-runtime.ts` through the aliases in `tests/vitest.config.ts`.
+ *
+ * `createTestClient` adds a client: it speaks 2026-07-28 with the capabilities a test declares (or a
+ * 2025 version), and answers the server's questions the way the test says, round after round.
+ *
+ * This file and `in-process-runtime.ts` are the only test code that knows the server's internals: tests
+ * use the functions below and look at requests and responses only.
+ */
+import { readdirSync, existsSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { createApp, createRouter, toNodeListener, type EventHandler } from "h3";
+import { fetchNodeRequestHandler } from "node-mock-http";
+import { applyEnv } from "nitropack/runtime/internal/utils.env";
+import { vi } from "vitest";
+import nitroConfig from "../../nitro.config";
+import { readSkills } from "../../server/build/skill-files";
+import type { ServerSetup } from "./in-process-runtime";
+
+/** A JSON object, loosely typed: tests index into results freely. */
+export type Json = Record<string, any>;
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const SETUP = Symbol.for("mcp-edge-template.in-process-setup");
+const KINDS = ["tools", "prompts", "resources"] as const;
+const SOURCE_FILE = /^[^._].*\.(?:ts|mts|js|mjs)$/;
+/** The secret the test servers seal `requestState` with (the end-to-end servers use the same). */
+export const TEST_STATE_SECRET = "test-secret-0123456789abcdef0123456789";
+/** Variables a test server never inherits from the shell running the tests: its settings are the test's. */
+const SERVER_VARIABLE = /^(?:NITRO_|REDIS_URL$|UPSTASH_)/;
+
+export interface TestServerOptions {
+  /**
+   * Definition files to serve (each default-exports `defineTool`, `definePrompt` or `defineResource`),
+   * relative to the repository root. Without it: every definition in the scan dirs, as a build serves them.
+   */
+  definitions?: readonly string[];
+  /**
+   * Scan dirs besides `server/`, relative to the repository root: their `tools/`, `prompts/`,
+   * `resources/`, `skills/`, `routes/` and `plugins/` are added, as the fixture build adds `tests/fixtures`.
+   */
+  scanDirs?: readonly string[];
+  /**
+   * The server's environment: `NITRO_MCP_*` settings (see server/mcp/settings.ts), storage variables.
+   * `NITRO_MCP_STATE_SECRET` defaults to {@link TEST_STATE_SECRET}; `undefined` removes a variable.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** One HTTP exchange: the status, the headers, every JSON-RPC message of the body, and the final one. */
+export interface Exchange {
+  readonly status: number;
+  readonly headers: Headers;
+  /** `application/json`, `text/event-stream`… */
+  readonly type: string;
+  /** Every message: one for a JSON body, each event of an SSE stream (notifications, then the response). */
+  readonly messages: readonly Json[];
+  /** The response (the message with `result` or `error`); undefined for an empty body (202). */
+  readonly body: Json;
+  /** The body as text. */
+  readonly text: string;
+}
+
+export interface TestServer {
+  /** Serves one web request, as a Workers build would. */
+  fetch(request: Request): Promise<Response>;
+  /** POSTs `body` (an object is sent as JSON) to `path` (default `/mcp`) with exactly these headers. */
+  post(body: unknown, headers?: Readonly<Record<string, string>>, path?: string): Promise<Exchange>;
+  /** A client of this server. */
+  connect(options?: TestClientOptions): TestClient;
+  /** What the server logged since it started (one JSON line each), for assertions on what the operator reads. */
+  logs(): string;
+}
+
+type Era = "2026-07-28" | "2025-11-25" | "2025-06-18" | "2025-03-26";
+
+/** An answer: the response's wire shape (`{ action: "accept", content }`, a sampling result, `{ roots }`…), or a function of the question. */
+export type Answer = Json | "decline" | "cancel" | ((request: Json, key: string) => Json | Promise<Json>);
+/** Answers by input request key, or one rule for every question. */
+export type Answers = Readonly<Record<string, Answer>> | "decline" | "cancel" | ((request: Json, key: string) => Json | Promise<Json>);
+
+export interface TestClientOptions {
+  /** The protocol revision to speak: 2026-07-28 (the default, `_meta` on every request) or a 2025 version (no envelope). */
+  era?: Era;
+  /** 2026-07-28: the client capabilities declared on every request, e.g. `{ elicitation: { form: {} } }`. */
+  capabilities?: Json;
+  /** Headers on every request, e.g. `{ authorization: "Bearer …" }`. */
+  headers?: Readonly<Record<string, string>>;
+  /** Answers to the server's questions, for every call (a call's own `answers` come first). */
+  answers?: Answers;
+}
+
+export interface RequestOptions {
+  /** Extra headers (`Mcp-Param-*`, `Origin`…); `undefined` removes one the client would send. */
+  headers?: Readonly<Record<string, string | undefined>>;
+  /** Extra `_meta` entries (`progressToken`, `io.modelcontextprotocol/logLevel`…). */
+  meta?: Json;
+  /** The JSON-RPC id (default: a counter). */
+  id?: string | number;
+}
+
+export interface CallOptions extends RequestOptions {
+  /** Answers to this call's questions; a key without one fails the test, naming the key. */
+  answers?: Answers;
+  /** Return the first `input_required` result instead of answering it (to look at its `inputRequests` and `requestState`). */
+  stopAtInputRequired?: boolean;
+  /** Rounds before giving up (default 10). */
+  maxRounds?: number;
+}
+
+/** A JSON-RPC error response, thrown by the client's calls: its `code`, `data` and HTTP `status`. */
+export class TestRpcError extends Error {
+  override name = "TestRpcError";
+  readonly code: number;
+  readonly data: unknown;
+  readonly status: number;
+  constructor(readonly exchange: Exchange) {
+    super(`${exchange.body.error.message} (${exchange.body.error.code}, HTTP ${exchange.status})`);
+    this.code = exchange.body.error.code;
+    this.data = exchange.body.error.data;
+    this.status = exchange.status;
+  }
+}
+
+export interface TestClient {
+  readonly server: TestServer;
+  /**
+   * A result: sends the request, answers every `input_required` round (unless told to stop at the
+   * first) and returns the final result. A JSON-RPC error is thrown as a {@link TestRpcError}.
+   */
+  call(method: string, params?: Json, options?: CallOptions): Promise<Json>;
+  /** `tools/call`, as {@link TestClient.call}. */
+  callTool(name: string, args?: Json, options?: CallOptions): Promise<Json>;
+  /** `prompts/get`, as {@link TestClient.call}. */
+  getPrompt(name: string, args?: Readonly<Record<string, string>>, options?: CallOptions): Promise<Json>;
+  /** `resources/read`, as {@link TestClient.call}. */
+  readResource(uri: string, options?: CallOptions): Promise<Json>;
+  /** One exchange with this client's envelope (`_meta`, mirrored headers), whatever the answer: for protocol tests. */
+  request(method: string, params?: Json, options?: RequestOptions): Promise<Exchange>;
+}
+
+// ——— the server ———
+
+const listFiles = (dir: string): string[] =>
+  existsSync(dir) ? readdirSync(dir).filter((file) => SOURCE_FILE.test(file) && !file.endsWith(".d.ts")).sort().map((file) => join(dir, file)) : [];
+
+const listFilesDeep = (dir: string): string[] =>
+  existsSync(dir)
+    ? readdirSync(dir, { withFileTypes: true })
+        .sort((a, b) => (a.name < b.name ? -1 : 1))
+        .flatMap((entry) => (entry.isDirectory() ? listFilesDeep(join(dir, entry.name)) : SOURCE_FILE.test(entry.name) ? [join(dir, entry.name)] : []))
+    : [];
+
+/** Nitro's file-based routing: `mcp.post.ts` → POST /mcp, `connect/[code].get.ts` → GET /connect/:code, `[...].ts` → /**. */
+function routeOf(routesDir: string, file: string): { route: string; method?: string } {
+  let path = relative(routesDir, file).replace(/\.[mc]?[jt]s$/, "");
+  const method = /\.(get|post|put|patch|delete|head|options)$/.exec(path)?.[1];
+  if (method) path = path.slice(0, -method.length - 1);
+  const segments = path
+    .split("/")
+    .filter((segment, index, all) => !(segment === "index" && index === all.length - 1))
+    .map((segment) => (segment === "[...]" ? "**" : segment.replace(/^\[\.\.\.(\w+)\]$/, "**:$1").replace(/\[(\w+)\]/g, ":$1")));
+  return { route: `/${segments.join("/")}`, method };
+}
+
+/** Sets the server's environment while `start` runs (its settings are read then), and puts the shell's back after. */
+async function withServerEnvironment<T>(env: TestServerOptions["env"], start: () => Promise<T>): Promise<T> {
+  const saved = { ...process.env };
+  for (const name of Object.keys(process.env)) if (SERVER_VARIABLE.test(name)) delete process.env[name];
+  for (const [name, value] of Object.entries({ NITRO_MCP_STATE_SECRET: TEST_STATE_SECRET, ...env })) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  try {
+    return await start();
+  } finally {
+    for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+    Object.assign(process.env, saved);
+  }
+}
+
+// The server's log: kept for `logs()`, out of the test output. Every test server opens the log (a
+// listener on each stream), so the default limit of ten listeners would warn for nothing.
+const logged: string[] = [];
+let loggedLength = 0;
+function captureLog(): void {
+  if (logged.length || loggedLength) return;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.setMaxListeners(0);
+    stream.write = ((chunk: string | Uint8Array) => {
+      const text = typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
+      logged.push(text);
+      loggedLength += text.length;
+      return true;
+    }) as typeof stream.write;
+  }
+  process.setMaxListeners(0);
+}
+
+/**
+ * Starts a server in this process, with its own definitions, settings and in-memory storage.
+ * Each call is a fresh server: nothing is shared with another test's.
+ *
+ * @example
+ * const server = await createTestServer({ scanDirs: ["tests/fixtures"], env: { NITRO_MCP_PAGE_SIZE: "2" } });
+ * const reply = await server.post("{not json", { "content-type": "application/json" });
+ * expect(reply.status).toBe(400);
+ */
+export async function createTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  captureLog();
+  const logStart = logged.join("").length;
+  const scanDirs = [ROOT, join(ROOT, "server"), ...(options.scanDirs ?? []).map((dir) => resolve(ROOT, dir))];
+  const definitionFiles = options.definitions
+    ? options.definitions.map((file) => resolve(ROOT, file))
+    : KINDS.flatMap((kind) => scanDirs.flatMap((dir) => listFiles(join(dir, kind))));
+
+  const handler = await withServerEnvironment(options.env, async () => {
+    const setup: ServerSetup = {
+      // nitro.config.ts's runtime config, with the NITRO_* variables applied by Nitro's own function.
+      runtimeConfig: applyEnv({ mcp: { ...(nitroConfig.runtimeConfig!.mcp as object) } }, { prefix: "NITRO_", altPrefix: "_", envExpansion: false }),
+      definitions: { tools: [], prompts: [], resources: [] },
+      skills: options.definitions ? [] : scanDirs.flatMap((dir) => readSkills(join(dir, "skills"))),
+    };
+    (globalThis as { [SETUP]?: ServerSetup })[SETUP] = setup;
+    vi.resetModules(); // a module graph of this server's own: its registry, its configuration, its storage
+    for (const file of definitionFiles) {
+      if (!existsSync(file)) throw new Error(`createTestServer: no definition file ${relative(ROOT, file)}`);
+      const definition = ((await import(file)) as { default?: { kind?: string } }).default;
+      const kind = `${definition?.kind}s` as (typeof KINDS)[number];
+      if (!KINDS.includes(kind)) throw new Error(`${relative(ROOT, file)} must default-export defineTool, definePrompt or defineResource`);
+      setup.definitions[kind].push([definition, relative(ROOT, file)]);
+    }
+
+    const app = createApp({
+      onRequest: (event) => hooks.call("request", event),
+      onAfterResponse: (event, response) => hooks.call("afterResponse", event, response),
+    });
+    const hooks = createHooks();
+    const router = createRouter({ preemptive: true });
+    for (const dir of scanDirs) {
+      for (const file of listFilesDeep(join(dir, "routes"))) {
+        const { route, method } = routeOf(join(dir, "routes"), file);
+        router.use(route, ((await import(file)) as { default: EventHandler }).default, method as "get" | undefined);
+      }
+    }
+    app.use(router.handler);
+    for (const file of scanDirs.flatMap((dir) => listFiles(join(dir, "plugins")))) {
+      const plugin = ((await import(file)) as { default: (nitroApp: unknown) => void }).default;
+      plugin({ hooks, h3App: app, router });
+    }
+    return toNodeListener(app);
+  });
+
+  const fetch = async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    const body = /^(?:post|put|patch)$/i.test(request.method) ? Buffer.from(await request.arrayBuffer()) : undefined;
+    return fetchNodeRequestHandler(handler, url.pathname + url.search, { method: request.method, headers: request.headers, body, host: url.host });
+  };
+  const server: TestServer = {
+    fetch,
+    async post(body, headers = { "content-type": "application/json" }, path = "/mcp") {
+      const response = await fetch(new Request(`http://localhost${path}`, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) }));
+      return readExchange(response);
+    },
+    connect: (clientOptions) => createClient(server, clientOptions),
+    logs: () => logged.join("").slice(logStart),
+  };
+  return server;
+}
+
+/** Nitro's hooks, as far as plugins use them: `hook` to listen, called in order. */
+function createHooks() {
+  const listeners = new Map<string, ((...args: unknown[]) => unknown)[]>();
+  return {
+    hook(name: string, listener: (...args: any[]) => unknown) {
+      listeners.set(name, [...(listeners.get(name) ?? []), listener]);
+    },
+    async call(name: string, ...args: unknown[]) {
+      for (const listener of listeners.get(name) ?? []) await listener(...args);
+    },
+  };
+}
+
+async function readExchange(response: Response): Promise<Exchange> {
+  const text = await response.text();
+  const type = response.headers.get("content-type") ?? "";
+  const messages = type.startsWith("text/event-stream") ? parseSse(text) : text && type.startsWith("application/json") ? [JSON.parse(text)] : [];
+  const body = messages.find((message) => "result" in message || "error" in message) as Json;
+  return { status: response.status, headers: response.headers, type, messages, body, text };
+}
+
+const parseSse = (text: string): Json[] =>
+  text
+    .split("\n\n")
+    .map((frame) => frame.split("\n").filter((line) => line.startsWith("data: ")).map((line) => line.slice(6)).join("\n"))
+    .filter(Boolean)
+    .map((data) => JSON.parse(data));
+
+// ——— the client ———
+
+const MODERN: Era = "2026-07-28";
+/** The params field a method's `Mcp-Name` mirrors. */
+const NAME_FIELD: Readonly<Record<string, string>> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
+
+let nextId = 1;
+
+async function answerOf(answers: Answers | undefined, request: Json, key: string): Promise<Json | undefined> {
+  const rule = typeof answers === "object" ? answers[key] : answers;
+  if (rule === undefined) return undefined;
+  if (rule === "decline" || rule === "cancel") return { action: rule };
+  return typeof rule === "function" ? rule(request, key) : rule;
+}
+
+function createClient(server: TestServer, options: TestClientOptions = {}): TestClient {
+  const era = options.era ?? MODERN;
+
+  const request: TestClient["request"] = async (method, params = {}, requestOptions = {}) => {
+    const modern = era === MODERN;
+    const meta = modern
+      ? {
+          "io.modelcontextprotocol/protocolVersion": MODERN,
+          "io.modelcontextprotocol/clientInfo": { name: "in-process-test-client", version: "1.0.0" },
+          "io.modelcontextprotocol/clientCapabilities": options.capabilities ?? {},
+          ...requestOptions.meta,
+        }
+      : requestOptions.meta;
+    const fullParams = meta && !("_meta" in params) ? { ...params, _meta: meta } : params;
+    const headers: Record<string, string | undefined> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    if (modern || method !== "initialize") headers["mcp-protocol-version"] = era;
+    if (modern) {
+      headers["mcp-method"] = method;
+      const name = params[NAME_FIELD[method] ?? ""];
+      if (name !== undefined) headers["mcp-name"] = String(name);
+    }
+    Object.assign(headers, options.headers, requestOptions.headers);
+    const sent = Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    return server.post({ jsonrpc: "2.0", id: requestOptions.id ?? nextId++, method, params: fullParams }, sent);
+  };
+
+  const call: TestClient["call"] = async (method, params = {}, callOptions = {}) => {
+    const { answers, stopAtInputRequired, maxRounds = 10, ...requestOptions } = callOptions;
+    let retry: Json = {};
+    for (let round = 1; ; round++) {
+      const exchange = await request(method, { ...params, ...retry }, requestOptions);
+      if (!exchange.body) throw new Error(`${method}: no JSON-RPC response (HTTP ${exchange.status}): ${exchange.text}`);
+      if (exchange.body.error) throw new TestRpcError(exchange);
+      const result = exchange.body.result as Json;
+      if (result.resultType !== "input_required" || stopAtInputRequired) return result;
+      if (round >= maxRounds) throw new Error(`${method}: still asking after ${maxRounds} rounds`);
+      const inputResponses: Json = {};
+      for (const [key, question] of Object.entries(result.inputRequests as Json)) {
+        const answer = (await answerOf(answers, question, key)) ?? (await answerOf(options.answers, question, key));
+        if (answer === undefined) throw new Error(`${method}: no answer for the input request "${key}" (${question.method}): give one in answers`);
+        inputResponses[key] = answer;
+      }
+      retry = { inputResponses, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) };
+    }
+  };
+
+  return {
+    server,
+    request,
+    call,
+    callTool: (name, args = {}, callOptions) => call("tools/call", { name, arguments: args }, callOptions),
+    getPrompt: (name, args = {}, callOptions) => call("prompts/get", { name, arguments: args }, callOptions),
+    readResource: (uri, callOptions) => call("resources/read", { uri }, callOptions),
+  };
+}
+
+/**
+ * A fresh server in this process (see {@link createTestServer}) and a client of it: the quickest way to test a definition.
+ *
+ * @example
+ * const client = await createTestClient({ definitions: ["server/tools/delete_note.ts"], capabilities: { elicitation: { form: {} } } });
+ * const result = await client.callTool("delete_note", { note_id: "7" }, { answers: { confirm: { action: "accept", content: { confirm: true } } } });
+ * expect(result.content[0].text).toMatch(/^Deleted note 7/);
+ */
+export async function createTestClient(options: TestServerOptions & TestClientOptions = {}): Promise<TestClient> {
+  const { definitions, scanDirs, env, ...clientOptions } = options;
+  return (await createTestServer({ definitions, scanDirs, env })).connect(clientOptions);
+}
