@@ -103,6 +103,8 @@ export interface RequestOptions {
   headers?: Readonly<Record<string, string | undefined>>;
   /** Extra `_meta` entries (`progressToken`, `io.modelcontextprotocol/logLevel`…). */
   meta?: Json;
+  /** 2026-07-28: the capabilities declared on this request instead of the client's. */
+  capabilities?: Json;
   /** The JSON-RPC id (default: a counter). */
   id?: string | number;
 }
@@ -335,7 +337,7 @@ function createClient(server: TestServer, options: TestClientOptions = {}): Test
       ? {
           "io.modelcontextprotocol/protocolVersion": MODERN,
           "io.modelcontextprotocol/clientInfo": { name: "in-process-test-client", version: "1.0.0" },
-          "io.modelcontextprotocol/clientCapabilities": options.capabilities ?? {},
+          "io.modelcontextprotocol/clientCapabilities": requestOptions.capabilities ?? options.capabilities ?? {},
           ...requestOptions.meta,
         }
       : requestOptions.meta;
