@@ -385,7 +385,7 @@ function createClient(server: TestServer, options: TestClientOptions = {}): Test
 }
 
 /**
- * A fresh server in this process (see {@link createTestServer}) and a client of it: the quickest way to test a definition.
+ * A fresh server in this process (as createTestServer starts one) and a client of it: the quickest way to test a definition.
  *
  * @example
  * const client = await createTestClient({ definitions: ["server/tools/delete_note.ts"], capabilities: { elicitation: { form: {} } } });
