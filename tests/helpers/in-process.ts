@@ -139,7 +139,7 @@ export interface TestClient {
    * first) and returns the final result. A JSON-RPC error is thrown as a {@link TestRpcError}.
    */
   call(method: string, params?: Json, options?: CallOptions): Promise<Json>;
-  /** `tools/call`, as {@link TestClient.call}. */
+  /** `tools/call`, as {@link TestClient.call}, with the `Mcp-Param-*` headers its `x-mcp-header` parameters need (read from tools/list). */
   callTool(name: string, args?: Json, options?: CallOptions): Promise<Json>;
   /** `prompts/get`, as {@link TestClient.call}. */
   getPrompt(name: string, args?: Readonly<Record<string, string>>, options?: CallOptions): Promise<Json>;
@@ -321,6 +321,24 @@ const NAME_FIELD: Readonly<Record<string, string>> = {
 
 let nextId = 1;
 
+/** A value as an `Mcp-Param-*` header carries it: as is when it is visible ASCII, else in the `=?base64?…?=` sentinel. */
+function headerValue(value: string | number | boolean): string {
+  const text = String(value);
+  return /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(text) && !text.startsWith("=?base64?") ? text : `=?base64?${Buffer.from(text, "utf8").toString("base64")}?=`;
+}
+
+/** The `Mcp-Param-*` headers a 2026-07-28 client sends with `args`: one per `x-mcp-header` property present in them. */
+function paramHeaders(schema: Json | undefined, args: Json | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, property] of Object.entries((schema?.properties ?? {}) as Json)) {
+    const value = args?.[name];
+    if (value === undefined || value === null) continue;
+    if (typeof property["x-mcp-header"] === "string" && typeof value !== "object") headers[`mcp-param-${property["x-mcp-header"].toLowerCase()}`] = headerValue(value);
+    else if (typeof value === "object") Object.assign(headers, paramHeaders(property, value));
+  }
+  return headers;
+}
+
 async function answerOf(answers: Answers | undefined, request: Json, key: string): Promise<Json | undefined> {
   const rule = typeof answers === "object" ? answers[key] : answers;
   if (rule === undefined) return undefined;
@@ -330,6 +348,19 @@ async function answerOf(answers: Answers | undefined, request: Json, key: string
 
 function createClient(server: TestServer, options: TestClientOptions = {}): TestClient {
   const era = options.era ?? MODERN;
+  let toolSchemas: Promise<Map<string, Json>> | undefined;
+  /** The tools' input schemas, read once from tools/list (every page), as a client learns its `x-mcp-header` parameters. */
+  const inputSchemas = () =>
+    (toolSchemas ??= (async () => {
+      const schemas = new Map<string, Json>();
+      let cursor: string | undefined;
+      do {
+        const result = (await request("tools/list", cursor ? { cursor } : {})).body?.result;
+        for (const tool of result?.tools ?? []) schemas.set(tool.name, tool.inputSchema);
+        cursor = result?.nextCursor;
+      } while (cursor);
+      return schemas;
+    })());
 
   const request: TestClient["request"] = async (method, params = {}, requestOptions = {}) => {
     const modern = era === MODERN;
@@ -347,7 +378,7 @@ function createClient(server: TestServer, options: TestClientOptions = {}): Test
     if (modern) {
       headers["mcp-method"] = method;
       const name = params[NAME_FIELD[method] ?? ""];
-      if (name !== undefined) headers["mcp-name"] = String(name);
+      if (name !== undefined) headers["mcp-name"] = headerValue(name);
     }
     Object.assign(headers, options.headers, requestOptions.headers);
     const sent = Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
@@ -356,6 +387,10 @@ function createClient(server: TestServer, options: TestClientOptions = {}): Test
 
   const call: TestClient["call"] = async (method, params = {}, callOptions = {}) => {
     const { answers, stopAtInputRequired, maxRounds = 10, ...requestOptions } = callOptions;
+    if (method === "tools/call" && era === MODERN) {
+      const mirrored = paramHeaders((await inputSchemas()).get(params.name), params.arguments);
+      requestOptions.headers = { ...mirrored, ...requestOptions.headers };
+    }
     let retry: Json = {};
     for (let round = 1; ; round++) {
       const exchange = await request(method, { ...params, ...retry }, requestOptions);
