@@ -242,7 +242,11 @@ export async function createTestServer(options: TestServerOptions = {}): Promise
     }
 
     const app = createApp({
-      onRequest: (event) => hooks.call("request", event),
+      // As Nitro's app does: work kept alive after the response (a task's rounds) goes to `waitUntil`.
+      onRequest: (event) => {
+        event.waitUntil = (work) => void Promise.resolve(work).catch(() => {});
+        return hooks.call("request", event);
+      },
       onAfterResponse: (event, response) => hooks.call("afterResponse", event, response),
     });
     const hooks = createHooks();
