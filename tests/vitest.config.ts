@@ -45,7 +45,13 @@ export default defineConfig({
   test: {
     reporters: ["default", "./tests/helpers/summary-reporter.ts"],
     projects: [
-      { extends: true, ...inProcess, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
+      {
+        extends: true,
+        ...inProcess,
+        // One module cache per worker rather than per file: half the time of this tier. Safe, because each in-process server
+        // loads the server's modules afresh (vi.resetModules), and tests put back what they change (timers, globals).
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], isolate: false },
+      },
       {
         extends: true,
         test: {

@@ -15,8 +15,9 @@
  * This file and `in-process-runtime.ts` are the only test code that knows the server's internals: tests
  * use the functions below and look at requests and responses only.
  */
-import { readdirSync, existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createApp, createRouter, toNodeListener, type EventHandler } from "h3";
 import { fetchNodeRequestHandler } from "node-mock-http";
 import { applyEnv } from "nitropack/runtime/internal/utils.env";
@@ -24,16 +25,17 @@ import { vi } from "vitest";
 import nitroConfig from "../../nitro.config";
 import { readSkills } from "../../server/build/skill-files";
 import type { ServerSetup } from "./in-process-runtime";
+import { meta, parseSse, standardHeaders, type Json } from "./rpc";
+import { TEST_SECRET } from "./server.mjs";
 
-/** A JSON object, loosely typed: tests index into results freely. */
-export type Json = Record<string, any>;
+export type { Json };
 
-const ROOT = resolve(import.meta.dirname, "../..");
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SETUP = Symbol.for("mcp-edge-template.in-process-setup");
 const KINDS = ["tools", "prompts", "resources"] as const;
 const SOURCE_FILE = /^[^._].*\.(?:ts|mts|js|mjs)$/;
-/** The secret the test servers seal `requestState` with (the end-to-end servers use the same). */
-export const TEST_STATE_SECRET = "test-secret-0123456789abcdef0123456789";
+/** The secret the test servers seal `requestState` with, as the end-to-end servers do. */
+export const TEST_STATE_SECRET = TEST_SECRET;
 /** Variables a test server never inherits from the shell running the tests: its settings are the test's. */
 const SERVER_VARIABLE = /^(?:NITRO_|REDIS_URL$|UPSTASH_)/;
 
@@ -189,36 +191,44 @@ async function withServerEnvironment<T>(env: TestServerOptions["env"], start: ()
   }
 }
 
-// The server's log: kept for `logs()`, out of the test output. Every test server opens the log (a
+// The servers' log: kept for `logs()`, out of the test output. Every test server opens the log (a
 // listener on each stream), so the default limit of ten listeners would warn for nothing.
-const logged: string[] = [];
-let loggedLength = 0;
+let logged: string | undefined;
 function captureLog(): void {
-  if (logged.length || loggedLength) return;
+  if (logged !== undefined) return;
+  logged = "";
   for (const stream of [process.stdout, process.stderr]) {
     stream.setMaxListeners(0);
     stream.write = ((chunk: string | Uint8Array) => {
-      const text = typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
-      logged.push(text);
-      loggedLength += text.length;
+      logged += typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
       return true;
     }) as typeof stream.write;
   }
   process.setMaxListeners(0);
 }
 
+/** Servers start one at a time: each loads its own module graph, through one global setup slot. */
+let starting: Promise<unknown> = Promise.resolve();
+
 /**
  * Starts a server in this process, with its own definitions, settings and in-memory storage.
- * Each call is a fresh server: nothing is shared with another test's.
+ * Each call is a fresh server: nothing is shared with another test's. (Each loads the server's modules
+ * afresh, after `vi.resetModules()`: a test's own dynamic imports made later load fresh copies too.)
  *
  * @example
  * const server = await createTestServer({ scanDirs: ["tests/fixtures"], env: { NITRO_MCP_PAGE_SIZE: "2" } });
  * const reply = await server.post("{not json", { "content-type": "application/json" });
  * expect(reply.status).toBe(400);
  */
-export async function createTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+export function createTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const started = starting.then(() => startServer(options));
+  starting = started.catch(() => {});
+  return started;
+}
+
+async function startServer(options: TestServerOptions): Promise<TestServer> {
   captureLog();
-  const logStart = logged.join("").length;
+  const logStart = logged!.length;
   const scanDirs = [ROOT, join(ROOT, "server"), ...(options.scanDirs ?? []).map((dir) => resolve(ROOT, dir))];
   const definitionFiles = options.definitions
     ? options.definitions.map((file) => resolve(ROOT, file))
@@ -241,6 +251,7 @@ export async function createTestServer(options: TestServerOptions = {}): Promise
       setup.definitions[kind].push([definition, relative(ROOT, file)]);
     }
 
+    const hooks = createHooks();
     const app = createApp({
       // As Nitro's app does: work kept alive after the response (a task's rounds) goes to `waitUntil`.
       onRequest: (event) => {
@@ -249,7 +260,6 @@ export async function createTestServer(options: TestServerOptions = {}): Promise
       },
       onAfterResponse: (event, response) => hooks.call("afterResponse", event, response),
     });
-    const hooks = createHooks();
     const router = createRouter({ preemptive: true });
     for (const dir of scanDirs) {
       for (const file of listFilesDeep(join(dir, "routes"))) {
@@ -277,7 +287,7 @@ export async function createTestServer(options: TestServerOptions = {}): Promise
       return readExchange(response);
     },
     connect: (clientOptions) => createClient(server, clientOptions),
-    logs: () => logged.join("").slice(logStart),
+    logs: () => logged!.slice(logStart),
   };
   return server;
 }
@@ -303,25 +313,9 @@ async function readExchange(response: Response): Promise<Exchange> {
   return { status: response.status, headers: response.headers, type, messages, body, text };
 }
 
-const parseSse = (text: string): Json[] =>
-  text
-    .split("\n\n")
-    .map((frame) => frame.split("\n").filter((line) => line.startsWith("data: ")).map((line) => line.slice(6)).join("\n"))
-    .filter(Boolean)
-    .map((data) => JSON.parse(data));
-
 // ——— the client ———
 
 const MODERN: Era = "2026-07-28";
-/** The params field a method's `Mcp-Name` mirrors. */
-const NAME_FIELD: Readonly<Record<string, string>> = {
-  "tools/call": "name",
-  "prompts/get": "name",
-  "resources/read": "uri",
-  "tasks/get": "taskId",
-  "tasks/update": "taskId",
-  "tasks/cancel": "taskId",
-};
 
 let nextId = 1;
 
@@ -368,22 +362,13 @@ function createClient(server: TestServer, options: TestClientOptions = {}): Test
 
   const request: TestClient["request"] = async (method, params = {}, requestOptions = {}) => {
     const modern = era === MODERN;
-    const meta = modern
-      ? {
-          "io.modelcontextprotocol/protocolVersion": MODERN,
-          "io.modelcontextprotocol/clientInfo": { name: "in-process-test-client", version: "1.0.0" },
-          "io.modelcontextprotocol/clientCapabilities": requestOptions.capabilities ?? options.capabilities ?? {},
-          ...requestOptions.meta,
-        }
-      : requestOptions.meta;
-    const fullParams = meta && !("_meta" in params) ? { ...params, _meta: meta } : params;
-    const headers: Record<string, string | undefined> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-    if (modern || method !== "initialize") headers["mcp-protocol-version"] = era;
-    if (modern) {
-      headers["mcp-method"] = method;
-      const name = params[NAME_FIELD[method] ?? ""];
-      if (name !== undefined) headers["mcp-name"] = headerValue(name);
-    }
+    const envelope = modern ? meta(requestOptions.capabilities ?? options.capabilities, requestOptions.meta) : requestOptions.meta;
+    const fullParams = envelope && !("_meta" in params) ? { ...params, _meta: envelope } : params;
+    // A 2025 client sends its version after initialize, and no other MCP header.
+    const headers: Record<string, string | undefined> = modern
+      ? standardHeaders(method, params)
+      : { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": method === "initialize" ? undefined : era };
+    if (headers["mcp-name"] !== undefined) headers["mcp-name"] = headerValue(headers["mcp-name"]); // a name or URI beyond ASCII, in base64
     Object.assign(headers, options.headers, requestOptions.headers);
     const sent = Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
     return server.post({ jsonrpc: "2.0", id: requestOptions.id ?? nextId++, method, params: fullParams }, sent);
