@@ -78,7 +78,7 @@ export interface TestServer {
   post(body: unknown, headers?: Readonly<Record<string, string>>, path?: string): Promise<Exchange>;
   /** A client of this server. */
   connect(options?: TestClientOptions): TestClient;
-  /** What the server logged since it started (one JSON line each), for assertions on what the operator reads. */
+  /** What the server logged since it started (one JSON line each; the log is kept here, not printed), for assertions on what the operator reads. */
   logs(): string;
 }
 
@@ -253,9 +253,9 @@ async function startServer(options: TestServerOptions): Promise<TestServer> {
 
     const hooks = createHooks();
     const app = createApp({
-      // As Nitro's app does: work kept alive after the response (a task's rounds) goes to `waitUntil`.
       onRequest: (event) => {
-        event.waitUntil = (work) => void Promise.resolve(work).catch(() => {});
+        // Nitro's app gives every event `waitUntil` (a task's rounds go on after the response); on Node the work just runs on.
+        event.waitUntil = () => {};
         return hooks.call("request", event);
       },
       onAfterResponse: (event, response) => hooks.call("afterResponse", event, response),
@@ -275,15 +275,15 @@ async function startServer(options: TestServerOptions): Promise<TestServer> {
     return toNodeListener(app);
   });
 
-  const fetch = async (request: Request): Promise<Response> => {
+  const serve = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     const body = /^(?:post|put|patch)$/i.test(request.method) ? Buffer.from(await request.arrayBuffer()) : undefined;
     return fetchNodeRequestHandler(handler, url.pathname + url.search, { method: request.method, headers: request.headers, body, host: url.host });
   };
   const server: TestServer = {
-    fetch,
+    fetch: serve,
     async post(body, headers = { "content-type": "application/json" }, path = "/mcp") {
-      const response = await fetch(new Request(`http://localhost${path}`, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) }));
+      const response = await serve(new Request(`http://localhost${path}`, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) }));
       return readExchange(response);
     },
     connect: (clientOptions) => createClient(server, clientOptions),
