@@ -229,7 +229,8 @@ export function createTestServer(options: TestServerOptions = {}): Promise<TestS
 async function startServer(options: TestServerOptions): Promise<TestServer> {
   captureLog();
   const logStart = logged!.length;
-  const scanDirs = [ROOT, join(ROOT, "server"), ...(options.scanDirs ?? []).map((dir) => resolve(ROOT, dir))];
+  // As Nitro scans: the source dir, nitro.config.ts's scan dirs (`server/`), then the test's; plugins listed in nitro.config.ts first.
+  const scanDirs = [ROOT, ...[...(nitroConfig.scanDirs ?? []), ...(options.scanDirs ?? [])].map((dir) => resolve(ROOT, dir!))];
   const definitionFiles = options.definitions
     ? options.definitions.map((file) => resolve(ROOT, file))
     : KINDS.flatMap((kind) => scanDirs.flatMap((dir) => listFiles(join(dir, kind))));
@@ -261,14 +262,11 @@ async function startServer(options: TestServerOptions): Promise<TestServer> {
       onAfterResponse: (event, response) => hooks.call("afterResponse", event, response),
     });
     const router = createRouter({ preemptive: true });
-    for (const dir of scanDirs) {
-      for (const file of listFilesDeep(join(dir, "routes"))) {
-        const { route, method } = routeOf(join(dir, "routes"), file);
-        router.use(route, ((await import(file)) as { default: EventHandler }).default, method as "get" | undefined);
-      }
-    }
+    const routes = scanDirs.flatMap((dir) => listFilesDeep(join(dir, "routes")).map((file) => ({ ...routeOf(join(dir, "routes"), file), file })));
+    for (const { route, method, file } of routes) router.use(route, ((await import(file)) as { default: EventHandler }).default, method as "get" | undefined);
     app.use(router.handler);
-    for (const file of scanDirs.flatMap((dir) => listFiles(join(dir, "plugins")))) {
+    const plugins = [...(nitroConfig.plugins ?? []).map((file) => resolve(ROOT, file!)), ...scanDirs.flatMap((dir) => listFiles(join(dir, "plugins")))];
+    for (const file of plugins) {
       const plugin = ((await import(file)) as { default: (nitroApp: unknown) => void }).default;
       plugin({ hooks, h3App: app, router });
     }
