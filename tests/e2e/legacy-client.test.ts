@@ -1,6 +1,7 @@
 /**
  * Older clients: the official `@modelcontextprotocol/sdk` 1.x client (2025-11-25, initialize
- * handshake) against the same stateless endpoint, plus raw checks of era selection.
+ * handshake) against the same stateless endpoint. Era selection and the 2025 wire are tested
+ * in-process (tests/unit/protocol/legacy.test.ts).
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -24,16 +25,6 @@ afterAll(async () => {
 });
 
 const text = (result: unknown) => ((result as { content: { text: string }[] }).content[0]!.text);
-
-/** A raw legacy request: no `_meta` envelope, no Mcp-Method. */
-async function legacyPost(body: object, headers: Record<string, string> = { "mcp-protocol-version": "2025-11-25" }) {
-  const response = await fetch(server.url, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, ...body }),
-  });
-  return { status: response.status, body: await response.json(), headers: response.headers };
-}
 
 describe("the official 1.x client (2025-11-25)", () => {
   it("initializes without a session and negotiates 2025-11-25", () => {
@@ -107,77 +98,12 @@ describe("the official 1.x client (2025-11-25)", () => {
   });
 });
 
-describe("era selection", () => {
-  it.each([
-    ["2025-06-18", "2025-06-18"],
-    ["2025-03-26", "2025-03-26"],
-    ["1999-01-01", "2025-11-25"],
-    ["2026-07-28", "2025-11-25"],
-  ])("initialize asking for %s answers %s", async (requested, answered) => {
-    const { body } = await legacyPost(
-      { method: "initialize", params: { protocolVersion: requested, capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
-      {},
-    );
-    expect(body.result).toMatchObject({ protocolVersion: answered, serverInfo: { name: "mcp-edge-template" } });
-    expect(body.result).not.toHaveProperty("resultType");
-  });
-
-  it("answers notifications/initialized with 202 and mints no session", async () => {
-    const response = await fetch(server.url, {
-      method: "POST",
-      headers: { "content-type": "application/json", "mcp-protocol-version": "2025-11-25" },
-      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
-    });
-    expect(response.status).toBe(202);
-    expect(response.headers.get("mcp-session-id")).toBeNull();
-  });
-
-  it("takes a request with no version header and no _meta as 2025-03-26", async () => {
-    const { status, body } = await legacyPost({ method: "tools/list" }, {});
-    expect(status).toBe(200);
-    expect(body.result.tools.length).toBeGreaterThan(0);
-    expect(body.result).not.toHaveProperty("ttlMs");
-  });
-
-  it("rejects an unknown version header with 400 and -32022", async () => {
-    const { status, body } = await legacyPost({ method: "tools/list" }, { "mcp-protocol-version": "2024-11-05" });
-    expect(status).toBe(400);
-    expect(body.error).toMatchObject({ code: -32022, data: { requested: "2024-11-05", supported: expect.arrayContaining(["2026-07-28", "2025-11-25"]) } });
-  });
-
-  it("keeps 2026-only methods out of the legacy era", async () => {
-    const { body } = await legacyPost({ method: "server/discover", params: {} });
-    expect(body.error.code).toBe(-32601);
-  });
-
-  it("lists the legacy versions in server/discover", async () => {
-    const response = await fetch(server.url, {
-      method: "POST",
-      headers: { "content-type": "application/json", "mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "server/discover",
-        params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
-      }),
-    });
-    expect((await response.json()).result.supportedVersions).toEqual(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]);
-  });
-});
-
 describe("legacy support turned off (NITRO_MCP_LEGACY=false)", () => {
-  it("answers initialize with 400 and -32022 naming the versions it speaks", async () => {
+  it("the official 1.x client is told which versions the server speaks", async () => {
     const modernOnly = await startServer({ env: { NITRO_MCP_LEGACY: "false" } });
     const legacy = new Client({ name: "legacy-test", version: "1.0.0" });
     const error = await legacy.connect(new StreamableHTTPClientTransport(new URL(modernOnly.url))).catch((caught) => caught);
     expect(String(error)).toMatch(/this server speaks MCP 2026-07-28 only/);
-    const raw = await fetch(modernOnly.url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } }),
-    });
-    expect(raw.status).toBe(400);
-    expect((await raw.json()).error).toMatchObject({ code: -32022, data: { supported: ["2026-07-28"], requested: "2025-11-25" } });
     await modernOnly.stop();
   });
 });

@@ -1,18 +1,14 @@
 /**
- * Multi round-trip requests with the official 2026-07-28 client: automatic mode (its handlers
- * answer and it retries) and manual mode (`allowInputRequired`), on the test fixtures.
+ * Multi round-trip requests with the official 2026-07-28 client, on the test fixtures: its handlers
+ * answer and it retries. The rounds driven by hand are tested in-process (tests/unit/protocol/mrtr.test.ts).
  */
 import {
   MissingRequiredClientCapabilityError,
-  isInputRequiredResult,
-  withInputRequired,
   type Client,
   type ClientCapabilities,
   type ElicitRequest,
   type ElicitResult,
-  type InputRequiredResult,
 } from "@modelcontextprotocol/client";
-import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectModernClient } from "../helpers/clients";
 import { ELICITATION, uniqueKey } from "../helpers/flows";
@@ -84,78 +80,6 @@ describe("confirm_increment, answered automatically by the client", () => {
     expect(error.requiredCapabilities).toEqual({ elicitation: { form: {} } });
     expect(await counter(client, key)).toBe(0);
     await client.close();
-  });
-});
-
-/**
- * Manual mode: the test plays the client's part, round by round, with `allowInputRequired`.
- * `answer` gets each embedded request and returns the response for its key.
- */
-async function driveByHand(
-  method: "tools/call" | "prompts/get" | "resources/read",
-  params: Record<string, unknown>,
-  answer: (key: string, request: { method: string; params?: Record<string, unknown> }) => unknown,
-) {
-  const client = await connectModernClient(server.url, { capabilities: { elicitation: { form: {}, url: {} } }, autoFulfill: false });
-  const rounds: InputRequiredResult[] = [];
-  let retry: Record<string, unknown> = {};
-  try {
-    for (;;) {
-      const result = await client.request({ method, params: { ...params, ...retry } } as never, withInputRequired(z.looseObject({})), {
-        allowInputRequired: true,
-      });
-      if (!isInputRequiredResult(result)) return { rounds, result: result as Record<string, any> };
-      expect(result.requestState).toMatch(/^v1\./);
-      rounds.push(result);
-      if (rounds.length > 5) throw new Error("too many rounds");
-      const inputResponses: Record<string, unknown> = {};
-      for (const [key, request] of Object.entries(result.inputRequests ?? {})) inputResponses[key] = answer(key, request);
-      retry = { inputResponses, requestState: result.requestState };
-    }
-  } finally {
-    await client.close();
-  }
-}
-
-describe("driven by hand (allowInputRequired), round by round", () => {
-  it.each([
-    ["decline", { action: "decline" }, "unchanged: decline"],
-    ["cancel", { action: "cancel" }, "unchanged: cancel"],
-    ["accept", { action: "accept", content: { confirm: true } }, "is now 1"],
-  ])("confirm_increment: %s", async (_, response, expected) => {
-    const key = uniqueKey();
-    const { rounds, result } = await driveByHand("tools/call", { name: "confirm_increment", arguments: { key } }, () => response);
-    expect(rounds).toHaveLength(1);
-    expect(Object.keys(rounds[0]!.inputRequests!)).toEqual(["confirm"]);
-    expect(result.content[0].text).toBe(`Counter ${key} ${expected}.`);
-    expect(result.isError).toBeFalsy();
-  });
-
-  it("three_questions: three rounds, a new state each time", async () => {
-    const content: Record<string, object> = { word: { word: "Bo" }, color: { color: "red" }, size: { size: 2 } };
-    const { rounds, result } = await driveByHand("tools/call", { name: "three_questions", arguments: {} }, (key) => ({ action: "accept", content: content[key] }));
-    expect(rounds.map((round) => Object.keys(round.inputRequests!)[0])).toEqual(["word", "color", "size"]);
-    expect(new Set(rounds.map((round) => round.requestState)).size).toBe(3);
-    expect(result.content[0].text).toBe("Bo, red, 2.");
-  });
-
-  it("asking_prompt (prompts/get)", async () => {
-    const { rounds, result } = await driveByHand("prompts/get", { name: "asking_prompt" }, () => ({ action: "accept", content: { topic: "tea", tone: "formal" } }));
-    expect(rounds).toHaveLength(1);
-    expect(result.messages[0].content.text).toBe("A formal text about tea.");
-  });
-
-  it("asking-resource (resources/read), declined: the default format, not cached", async () => {
-    const { rounds, result } = await driveByHand("resources/read", { uri: "fixture://asks" }, () => ({ action: "decline" }));
-    expect(rounds).toHaveLength(1);
-    expect(result.contents[0].text).toBe("plain");
-    expect(result).toMatchObject({ ttlMs: 0, cacheScope: "private" });
-  });
-
-  it("open_link (URL mode): the question carries the URL; the answer is an answer", async () => {
-    const { rounds, result } = await driveByHand("tools/call", { name: "open_link", arguments: {} }, () => ({ action: "accept" }));
-    expect(rounds[0]!.inputRequests!.open).toMatchObject({ method: "elicitation/create", params: { mode: "url", url: "https://example.test/step" } });
-    expect(result.content[0].text).toBe("You chose accept.");
   });
 });
 

@@ -153,3 +153,38 @@ export async function signToken(key: Record<string, unknown>, claims: JWTPayload
 
 /** `Authorization: Bearer <token>` as request options. */
 export const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
+/** An authorization server as a test sees it at run time: its issuer, the resource its tokens are for, its signing key (a private JWK). */
+export interface TestIssuer {
+  readonly issuer: string;
+  readonly resource: string;
+  readonly key: Record<string, unknown>;
+}
+
+/**
+ * Every kind of token a server must answer with 401 invalid_token, each made at test time from `current()`;
+ * `foreignKey` makes a key the issuer does not publish.
+ */
+export function badTokens(current: () => TestIssuer, foreignKey: () => Promise<Record<string, unknown>>): [string, () => Promise<string>][] {
+  const token = (claims: JWTPayload = {}, header: Record<string, unknown> = {}, key = current().key) =>
+    signToken(key, { iss: current().issuer, aud: current().resource, sub: "alice", scope: "fixtures:read fixtures:write", client_id: "c", ...claims }, header);
+  return [
+    ["expired", () => token({ exp: Math.floor(Date.now() / 1000) - 60 })],
+    ["not yet valid", () => token({ nbf: Math.floor(Date.now() / 1000) + 60 })],
+    ["from another issuer", () => token({ iss: "https://issuer.example" })],
+    ["for another resource", () => token({ aud: "https://other.example/mcp" })],
+    ["an ID token (typ JWT, audience a client)", () => token({ aud: "some-client" }, { typ: "JWT" })],
+    ["of another type", () => token({}, { typ: "dpop+jwt" })],
+    ["without a signature (alg none)", async () => {
+      const claims = { iss: current().issuer, aud: current().resource, sub: "alice", exp: Math.floor(Date.now() / 1000) + 60 };
+      return `${btoa(JSON.stringify({ alg: "none", typ: "at+jwt" }))}.${btoa(JSON.stringify(claims))}.`.replace(/=/g, "");
+    }],
+    ["HMAC-signed with the public key as the secret", async () => {
+      const { d: _private, ...publicKey } = current().key;
+      return signToken({ kty: "oct", k: btoa(JSON.stringify(publicKey)).replace(/=/g, ""), alg: "HS256", kid: publicKey.kid }, { iss: current().issuer, aud: current().resource, sub: "alice" });
+    }],
+    ["signed by a key the issuer does not publish", async () => token({}, {}, await foreignKey())],
+    ["an opaque token nobody issued", async () => "opaque-token-nobody-issued"],
+  ];
+}
+

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { makeSigningKey, startAuthServer, TEST_CLIENTS } from "../../server/dev/auth-server.mjs";
 import { ELICITATION, askToIncrement, expectOpaqueRejection, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
 import { startFaultyIssuer, type Endpoint, type FaultyIssuer } from "../helpers/faulty-issuer";
-import { bearer, clientCredentialsToken, DevLoginProvider, revokeToken, signToken } from "../helpers/oauth";
+import { badTokens, bearer, clientCredentialsToken, DevLoginProvider, revokeToken, signToken } from "../helpers/oauth";
 import { meta, post, standardHeaders, type Json } from "../helpers/rpc";
 import { createTask, taskRequest } from "../helpers/tasks";
 import { freePort, type RunningServer } from "../helpers/server.mjs";
@@ -157,21 +157,7 @@ export function describeSignIn(name: string, start: Start) {
       }
     });
 
-    it.each([
-      ["expired", () => token({ exp: Math.floor(Date.now() / 1000) - 60 })],
-      ["not yet valid", () => token({ nbf: Math.floor(Date.now() / 1000) + 60 })],
-      ["from another issuer", () => token({ iss: "https://issuer.example" })],
-      ["for another resource", () => token({ aud: "https://other.example/mcp" })],
-      ["an ID token (typ JWT, audience a client)", () => token({ aud: "some-client" }, { typ: "JWT" })],
-      ["of another type", () => token({}, { typ: "dpop+jwt" })],
-      ["without a signature (alg none)", async () => `${btoa(JSON.stringify({ alg: "none", typ: "at+jwt" }))}.${btoa(JSON.stringify({ iss: auth.issuer, aud: resource, sub: "alice", exp: Math.floor(Date.now() / 1000) + 60 }))}.`.replace(/=/g, "")],
-      ["HMAC-signed with the public key as the secret", async () => {
-        const { d: _private, ...publicKey } = auth.keys[0] as Record<string, unknown>;
-        return signToken({ kty: "oct", k: btoa(JSON.stringify(publicKey)).replace(/=/g, ""), alg: "HS256", kid: publicKey.kid }, { iss: auth.issuer, aud: resource, sub: "alice" });
-      }],
-      ["signed by a key the issuer does not publish", async () => token({}, {}, await makeSigningKey())],
-      ["an opaque token nobody issued", async () => "opaque-token-nobody-issued"],
-    ])("answers a token %s with 401 invalid_token", async (_, make) => {
+    it.each(badTokens(() => ({ issuer: auth.issuer, resource, key: auth.keys[0] as Record<string, unknown> }), makeSigningKey))("answers a token %s with 401 invalid_token", async (_, make) => {
       const result = await post(server.url, "tools/list", {}, bearer(await make()));
       expect(result.status).toBe(401);
       expect(result.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="[^"]+", scope="fixtures:read"$/);

@@ -1,4 +1,4 @@
-/** Every helper a tool author calls (the functions `utils/` exports, auto-imported by Nitro) has TSDoc with an example on its declaration. */
+/** Every helper a tool author calls (the functions `utils/` exports, auto-imported by Nitro, and the in-process test helpers) has TSDoc with an example on its declaration. */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
@@ -33,6 +33,19 @@ describe("the author helpers in utils/", () => {
   });
 
   it.each(helpers.map((helper) => [`${helper.file}: ${helper.name}`, helper] as const))("%s has TSDoc with an @example", (_, helper) => {
+    expect(helper.documented).toBe(true);
+    expect(helper.tags).toContain("example");
+  });
+});
+
+describe("the in-process test helpers (tests/helpers/in-process.ts)", () => {
+  const helpers = exportedFunctions("tests/helpers/in-process.ts");
+
+  it("are found", () => {
+    expect(helpers.map((helper) => helper.name)).toEqual(expect.arrayContaining(["createTestServer", "createTestClient"]));
+  });
+
+  it.each(helpers.map((helper) => [helper.name, helper] as const))("%s has TSDoc with an @example", (_, helper) => {
     expect(helper.documented).toBe(true);
     expect(helper.tags).toContain("example");
   });

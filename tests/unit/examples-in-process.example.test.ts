@@ -1,0 +1,72 @@
+/**
+ * The shipped examples tested in-process (tests/helpers/in-process.ts): no build, no server, milliseconds
+ * a test. The model for testing a tool of your own; a fork that deletes the examples deletes this file.
+ */
+import { describe, expect, it } from "vitest";
+import { createTestClient } from "../helpers/in-process";
+
+const FORMS = { elicitation: { form: {} } };
+const YES = { confirm: { action: "accept", content: { confirm: true } } };
+
+describe("delete_note", () => {
+  it("asks, then deletes on yes", async () => {
+    const client = await createTestClient({ definitions: ["server/tools/delete_note.ts", "server/tools/list_notes.ts"], capabilities: FORMS });
+    const result = await client.callTool("delete_note", { note_id: "7" }, { answers: YES });
+    expect(result.content[0].text).toBe('Deleted note 7 ("Groceries").');
+    expect((await client.callTool("list_notes")).content[0].text).not.toContain("Groceries");
+  });
+
+  it("keeps the note on decline", async () => {
+    const client = await createTestClient({ definitions: ["server/tools/delete_note.ts"], capabilities: FORMS });
+    const result = await client.callTool("delete_note", { note_id: "12" }, { answers: "decline" });
+    expect(result.isError).toBeUndefined();
+    expect(result.content[0].text).toBe('Kept note 12 ("Conference talk"): the person chose decline.');
+  });
+
+  it("asks one form question, with a sealed single-use state", async () => {
+    const client = await createTestClient({ definitions: ["server/tools/delete_note.ts"], capabilities: FORMS });
+    const asked = await client.callTool("delete_note", { note_id: "15" }, { stopAtInputRequired: true });
+    expect(asked.resultType).toBe("input_required");
+    expect(asked.inputRequests.confirm).toMatchObject({ method: "elicitation/create", params: { mode: "form", message: expect.stringContaining("cannot be undone") } });
+    const retry = { inputResponses: YES, requestState: asked.requestState };
+    expect((await client.call("tools/call", { name: "delete_note", arguments: { note_id: "15" }, ...retry })).content[0].text).toMatch(/^Deleted/);
+    await expect(client.call("tools/call", { name: "delete_note", arguments: { note_id: "15" }, ...retry })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("refuses to ask a client that cannot answer forms", async () => {
+    const client = await createTestClient({ definitions: ["server/tools/delete_note.ts"] });
+    await expect(client.callTool("delete_note", { note_id: "7" })).rejects.toMatchObject({ code: -32021 });
+  });
+});
+
+describe("wizard", () => {
+  it("asks three questions, one a round, and sums up", async () => {
+    const asked: string[] = [];
+    const client = await createTestClient({ definitions: ["server/tools/wizard.ts"], capabilities: FORMS });
+    const result = await client.callTool("wizard", {}, {
+      answers: (question, key) => {
+        asked.push(key);
+        return { action: "accept", content: { name: { name: "Ada" }, color: { color: "green" }, size: { size: 3 } }[key] };
+      },
+    });
+    expect(asked).toEqual(["name", "color", "size"]);
+    expect(result.content[0].text).toBe("All set, Ada: a green one, size 3.");
+  });
+
+  it("stops where the person cancels", async () => {
+    const client = await createTestClient({ definitions: ["server/tools/wizard.ts"], capabilities: FORMS });
+    const answers = { name: { action: "accept", content: { name: "Ada" } }, color: "cancel" } as const;
+    const result = await client.callTool("wizard", {}, { answers });
+    expect(result.content[0].text).toBe('Wizard stopped at step 2 of 3 because you chose "cancel". Nothing was saved.');
+  });
+});
+
+describe("as a 2025-era client", () => {
+  it("adds, and is told that delete_note needs a 2026-07-28 client", async () => {
+    const client = await createTestClient({ definitions: ["server/tools/add.ts", "server/tools/delete_note.ts"], era: "2025-11-25" });
+    expect((await client.callTool("add", { a: 20, b: 22 })).structuredContent).toEqual({ sum: 42 });
+    const refused = await client.callTool("delete_note", { note_id: "7" });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0].text).toMatch(/requires an MCP client that supports protocol 2026-07-28/);
+  });
+});
