@@ -1,14 +1,22 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { defineNitroConfig } from "nitropack/config";
 import { mcpCloudflareModule } from "./server/build/cloudflare-module";
 import { mcpDefinitionsModule } from "./server/build/definitions-module";
 import { mcpPlatformModule } from "./server/build/platform-module";
-import { settingDefaults } from "./server/mcp/settings";
+import { SETTINGS, settingDefaults } from "./server/mcp/settings";
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
   name: string;
   version: string;
 };
+
+// The optional features present (server/features/<name>): each is a scan dir of its own (its routes and plugins),
+// and its `module.ts`, if any, runs at build time (its settings, its build steps). Deleting a folder removes the feature.
+const features = new URL("./server/features/", import.meta.url);
+const featureDirs = existsSync(features)
+  ? readdirSync(features, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => `server/features/${entry.name}`)
+  : [];
+const featureModules = featureDirs.filter((dir) => existsSync(new URL(`./${dir}/module.ts`, import.meta.url))).map((dir) => `./${dir}/module.ts`);
 
 // `npm run build:cloudflare` builds into its own folder, so the Node and Workers builds can coexist.
 const cloudflare = (process.env.NITRO_PRESET ?? "").startsWith("cloudflare");
@@ -18,14 +26,14 @@ export default defineNitroConfig({
   compatibilityDate: { default: "2026-07-28", cloudflare: "2026-05-01" },
   srcDir: ".",
   // Definitions (tools/, prompts/, resources/) are read from every scan dir.
-  scanDirs: ["server"],
-  modules: [mcpDefinitionsModule(), mcpPlatformModule(), mcpCloudflareModule()],
+  scanDirs: ["server", ...featureDirs],
+  modules: [mcpDefinitionsModule(), mcpPlatformModule(), mcpCloudflareModule(), ...featureModules],
   ...(cloudflare ? { output: { dir: ".output-cloudflare" }, buildDir: ".nitro/output-cloudflare" } : {}),
   cloudflare: {
     deployConfig: true,
     nodeCompat: true,
     wrangler: {
-      name: "mcp-edge-template",
+      name: pkg.name,
       // General storage (notes, connect attempts). `npx wrangler kv namespace create MCP_KV` prints the id;
       // build with CLOUDFLARE_KV_NAMESPACE_ID set to it. Locally (wrangler dev) any id works.
       kv_namespaces: [{ binding: "MCP_KV", id: process.env.CLOUDFLARE_KV_NAMESPACE_ID ?? "local-mcp-kv" }],
@@ -50,7 +58,7 @@ export default defineNitroConfig({
   // Every setting (server/mcp/settings.ts) can be overridden at run time by its NITRO_MCP_* variable.
   // Never put a secret or a connection URL in this file: it is baked into the bundle.
   runtimeConfig: {
-    mcp: { ...settingDefaults(), serverName: pkg.name, serverVersion: pkg.version },
+    mcp: { ...settingDefaults(SETTINGS), serverName: pkg.name, serverVersion: pkg.version },
   },
   typescript: {
     strict: true,

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { McpContext } from "../server/mcp/context";
 import { DEFINITION, type ToolEntry } from "../server/mcp/entries";
 import { McpError } from "../server/mcp/errors";
-import { StorageUnavailableError } from "../server/storage/atomic";
+import { StorageUnavailableError } from "../server/mcp/atomic-store";
 import { findHeaderParams } from "../server/mcp/http/header-params";
 import { describeIssues, objectSchema, type InputOf, type ObjectInput } from "../server/mcp/internal/zod";
 import { logWithReference } from "../server/mcp/log";

@@ -4,11 +4,10 @@
  * a server with no prompts answers `prompts/list` with -32601, as its discover result promises.
  */
 import type { McpContext } from "./context";
-import { StorageUnavailableError } from "../storage/atomic";
-import { McpError, internalError, methodNotFound, storageUnavailable } from "./errors";
-import type { RequestOutcome } from "./http/request-log";
-import { errorBody, errorMessage, resultMessage } from "./jsonrpc";
-import { initialize, legacyError, legacyInputRequired, legacyResult, ping, setLogLevel } from "./legacy";
+import { methodNotFound } from "./errors";
+import { useLegacyEra } from "./features";
+import { errorReply, toMcpError, type JsonRpcReply } from "./http/error-reply";
+import { resultMessage } from "./jsonrpc";
 import { complete } from "./methods/completion";
 import { discover } from "./methods/discover";
 import { listen } from "./methods/listen";
@@ -18,9 +17,8 @@ import { getSkill, listSkills, readDirectory } from "./methods/skills";
 import { cancelTask, getTask, updateTask } from "./methods/tasks";
 import { callTool, listTools } from "./methods/tools";
 import type { MethodHandler } from "./methods/types";
-import { logError, logWithReference } from "./log";
 import { isInputRequiredOutcome, isTaskCreatedOutcome } from "./outcome";
-import { EXTENSIONS, type RequestId } from "./protocol";
+import { EXTENSIONS } from "./protocol";
 import { registry } from "./registry";
 import { completeResult, inputRequiredResult, taskResult } from "./results";
 import { sealOutgoingState } from "./state/request-state";
@@ -42,46 +40,21 @@ if (capabilities.extensions?.[EXTENSIONS.skills]) {
 const modernFeatures = new Map<string, MethodHandler>();
 if (capabilities.extensions?.[EXTENSIONS.tasks]) modernFeatures.set("tasks/get", getTask).set("tasks/update", updateTask).set("tasks/cancel", cancelTask);
 
-const methods: Record<McpContext["era"], ReadonlyMap<string, MethodHandler>> = {
-  modern: new Map([["server/discover", discover], ["subscriptions/listen", listen], ...features, ...modernFeatures]),
-  legacy: new Map([["initialize", initialize], ["ping", ping], ["logging/setLevel", setLogLevel], ...features]),
-};
-
-export interface JsonRpcReply {
-  readonly status: number;
-  readonly body: string;
-  /** How it ended, for the request's log line and span. */
-  readonly outcome: RequestOutcome;
-}
-
-/** Any thrown value as an `McpError`; an unexpected one is logged with a reference, never echoed. */
-function toMcpError(error: unknown): McpError {
-  if (error instanceof McpError) return error;
-  if (error instanceof StorageUnavailableError) {
-    logError(error.message);
-    return storageUnavailable();
-  }
-  return internalError(`Internal error (reference ${logWithReference("internal error", error)})`);
-}
-
-/** Any thrown value as a JSON-RPC error reply. */
-export function errorReply(id: RequestId | undefined, caught: unknown): JsonRpcReply {
-  const error = toMcpError(caught);
-  return {
-    status: error.httpStatus,
-    body: errorMessage(id ?? error.requestId, errorBody(error)),
-    outcome: { errorCode: error.code, errorMessage: error.message },
-  };
-}
+const modern = new Map([["server/discover", discover], ["subscriptions/listen", listen], ...features, ...modernFeatures]);
+/** The 2025 era's methods, once its feature registered (plugins run before the first request). */
+let legacy: ReadonlyMap<string, MethodHandler> | undefined;
+const methodsOf = (era: McpContext["era"]): ReadonlyMap<string, MethodHandler> =>
+  era === "modern" ? modern : (legacy ??= new Map([...(useLegacyEra()?.methods ?? []), ...features]));
 
 async function result(mcp: McpContext): Promise<Record<string, unknown>> {
-  const handler = methods[mcp.era].get(mcp.method);
+  const handler = methodsOf(mcp.era).get(mcp.method);
   if (!handler) throw methodNotFound(mcp.method);
   const outcome = await handler(mcp);
+  const legacyEra = mcp.era === "legacy" ? useLegacyEra() : undefined;
   // Tasks are only ever created for a 2026-07-28 request that declared the extension.
   if (isTaskCreatedOutcome(outcome)) return taskResult(outcome.task);
-  if (!isInputRequiredOutcome(outcome)) return mcp.era === "legacy" ? legacyResult(outcome) : completeResult(outcome);
-  if (mcp.era === "legacy") return legacyInputRequired(mcp, outcome);
+  if (!isInputRequiredOutcome(outcome)) return legacyEra ? legacyEra.result(outcome) : completeResult(outcome);
+  if (legacyEra) return legacyEra.inputRequired(mcp, outcome);
   return inputRequiredResult(outcome.inputRequests, await sealOutgoingState(mcp, outcome.state));
 }
 
@@ -92,6 +65,7 @@ export async function dispatch(mcp: McpContext): Promise<JsonRpcReply> {
     return { status: 200, body: resultMessage(mcp.id, value), outcome };
   } catch (caught) {
     const error = toMcpError(caught);
-    return errorReply(mcp.id, mcp.era === "legacy" ? legacyError(error) : error);
+    const legacyEra = mcp.era === "legacy" ? useLegacyEra() : undefined;
+    return errorReply(mcp.id, legacyEra ? legacyEra.error(error) : error);
   }
 }

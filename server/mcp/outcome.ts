@@ -8,7 +8,7 @@
  * - only tools/call, prompts/get and resources/read may ask (anything else is a
  *   programming error: logged, -32603);
  * - every embedded request must be answerable by this client (-32021 otherwise; legacy
- *   requests are answered by `legacyInputRequired` instead).
+ *   requests are answered by the legacy feature instead).
  * The dispatcher then has the state sealed into `requestState` (state/request-state.ts).
  */
 import { requireClientCapabilities } from "./capabilities";

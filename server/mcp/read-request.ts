@@ -14,19 +14,18 @@ import { useOAuthSettings } from "./auth/authenticate";
 import { requireScopes } from "./auth/scopes";
 import type { AuthInfo, McpContext } from "./context";
 import { invalidParams, invalidRequest } from "./errors";
+import { useLegacyEra, useObserver } from "./features";
 import { BodyTimeoutError, BodyTooLargeError, readBodyText } from "./http/body";
 import { ResponseChannel } from "./http/channel";
 import { checkMethodHeaders, checkParamHeaders, checkVersionHeader, type HeaderReader } from "./http/mcp-headers";
 import { requestHeader } from "./http/request-headers";
-import { sendError } from "./http/respond";
+import { sendError } from "./http/error-reply";
 import { isPlainObject } from "./internal/object";
 import { parseJsonRpcMessage, type JsonRpcRequest } from "./jsonrpc";
-import { LEGACY_LOG_LEVEL } from "./legacy";
 import type { RequestId } from "./protocol";
 import { parseRequestMeta, readProgressToken } from "./request-meta";
 import { resolveTarget } from "./request-target";
 import { openIncomingState } from "./state/request-state";
-import { inRequestSpan, startRequestSpan } from "./tracing";
 import { requireModernVersion, selectEra } from "./versions";
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(?:;|$)/i;
@@ -65,7 +64,8 @@ async function modernFields(read: HeaderReader, message: JsonRpcRequest, auth: A
 /**
  * 2025-era requests: no `_meta` envelope, no mirrored headers, and no memory of what the
  * client declared at `initialize` (which may have reached another instance), so nothing
- * can be asked of it. Logs are sent at the legacy default level (see legacy.ts).
+ * can be asked of it. Logs are sent at the level the legacy feature chose. Only selected when that
+ * feature is there (see versions.ts).
  */
 function legacyFields(message: JsonRpcRequest, version: string, auth: AuthInfo): EraFields {
   const meta = isPlainObject(message.params._meta) ? message.params._meta : {};
@@ -75,7 +75,7 @@ function legacyFields(message: JsonRpcRequest, version: string, auth: AuthInfo):
     era: "legacy",
     protocolVersion: version,
     clientCapabilities: {},
-    logLevel: LEGACY_LOG_LEVEL,
+    logLevel: useLegacyEra()!.logLevel,
     progressToken: readProgressToken(meta),
     target,
     inputResponses: {},
@@ -151,8 +151,9 @@ export async function readMcpRequest(event: H3Event): Promise<void> {
     if (message.kind === "notification") return sendNoContent(event, 202);
     id = message.id;
     event.context.mcpMessage = message;
-    startRequestSpan(event, message);
-    event.context.mcp = await inRequestSpan(event, () => createMcpContext(event, message, event.context.mcpAuth!));
+    const observer = useObserver();
+    observer.read(event, message);
+    event.context.mcp = await observer.within(event, () => createMcpContext(event, message, event.context.mcpAuth!));
   } catch (error) {
     if (error instanceof AuthError) return sendAuthError(event, error, useOAuthSettings());
     // An unread remainder must not be parsed as the next request on this connection.

@@ -5,6 +5,10 @@
  * - `config.ts` parses the values at run time (a `NITRO_MCP_*` variable overrides its default);
  * - `tests/unit/settings.test.ts` checks `.env.example` and the table in server/mcp/README.md against this list.
  *
+ * An optional feature declares its own settings the same way, in `server/features/<name>/settings.ts`
+ * (with `setting` and the parsers below), reads them with `useSettings`, and adds their defaults to the
+ * runtime config from its build module; its README carries their table.
+ *
  * Pure data and functions: it is imported at build time, where no Nitro runtime exists.
  */
 
@@ -27,7 +31,7 @@ export interface Setting<T, Default extends string | number | boolean = string |
 }
 
 type Widen<Value> = Value extends string ? string : Value extends number ? number : boolean;
-const setting = <T, Default extends string | number | boolean>(spec: Setting<T, Default>): Setting<T, Widen<Default>> =>
+export const setting = <T, Default extends string | number | boolean>(spec: Setting<T, Default>): Setting<T, Widen<Default>> =>
   spec as unknown as Setting<T, Widen<Default>>;
 
 /** Comma-separated list; values are trimmed and empty entries dropped. */
@@ -40,13 +44,13 @@ export const parseList = (raw: unknown): string[] =>
 const text = (raw: unknown): string => String(raw ?? "");
 const optionalText = (raw: unknown): string | undefined => text(raw) || undefined;
 
-const integer = (env: string, min: number) => (raw: unknown): number => {
+export const integer = (env: string, min: number) => (raw: unknown): number => {
   const number = Number(raw);
   if (!Number.isInteger(number) || number < min) throw new Error(`${env} must be an integer >= ${min}, got "${raw}"`);
   return number;
 };
 
-const boolean = (raw: unknown): boolean => raw !== false && raw !== "false";
+export const boolean = (raw: unknown): boolean => raw !== false && raw !== "false";
 
 function parseTokenPairs(raw: unknown): { principal: string; token: string }[] {
   return parseList(raw).map((pair) => {
@@ -250,24 +254,6 @@ export const SETTINGS = {
       return value;
     },
   }),
-  logRequests: setting({
-    env: "NITRO_MCP_LOG_REQUESTS",
-    default: true,
-    doc: "One log line per HTTP request: method, target, outcome, status, duration (never arguments or tokens)",
-    parse: boolean,
-  }),
-  logArguments: setting({
-    env: "NITRO_MCP_LOG_ARGUMENTS",
-    default: false,
-    doc: "Also put each request's arguments in its log line (they may hold personal data: for development)",
-    parse: boolean,
-  }),
-  legacy: setting({
-    env: "NITRO_MCP_LEGACY",
-    default: true,
-    doc: "Also serve 2025-11-25, 2025-06-18 and 2025-03-26 clients (initialize); false: 2026-07-28 only",
-    parse: boolean,
-  }),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -280,9 +266,10 @@ export const STORAGE_VARIABLES = [
   { env: "NITRO_MCP_STORAGE_DIR", doc: "A folder for storage, for development (e.g. .data)" },
 ] as const;
 
-/** The defaults, shaped as `runtimeConfig.mcp`. */
-export function settingDefaults(): { [K in SettingKey]: (typeof SETTINGS)[K]["default"] } {
-  return Object.fromEntries(Object.entries(SETTINGS).map(([key, spec]) => [key, spec.default])) as {
-    [K in SettingKey]: (typeof SETTINGS)[K]["default"];
-  };
+/** A table of settings, by their key under `runtimeConfig.mcp`. */
+export type SettingTable = Readonly<Record<string, Setting<unknown>>>;
+
+/** The defaults of a table, shaped as `runtimeConfig.mcp`. */
+export function settingDefaults<Table extends SettingTable>(table: Table): { [K in keyof Table]: Table[K]["default"] } {
+  return Object.fromEntries(Object.entries(table).map(([key, spec]) => [key, spec.default])) as { [K in keyof Table]: Table[K]["default"] };
 }

@@ -4,11 +4,11 @@
  * A request carrying the 2026-07-28 `_meta` is modern. `initialize` opens the legacy era;
  * later legacy requests are recognised by their `MCP-Protocol-Version` header, and a
  * request with neither header nor modern `_meta` is taken as 2025-03-26, as those
- * revisions allow. Legacy support can be turned off with NITRO_MCP_LEGACY=false.
+ * revisions allow. The legacy era exists only when a feature serves it (server/features/legacy).
  */
-import { useMcpConfig } from "./config";
 import type { Era } from "./context";
 import { unsupportedProtocolVersion } from "./errors";
+import { useLegacyEra } from "./features";
 import type { JsonRpcRequest } from "./jsonrpc";
 import { MODERN_PROTOCOL_VERSION } from "./protocol";
 import { hasModernMeta } from "./request-meta";
@@ -21,7 +21,7 @@ const HEADERLESS_LEGACY_VERSION = "2025-03-26";
 
 /** Every version a client may use, newest first (as listed in discover and in -32022). */
 export function supportedProtocolVersions(): readonly string[] {
-  return useMcpConfig().legacy ? [...MODERN_VERSIONS, ...LEGACY_VERSIONS] : MODERN_VERSIONS;
+  return useLegacyEra() ? [...MODERN_VERSIONS, ...LEGACY_VERSIONS] : MODERN_VERSIONS;
 }
 
 export type EraSelection = { era: "modern" } | { era: Extract<Era, "legacy">; version: string };
@@ -43,7 +43,7 @@ export function requireModernVersion(requested: string): void {
 /** Which era serves this request. Throws -32022 (400) for a version header nobody here speaks. */
 export function selectEra(message: JsonRpcRequest, versionHeader: string | undefined): EraSelection {
   if (hasModernMeta(message.params)) return { era: "modern" };
-  if (!useMcpConfig().legacy) {
+  if (!useLegacyEra()) {
     // A 2026-only server names the versions it speaks: legacy clients have no other way to find out.
     if (message.method === "initialize") {
       const requested = String(message.params.protocolVersion ?? "(none)");

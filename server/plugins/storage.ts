@@ -7,7 +7,7 @@
 import { selectStorage } from "#mcp-storage-driver";
 import { registry } from "../mcp/registry";
 import { logInfo, logWarning } from "../mcp/log";
-import { setAtomicStore } from "../storage/atomic";
+import { setAtomicStore } from "../mcp/atomic-store";
 import { guardAtomicStore, guardDriver } from "../storage/guard";
 
 export default defineNitroPlugin(() => {

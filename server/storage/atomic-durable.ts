@@ -3,7 +3,7 @@
  * Object of this build (`server/cloudflare/entry.ts`), over RPC. Keys are spread over SHARDS
  * objects by a hash of the key, so no single object carries every claim.
  */
-import type { AtomicStore } from "./atomic";
+import type { AtomicStore } from "../mcp/atomic-store";
 
 const SHARDS = 16;
 

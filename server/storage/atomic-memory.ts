@@ -4,7 +4,7 @@
  * what expired (never a scan of every key), so sustained single-use traffic keeps memory flat.
  */
 import { nowSeconds } from "../mcp/internal/time";
-import type { AtomicStore } from "./atomic";
+import type { AtomicStore } from "../mcp/atomic-store";
 
 export function memoryAtomicStore(): AtomicStore {
   const entries = new Map<string, { value: string; expiresAt: number }>();

@@ -3,7 +3,7 @@
  * creates a key once; a Lua script (run by Redis in one step) replaces a value only while it is
  * still the expected one. The same commands go to Upstash over its REST API.
  */
-import type { AtomicStore } from "./atomic";
+import type { AtomicStore } from "../mcp/atomic-store";
 
 /** KEYS[1]: the key; ARGV: expected value, next value, ttl in seconds. */
 const COMPARE_AND_SET = `if redis.call("GET", KEYS[1]) == ARGV[1] then redis.call("SET", KEYS[1], ARGV[2], "EX", ARGV[3]) return 1 end return 0`;

@@ -11,6 +11,7 @@ import { ELICITATION } from "../helpers/flows";
 import { post } from "../helpers/rpc";
 import { createTask, taskRequest, waitForStatus } from "../helpers/tasks";
 import { OUTPUT, startServer, type RunningServer } from "../helpers/server.mjs";
+import { hasFeature } from "../helpers/project.mjs";
 
 const startProduct = () => startServer({ output: OUTPUT.product });
 const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
@@ -95,7 +96,7 @@ describe("delete_note", () => {
     expect((await post(server.url, "tools/call", { name: "list_notes", arguments: {} })).body.result.content[0].text).toContain("#15 ");
   });
 
-  it("refuses to delete for a 2025-era client, and says why", async () => {
+  it.runIf(hasFeature("legacy"))("refuses to delete for a 2025-era client, and says why", async () => {
     const legacy = new LegacyClient({ name: "legacy", version: "1.0.0" });
     await legacy.connect(new LegacyTransport(new URL(server.url)));
     const result = await legacy.callTool({ name: "delete_note", arguments: { note_id: "15" } });

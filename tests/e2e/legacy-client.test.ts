@@ -8,6 +8,7 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueKey } from "../helpers/flows";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
+import { PACKAGE } from "../helpers/project.mjs";
 
 let server: RunningServer;
 let client: Client;
@@ -38,7 +39,7 @@ async function legacyPost(body: object, headers: Record<string, string> = { "mcp
 describe("the official 1.x client (2025-11-25)", () => {
   it("initializes without a session and negotiates 2025-11-25", () => {
     expect(transport.sessionId).toBeUndefined();
-    expect(client.getServerVersion()).toMatchObject({ name: "mcp-edge-template" });
+    expect(client.getServerVersion()).toMatchObject({ name: PACKAGE.name });
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, prompts: {}, resources: {}, logging: {} });
   });
 
@@ -118,7 +119,7 @@ describe("era selection", () => {
       { method: "initialize", params: { protocolVersion: requested, capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
       {},
     );
-    expect(body.result).toMatchObject({ protocolVersion: answered, serverInfo: { name: "mcp-edge-template" } });
+    expect(body.result).toMatchObject({ protocolVersion: answered, serverInfo: { name: PACKAGE.name } });
     expect(body.result).not.toHaveProperty("resultType");
   });
 

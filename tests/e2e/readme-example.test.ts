@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { docBlocks } from "../helpers/docs";
 import { OUTPUT, startServer, type RunningServer } from "../helpers/server.mjs";
+import { hasFeature } from "../helpers/project.mjs";
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -29,7 +30,7 @@ it("runs the docs' curl walkthroughs with the documented results", () => {
   const output = execFileSync("bash", ["-e", "-c", script], { cwd: mkdtempSync(join(tmpdir(), "walkthrough-")), encoding: "utf8" });
   const lines = output.split("\n").filter(Boolean);
   const expected = [
-    /"supportedVersions":\["2026-07-28","2025-11-25","2025-06-18","2025-03-26"\]/,
+    hasFeature("legacy") ? /"supportedVersions":\["2026-07-28","2025-11-25","2025-06-18","2025-03-26"\]/ : /"supportedVersions":\["2026-07-28"\]/,
     /"text":"Bonjour, Ada!"/,
     /"resultType":"input_required".*"confirm":\{"method":"elicitation\/create"/,
     /"text":"Deleted note 7 \(\\"Groceries\\"\)\."/,

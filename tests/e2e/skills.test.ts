@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post } from "../helpers/rpc";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
+import { hasFeature } from "../helpers/project.mjs";
 
 const ROOT = "skill://fixture-skill";
 const SKILL_MD = `${ROOT}/SKILL.md`;
@@ -24,6 +25,7 @@ describe("skills", () => {
   it("declares the extension to clients of both eras", async () => {
     const modern = await post(server.url, "server/discover");
     expect(modern.body.result.capabilities.extensions["io.modelcontextprotocol/skills"]).toEqual({ directoryRead: true });
+    if (!hasFeature("legacy")) return;
     const legacy = await fetch(server.url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },

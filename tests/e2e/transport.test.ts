@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { meta, post, standardHeaders } from "../helpers/rpc";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
+import { PACKAGE, hasFeature } from "../helpers/project.mjs";
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -203,11 +204,11 @@ describe("methods", () => {
     const { body } = await post(server.url, "server/discover", {});
     expect(body.result).toMatchObject({
       resultType: "complete",
-      supportedVersions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"],
+      supportedVersions: hasFeature("legacy") ? ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] : ["2026-07-28"],
       capabilities: { tools: {}, prompts: {}, resources: {}, completions: {} },
       ttlMs: expect.any(Number),
       cacheScope: "public",
-      _meta: { "io.modelcontextprotocol/serverInfo": { name: "mcp-edge-template", version: expect.any(String) } },
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: PACKAGE.name, version: expect.any(String) } },
     });
   });
 

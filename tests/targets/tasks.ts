@@ -8,6 +8,7 @@ import { readCounter, uniqueKey } from "../helpers/flows";
 import { post, type RpcOptions } from "../helpers/rpc";
 import type { RunningServer } from "../helpers/server.mjs";
 import { MALFORMED_TASK_IDS, TASKS, WITH_TASKS, createTask, taskRequest, waitForStatus } from "../helpers/tasks";
+import { hasFeature } from "../helpers/project.mjs";
 
 export function describeTasks(name: string, start: (env?: Record<string, string>) => Promise<RunningServer>) {
   describe(`tasks, ${name}`, () => {
@@ -20,6 +21,7 @@ export function describeTasks(name: string, start: (env?: Record<string, string>
     it("declares the extension in server/discover, and not to 2025-era clients", async () => {
       const { body } = await post(server.url, "server/discover", {});
       expect(body.result.capabilities.extensions).toMatchObject(TASKS);
+      if (!hasFeature("legacy")) return;
       const legacy = await fetch(server.url, {
         method: "POST",
         headers: { "content-type": "application/json" },

@@ -11,7 +11,7 @@
  */
 import { send, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import { ErrorCode, McpError } from "../errors";
-import { sendError } from "../http/respond";
+import { sendError } from "../http/error-reply";
 import { logWarning } from "../log";
 import type { OAuthSettings } from "./oauth-settings";
 import { protectedResourceMetadataUrl } from "./protected-resource";

@@ -1,14 +1,14 @@
 /**
  * Writing responses: the result of a dispatched request as one JSON body — or as an SSE
- * stream when the handler sent notifications first — and the JSON-RPC errors with which
- * the steps before dispatch end a request they refuse.
+ * stream when the handler sent notifications first. (The steps before dispatch refuse a request
+ * with `sendError`, in error-reply.ts.)
  */
-import { send, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
+import { setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import type { McpContext } from "../context";
-import { dispatch, errorReply, type JsonRpcReply } from "../dispatcher";
-import type { RequestId } from "../protocol";
-import { inRequestSpan } from "../tracing";
-import { recordOutcome } from "./request-log";
+import { dispatch } from "../dispatcher";
+import { useObserver } from "../features";
+import { recordOutcome } from "../request-outcome";
+import type { JsonRpcReply } from "./error-reply";
 
 const SSE_HEADERS = {
   "content-type": "text/event-stream",
@@ -21,17 +21,9 @@ function writeHead(event: H3Event, status: number, headers?: Record<string, stri
   setResponseHeaders(event, { "content-type": "application/json", ...headers });
 }
 
-/** Ends the request with a JSON-RPC error (`id` when it was readable): for the steps that refuse a request. */
-export function sendError(event: H3Event, id: RequestId | undefined, error: unknown, headers?: Record<string, string>): Promise<void> {
-  const reply = errorReply(id, error);
-  recordOutcome(event, reply.outcome);
-  writeHead(event, reply.status, headers);
-  return send(event, reply.body);
-}
-
 /** Dispatches the validated request and returns the response body: JSON text, or an SSE stream. */
 export async function respond(event: H3Event, mcp: McpContext): Promise<string | ReadableStream<Uint8Array>> {
-  const reply = inRequestSpan(event, () => dispatch(mcp));
+  const reply = useObserver().within(event, () => dispatch(mcp));
   // Whichever comes first: the final reply (→ one JSON body) or a notification (→ SSE).
   // A handler may notify before its first await, so the channel replays one already buffered.
   const first = await new Promise<JsonRpcReply | undefined>((resolve) => {

@@ -15,9 +15,9 @@ import { stateCipher } from "#mcp-state-cipher";
 import { useMcpConfig } from "../config";
 import type { OpenedState, RequestTarget } from "../context";
 import { internalError, invalidRequestState } from "../errors";
+import { useObserver } from "../features";
 import { isPlainObject } from "../internal/object";
 import { logWarning } from "../log";
-import { withSpan } from "../tracing";
 import { openRequestState, sealRequestState, type RequestBinding } from "./codec";
 import { createStateKeyRing, type StateKeyRing } from "./keys";
 import { claimStateId } from "./single-use";
@@ -78,7 +78,7 @@ export async function openIncomingState(round: IncomingRound): Promise<{ state?:
 
   const config = useMcpConfig();
   const ring = await useStateKeyRing();
-  const opened = await withSpan("requestState open", {}, () =>
+  const opened = await useObserver().step("requestState open", {}, () =>
     openRequestState(ring, params.requestState, bindingOf(principal, method, target, params), { maxLength: config.stateMaxLength }),
   );
   const refuse = (reason: string): never => {
@@ -98,7 +98,7 @@ export async function sealOutgoingState(round: IncomingRound, data: Readonly<Rec
   // Only tools/call, prompts/get and resources/read may ask, and each of them names its target.
   if (!round.target) throw internalError();
   const binding = bindingOf(round.principal, round.method, round.target, round.params);
-  const requestState = await withSpan("requestState seal", {}, () => sealRequestState(ring, binding, { ...data }, { ttlSeconds: config.stateTtlSeconds }));
+  const requestState = await useObserver().step("requestState seal", {}, () => sealRequestState(ring, binding, { ...data }, { ttlSeconds: config.stateTtlSeconds }));
   if (requestState.length > config.stateMaxLength) {
     logWarning(
       `the state returned by ${round.method} seals to ${requestState.length} characters, over NITRO_MCP_STATE_MAX_LENGTH ` +

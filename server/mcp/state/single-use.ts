@@ -1,12 +1,12 @@
 /**
  * Single-use `requestState`: its id is claimed in the shared store with the store's own atomic
- * primitive (see `server/storage/atomic.ts`), until the state expires anyway. Of any number of
+ * primitive (see `server/mcp/atomic-store.ts`), until the state expires anyway. Of any number of
  * retries presenting one state, on any number of instances, exactly one claim succeeds.
  *
  * The claim is made before the handler runs and stays whatever the handler does: a handler that
  * fails after its claim needs a fresh round one (the state was spent, the action may have started).
  */
-import { useAtomicStore } from "../../storage/atomic";
+import { useAtomicStore } from "../atomic-store";
 import { nowSeconds } from "../internal/time";
 import { CLOCK_SKEW_SECONDS } from "./codec";
 

@@ -4,7 +4,7 @@
  * compare-and-set on its whole value, so two instances racing (a cancel and a completion, two
  * answers) never lose a change, and a terminal status is final.
  */
-import { useAtomicStore } from "../../storage/atomic";
+import { useAtomicStore } from "../atomic-store";
 import { isKeySegment } from "../../storage/keys";
 import type { AuthInfo } from "../context";
 import type { ValidArguments } from "../entries";

@@ -1,7 +1,7 @@
 /**
  * The few storage operations that must be atomic across every instance sharing the store:
  * claiming a single-use state, creating and moving a task. unstorage has no such operation, so
- * each store brings its own primitive (see `drivers.node.ts`, `drivers.cloudflare.ts`):
+ * each store brings its own primitive (see `drivers.node.ts`, `drivers.cloudflare.ts`, which implement this interface):
  *
  * | store        | primitive                                                    |
  * |--------------|--------------------------------------------------------------|

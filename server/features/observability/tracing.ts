@@ -1,6 +1,6 @@
 /**
- * Tracing with OpenTelemetry's API, which does nothing until the deployer registers an SDK (see
- * server/mcp/README.md, "Logs and traces"). Following the MCP semantic conventions:
+ * Tracing with OpenTelemetry's API, which does nothing until the deployer registers an SDK (see this
+ * folder's README). Following the MCP semantic conventions:
  *
  * - one SERVER span per MCP request, named `{mcp.method.name} {target}` (the tool or prompt name;
  *   never the resource URI, which would make names unbounded), with `mcp.method.name`,
@@ -22,10 +22,10 @@ import {
   type TextMapGetter,
 } from "@opentelemetry/api";
 import type { H3Event } from "h3";
-import type { RequestOutcome } from "./http/request-log";
-import { isPlainObject } from "./internal/object";
-import type { JsonRpcRequest } from "./jsonrpc";
-import { META, nameFieldOf } from "./protocol";
+import { isPlainObject } from "../../mcp/internal/object";
+import type { JsonRpcRequest } from "../../mcp/jsonrpc";
+import { META, nameFieldOf } from "../../mcp/protocol";
+import type { RequestOutcome } from "../../mcp/request-outcome";
 
 const tracer = trace.getTracer("mcp-edge-template");
 
@@ -115,4 +115,11 @@ export function withSpan<T>(name: string, attributes: Attributes, work: () => Pr
       span.end();
     }
   });
+}
+
+declare module "h3" {
+  interface H3EventContext {
+    /** The trace context of the request's span, once its message was read. */
+    mcpTrace?: import("@opentelemetry/api").Context;
+  }
 }

@@ -5,22 +5,9 @@
  * a sealed state, or an argument (unless NITRO_MCP_LOG_ARGUMENTS turns them on, for development).
  */
 import type { H3Event } from "h3";
-import type { LogFields } from "../log";
-import type { JsonRpcRequest } from "../jsonrpc";
-import { nameFieldOf } from "../protocol";
-
-/** How an MCP request ended, as the dispatcher or a refusing step recorded it. */
-export interface RequestOutcome {
-  readonly resultType?: string;
-  /** A tool result with `isError: true` (a failure the model reads, not a protocol error). */
-  readonly toolError?: boolean;
-  readonly errorCode?: number;
-  readonly errorMessage?: string;
-}
-
-export function recordOutcome(event: H3Event, outcome: RequestOutcome): void {
-  event.context.mcpOutcome = outcome;
-}
+import type { JsonRpcRequest } from "../../mcp/jsonrpc";
+import type { LogFields } from "../../mcp/log";
+import { nameFieldOf } from "../../mcp/protocol";
 
 /** The JSON-RPC message, once read: what a refused request still says about itself. */
 function messageFields(message: JsonRpcRequest): LogFields {

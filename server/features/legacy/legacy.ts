@@ -12,14 +12,14 @@
  *   2025-11-25 request becomes that revision's -32042; anything else ends the call
  *   with a clear message (an `isError` result for tools).
  */
-import { useMcpConfig } from "./config";
-import type { McpContext } from "./context";
-import { ErrorCode, McpError, ResourceNotFoundError, invalidParams } from "./errors";
-import type { InputRequiredOutcome } from "./outcome";
-import { isPlainObject } from "./internal/object";
-import type { MethodResult } from "./methods/types";
-import { LOG_LEVELS, MODERN_PROTOCOL_VERSION, type InputRequest, type LoggingLevel } from "./protocol";
-import { registry } from "./registry";
+import { useMcpConfig } from "../../mcp/config";
+import type { McpContext } from "../../mcp/context";
+import { ErrorCode, McpError, ResourceNotFoundError, invalidParams } from "../../mcp/errors";
+import { isPlainObject } from "../../mcp/internal/object";
+import type { MethodResult } from "../../mcp/methods/types";
+import type { InputRequiredOutcome } from "../../mcp/outcome";
+import { LOG_LEVELS, MODERN_PROTOCOL_VERSION, type InputRequest, type LoggingLevel } from "../../mcp/protocol";
+import { registry } from "../../mcp/registry";
 
 export const LEGACY_LOG_LEVEL: LoggingLevel = "info";
 

@@ -1,0 +1,58 @@
+/**
+ * The seam through which optional features (`server/features/*`) plug into the core. A feature's
+ * Nitro plugin calls these registrations at start-up; the core reads them on the first request,
+ * so it never imports a feature and deleting a feature's folder leaves a core that builds.
+ * Without any registration the core serves 2026-07-28 alone, observes nothing, and answers only
+ * its own methods. See server/mcp/README.md, "Extending the core".
+ */
+import type { H3Event } from "h3";
+import type { McpContext } from "./context";
+import type { McpError } from "./errors";
+import type { JsonRpcRequest } from "./jsonrpc";
+import type { MethodHandler } from "./methods/types";
+import type { InputRequiredOutcome } from "./outcome";
+import type { LoggingLevel } from "./protocol";
+
+/** Watches every MCP request (the observability feature: spans). Each method must let errors through unchanged. */
+export interface RequestObserver {
+  /** The request's JSON-RPC message was read (before any other check): e.g. its span starts. */
+  read(event: H3Event, message: JsonRpcRequest): void;
+  /** Runs a step of the request (reading it, dispatching it) in the request's scope, e.g. its span's context. */
+  within<T>(event: H3Event, work: () => T): T;
+  /** Runs one unit of work worth naming (opening a requestState, a storage operation), e.g. as a child span. */
+  step<T>(name: string, attributes: Readonly<Record<string, string | number | boolean>>, work: () => Promise<T>): Promise<T>;
+}
+
+/** How 2025-era requests are served (the legacy feature). Without it, `initialize` is refused with -32022. */
+export interface LegacyEra {
+  /** The level at which log messages are sent: without a session no `logging/setLevel` can be remembered. */
+  readonly logLevel: LoggingLevel;
+  /** Methods only the 2025 wire has (`initialize`, `ping`, `logging/setLevel`). */
+  readonly methods: ReadonlyMap<string, MethodHandler>;
+  /** A complete result as those revisions shape it. */
+  result(result: Record<string, unknown>): Record<string, unknown>;
+  /** What a handler's "ask first" becomes for a client that cannot be asked. */
+  inputRequired(mcp: McpContext, outcome: InputRequiredOutcome): Record<string, unknown>;
+  /** An error as the negotiated revision words it. */
+  error(error: McpError): McpError;
+}
+
+const passThrough: RequestObserver = { read() {}, within: (_event, work) => work(), step: (_name, _attributes, work) => work() };
+
+const registered: { observer: RequestObserver; legacy?: LegacyEra } = { observer: passThrough };
+
+/** Registers the one request observer (at start-up). */
+export function observeRequests(observer: RequestObserver): void {
+  registered.observer = observer;
+}
+
+/** Registers how 2025-era requests are served (at start-up). */
+export function serveLegacyEra(era: LegacyEra): void {
+  registered.legacy = era;
+}
+
+/** The registered observer, or one that runs every step as it is. */
+export const useObserver = (): RequestObserver => registered.observer;
+
+/** The 2025 era, when a feature serves it. */
+export const useLegacyEra = (): LegacyEra | undefined => registered.legacy;
