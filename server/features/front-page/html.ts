@@ -3,6 +3,7 @@
  * is itself markup made by `html`. Names, descriptions and the request's Host all reach the page, so
  * escaping is the default and only `html` can produce markup.
  */
+import { escapeHtml } from "../../mcp/internal/text";
 
 /** Markup produced by `html`: interpolated as is; anything else is text and gets escaped. */
 export class SafeHtml {
@@ -11,11 +12,6 @@ export class SafeHtml {
 
 /** What `html` accepts: markup, text, numbers, lists of them, and nothing (`undefined`, `false`) for conditional parts. */
 export type HtmlValue = SafeHtml | string | number | false | null | undefined | readonly HtmlValue[];
-
-/** Escapes text for an element's content or a quoted attribute value. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
 
 function render(value: HtmlValue): string {
   if (value instanceof SafeHtml) return value.markup;

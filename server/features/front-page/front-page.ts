@@ -5,10 +5,10 @@
  * per caller at run time (its template is shown instead).
  */
 import type { H3Event } from "h3";
-import { useMcpConfig } from "../mcp/config";
-import type { Prompt, Resource, ResourceTemplate, Tool } from "../mcp/protocol";
-import { MODERN_PROTOCOL_VERSION } from "../mcp/protocol";
-import { registry } from "../mcp/registry";
+import { useMcpConfig } from "../../mcp/config";
+import type { Prompt, Resource, ResourceTemplate, Tool } from "../../mcp/protocol";
+import { MODERN_PROTOCOL_VERSION } from "../../mcp/protocol";
+import { registry } from "../../mcp/registry";
 import { connectSnippets } from "./connect-snippets";
 import { COPY_BUTTONS_SCRIPT } from "./copy-buttons";
 import { endpointUrl } from "./endpoint-url";

@@ -5,8 +5,9 @@
  * no framing. A page loads nothing from anywhere, which also keeps it identical on every target.
  */
 import { setResponseHeaders, type H3Event } from "h3";
-import { base64Encode, utf8Encode } from "../mcp/internal/encoding";
-import { escapeHtml, type SafeHtml } from "./html";
+import { base64Encode, utf8Encode } from "../../mcp/internal/encoding";
+import { escapeHtml } from "../../mcp/internal/text";
+import type { SafeHtml } from "./html";
 
 export interface HtmlPage {
   /** Text: escaped here. */
