@@ -3,13 +3,13 @@
  * itself (a refusal with the spec's code and status, or 202 for a notification):
  *
  * 1. guard Origin and Host (403), add CORS headers;
- * 2. authenticate the caller (401);
+ * 2. authenticate the caller (401; everyone is `anonymous` without the sign-in feature);
  * 3. read and validate the request into `event.context.mcp`: body, JSON-RPC envelope, `_meta`,
  *    mirrored headers, version, target, and `requestState` (opened, claimed if single use);
  * 4. respond: dispatch to the method and write the result as JSON, or as SSE once the
  *    handler sends a notification.
  */
-import { authenticate } from "../server/mcp/auth/authenticate";
+import { authenticate } from "../server/mcp/http/authenticate";
 import { guardOriginAndHost } from "../server/mcp/http/guard";
 import { respond } from "../server/mcp/http/respond";
 import { readMcpRequest } from "../server/mcp/read-request";

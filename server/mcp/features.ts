@@ -6,7 +6,7 @@
  * its own methods. See server/mcp/README.md, "Extending the core".
  */
 import type { H3Event } from "h3";
-import type { McpContext } from "./context";
+import type { AuthInfo, McpContext, RequestTarget } from "./context";
 import type { McpError } from "./errors";
 import type { JsonRpcRequest } from "./jsonrpc";
 import type { MethodHandler } from "./methods/types";
@@ -37,9 +37,22 @@ export interface LegacyEra {
   error(error: McpError): McpError;
 }
 
+/**
+ * Who may call (the sign-in feature, registered only when a credential is configured: every call then needs one).
+ * Without it every caller is `anonymous` and may call everything.
+ */
+export interface SignIn {
+  /** The caller, or undefined once it answered the refusal itself (400, 401, 503). */
+  authenticate(event: H3Event): Promise<AuthInfo | undefined>;
+  /** Runs before any requestState is opened, in both eras: throws a refusal when `auth` may not act on `target`. */
+  authorize(auth: AuthInfo, target: RequestTarget | undefined): void;
+  /** Answers `error` when it is one of this feature's refusals (e.g. from `authorize`); returns undefined for any other error. */
+  refuse(event: H3Event, error: unknown): Promise<void> | undefined;
+}
+
 const passThrough: RequestObserver = { read() {}, within: (_event, work) => work(), step: (_name, _attributes, work) => work() };
 
-const registered: { observer: RequestObserver; legacy?: LegacyEra } = { observer: passThrough };
+const registered: { observer: RequestObserver; legacy?: LegacyEra; signIn?: SignIn } = { observer: passThrough };
 
 /** Registers the one request observer (at start-up). */
 export function observeRequests(observer: RequestObserver): void {
@@ -51,8 +64,16 @@ export function serveLegacyEra(era: LegacyEra): void {
   registered.legacy = era;
 }
 
+/** Registers who may call (at start-up). */
+export function requireSignIn(signIn: SignIn): void {
+  registered.signIn = signIn;
+}
+
 /** The registered observer, or one that runs every step as it is. */
 export const useObserver = (): RequestObserver => registered.observer;
 
 /** The 2025 era, when a feature serves it. */
 export const useLegacyEra = (): LegacyEra | undefined => registered.legacy;
+
+/** Sign-in, when configured: then every call needs a credential. */
+export const useSignIn = (): SignIn | undefined => registered.signIn;

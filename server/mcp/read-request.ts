@@ -4,17 +4,14 @@
  * Content-Type (415), body size (413), one JSON-RPC message (-32700, -32600); a notification
  * is answered 202 here. For a 2026-07-28 request also `_meta` (-32602/400), the mirrored headers
  * (-32020/400), the version (-32022/400), `inputResponses` and `requestState` (-32602). Before any
- * state is opened (and a single-use one claimed), a signed-in caller must hold the scopes the
- * target declares (403 `insufficient_scope`), in both eras.
+ * state is opened (and a single-use one claimed), sign-in (when present) authorizes the caller for the
+ * target (403 `insufficient_scope`), in both eras.
  */
 import { sendNoContent, type H3Event } from "h3";
 import { useMcpConfig } from "./config";
-import { AuthError, sendAuthError } from "./auth/auth-error";
-import { useOAuthSettings } from "./auth/authenticate";
-import { requireScopes } from "./auth/scopes";
 import type { AuthInfo, McpContext } from "./context";
 import { invalidParams, invalidRequest } from "./errors";
-import { useLegacyEra, useObserver } from "./features";
+import { useLegacyEra, useObserver, useSignIn } from "./features";
 import { BodyTimeoutError, BodyTooLargeError, readBodyText } from "./http/body";
 import { ResponseChannel } from "./http/channel";
 import { checkMethodHeaders, checkParamHeaders, checkVersionHeader, type HeaderReader } from "./http/mcp-headers";
@@ -56,7 +53,7 @@ async function modernFields(read: HeaderReader, message: JsonRpcRequest, auth: A
   if ("inputResponses" in params && !isPlainObject(params.inputResponses)) {
     throw invalidParams("params.inputResponses must be an object mapping input request keys to responses");
   }
-  requireScopes(auth, target);
+  useSignIn()?.authorize(auth, target);
   const { state, inputResponses } = await openIncomingState({ method, params, principal: auth.principal, target });
   return { era: "modern", ...meta, target, inputResponses, state };
 }
@@ -70,7 +67,7 @@ async function modernFields(read: HeaderReader, message: JsonRpcRequest, auth: A
 function legacyFields(message: JsonRpcRequest, version: string, auth: AuthInfo): EraFields {
   const meta = isPlainObject(message.params._meta) ? message.params._meta : {};
   const target = resolveTarget(message.method, message.params);
-  requireScopes(auth, target);
+  useSignIn()?.authorize(auth, target);
   return {
     era: "legacy",
     protocolVersion: version,
@@ -155,7 +152,8 @@ export async function readMcpRequest(event: H3Event): Promise<void> {
     observer.read(event, message);
     event.context.mcp = await observer.within(event, () => createMcpContext(event, message, event.context.mcpAuth!));
   } catch (error) {
-    if (error instanceof AuthError) return sendAuthError(event, error, useOAuthSettings());
+    const refused = useSignIn()?.refuse(event, error);
+    if (refused) return refused;
     // An unread remainder must not be parsed as the next request on this connection.
     const unread = (error instanceof BodyTooLargeError && !error.drained) || error instanceof BodyTimeoutError;
     const closing = unread ? { connection: "close" } : undefined;

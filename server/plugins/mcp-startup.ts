@@ -1,12 +1,10 @@
 /**
  * Sets the log format (and opens the log's output), and fails fast on bad configuration (a state
- * secret shorter than 32 bytes, a malformed NITRO_MCP_AUTH_TOKENS, sign-in without
- * NITRO_MCP_RESOURCE_URL…) so the server stops at start-up with a clear message instead of
- * failing on the first request.
+ * secret shorter than 32 bytes…) so the server stops at start-up with a clear message instead of
+ * failing on the first request. (Each feature checks its own settings in its own plugin.)
  */
-import { useOAuthSettings } from "../mcp/auth/authenticate";
 import { useMcpConfig } from "../mcp/config";
-import { logInfo, logWarning, setLogFormat } from "../mcp/log";
+import { logWarning, setLogFormat } from "../mcp/log";
 import { useStateKeyRing } from "../mcp/state/request-state";
 
 export default defineNitroPlugin(() => {
@@ -14,8 +12,6 @@ export default defineNitroPlugin(() => {
   // First, so every later line (this plugin's, the storage plugin's) has the chosen format.
   setLogFormat(config.logFormat);
   void useStateKeyRing();
-  const oauth = useOAuthSettings();
-  if (oauth) logInfo(`sign-in: tokens from ${oauth.issuer} for ${oauth.resource}`);
   if (config.allowedOrigins.includes("*")) {
     logWarning("⚠ NITRO_MCP_ALLOWED_ORIGINS=* lets any web page call this server from a browser; on a local server, that includes hostile ones.");
   }

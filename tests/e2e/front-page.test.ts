@@ -18,6 +18,7 @@ import { launchChromium, openPage } from "../helpers/chromium.mjs";
 import { ensureDebianBinary } from "../helpers/debian-package.mjs";
 import { expectJson404, post, type Json } from "../helpers/rpc";
 import { startServer, startVercelOutput, startWorker, type RunningServer } from "../helpers/server.mjs";
+import { hasFeature } from "../helpers/project.mjs";
 
 const run = promisify(execFile);
 const ROOT = new URL("../..", import.meta.url).pathname;
@@ -246,7 +247,7 @@ describe("front page, Node build with settings", () => {
     await context.close();
   });
 
-  it("lists nothing to an anonymous browser when calling the server needs a token", async () => {
+  it.runIf(hasFeature("sign-in"))("lists nothing to an anonymous browser when calling the server needs a token", async () => {
     const { page, context } = await open(`${origin(signedIn)}/`);
     const text = (await page.locator("main").textContent()) ?? "";
     expect(text).toContain("asks its clients to sign in");

@@ -9,6 +9,7 @@ import { createStateKeyRing } from "../../server/mcp/state/keys";
 import { CONFIRM, ELICITATION, askToIncrement, expectOpaqueRejection, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
 import { post } from "../helpers/rpc";
 import { TEST_SECRET, startServer, startServerExpectingFailure, type RunningServer } from "../helpers/server.mjs";
+import { hasFeature } from "../helpers/project.mjs";
 
 describe("tampering, on one server", () => {
   let server: RunningServer;
@@ -116,7 +117,7 @@ describe("expiry", () => {
   });
 });
 
-describe("principals", () => {
+describe.runIf(hasFeature("sign-in"))("principals", () => {
   const tokens = "alice:alice-token-123,bob:bob-token-456";
   const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
   let server: RunningServer;

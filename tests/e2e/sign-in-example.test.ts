@@ -1,5 +1,5 @@
 /**
- * The sign-in docs' flow (server/mcp/auth/README.md) with the examples: the development authorization server and the server
+ * The sign-in docs' flow (server/features/sign-in/README.md) with the examples: the development authorization server and the server
  * started with the variables the docs give, the official client signing in on its own, then
  * deleting a note (which needs notes:write: the client steps up) after confirming.
  */
@@ -12,7 +12,7 @@ import { OUTPUT, freePort, startServer } from "../helpers/server.mjs";
 
 /** `NAME=value` pairs of the docs' sign-in command line, with its ports (4000, 3000) moved to free ones. */
 async function readmeSignInVariables(): Promise<Record<string, string>> {
-  const block = docBlock("server/mcp/auth/README.md", "sign-in");
+  const block = docBlock("server/features/sign-in/README.md", "sign-in");
   const [authPort, mcpPort] = [await freePort(), await freePort()];
   const line = block
     .split("\n")

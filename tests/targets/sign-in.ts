@@ -33,7 +33,7 @@ const signInEnv = (issuer: string, resource: string, extra: Record<string, strin
   ...extra,
 });
 
-/** How long the server leaves a failing issuer alone (server/mcp/auth/issuer-fetch.ts). */
+/** How long the server leaves a failing issuer alone (server/features/sign-in/issuer-fetch.ts). */
 const BACKOFF_MS = 5000;
 
 /** POSTs tools/list with one Authorization header per value: fetch would join them into one. */

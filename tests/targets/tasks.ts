@@ -120,7 +120,7 @@ export function describeTasks(name: string, start: (env?: Record<string, string>
       expect(server.logs()).not.toMatch(/storage unavailable/i);
     });
 
-    it("caps each principal's active tasks: the next is refused with an isError result, until one ends", async () => {
+    it.runIf(hasFeature("sign-in"))("caps each principal's active tasks: the next is refused with an isError result, until one ends", async () => {
       const own = await start({ NITRO_MCP_TASK_MAX_ACTIVE: "2", NITRO_MCP_AUTH_TOKENS: "alice:alice-token-0123456789,bob:bob-token-0123456789" });
       const alice = { headers: { authorization: "Bearer alice-token-0123456789" } };
       const bob = { headers: { authorization: "Bearer bob-token-0123456789" } };
@@ -151,7 +151,7 @@ export function describeTasks(name: string, start: (env?: Record<string, string>
       await own.stop();
     }, 90_000);
 
-    it("keeps a task to its owner: another principal gets the answer for no task at all", async () => {
+    it.runIf(hasFeature("sign-in"))("keeps a task to its owner: another principal gets the answer for no task at all", async () => {
       const own = await start({ NITRO_MCP_AUTH_TOKENS: "alice:alice-token-0123456789,bob:bob-token-0123456789" });
       const alice = { headers: { authorization: "Bearer alice-token-0123456789" } };
       const bob = { headers: { authorization: "Bearer bob-token-0123456789" } };

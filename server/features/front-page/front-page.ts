@@ -6,6 +6,7 @@
  */
 import type { H3Event } from "h3";
 import { useMcpConfig } from "../../mcp/config";
+import { useSignIn } from "../../mcp/features";
 import type { Prompt, Resource, ResourceTemplate, Tool } from "../../mcp/protocol";
 import { MODERN_PROTOCOL_VERSION } from "../../mcp/protocol";
 import { registry } from "../../mcp/registry";
@@ -82,7 +83,7 @@ export function sendFrontPage(event: H3Event): Promise<string> {
   const endpoint = endpointUrl(event, config);
   // When calling this server needs a token, an anonymous MCP client would see none of the lists (401),
   // so an anonymous browser does not either.
-  const sections = config.authIssuer || config.authTokens.length ? [] : CATALOGUE;
+  const sections = useSignIn() ? [] : CATALOGUE;
   const body = html`<main>
   <header>
     <h1>${name} <span class="badge">v${version}</span></h1>

@@ -1,5 +1,5 @@
 /**
- * A step of `POST /mcp`: who is calling? It sets `event.context.mcpAuth`, or answers the refusal
+ * Who is calling, for the core's authenticate step (registered by `plugins/sign-in.ts`): the caller, or the refusal
  * (400, 401 with a challenge, 503 when the authorization server cannot be reached).
  *
  * - Sign-in (NITRO_MCP_AUTH_ISSUER): an OAuth access token for this endpoint, verified in
@@ -14,15 +14,15 @@
  * (Workers) joins them with a comma, which no token holds (RFC 6750's b64token; static tokens are a comma-separated list).
  */
 import type { H3Event } from "h3";
-import { useMcpConfig } from "../config";
-import type { AuthInfo } from "../context";
-import { requestHeader, requestHeaderCount } from "../http/request-headers";
+import { useMcpConfig, useSettings } from "../../mcp/config";
+import type { AuthInfo } from "../../mcp/context";
+import { requestHeader, requestHeaderCount } from "../../mcp/http/request-headers";
 import { verifyAccessToken } from "./access-tokens";
 import { AuthError, sendAuthError } from "./auth-error";
 import { oauthSettingsOf, type OAuthSettings } from "./oauth-settings";
+import { SETTINGS } from "./settings";
 import { createTokenTable, type TokenTable } from "./static-tokens";
 
-const ANONYMOUS: AuthInfo = { principal: "anonymous", via: "anonymous", scopes: [] };
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 let setup: { oauth?: OAuthSettings; tokens?: TokenTable } | undefined;
@@ -34,15 +34,14 @@ export function useOAuthSettings(): OAuthSettings | undefined {
 
 function useAuthSetup() {
   if (!setup) {
-    const config = useMcpConfig();
-    setup = { oauth: oauthSettingsOf(config), tokens: config.authTokens.length ? createTokenTable(config.authTokens) : undefined };
+    const settings = useSettings(SETTINGS);
+    setup = { oauth: oauthSettingsOf(settings, useMcpConfig()), tokens: settings.authTokens.length ? createTokenTable(settings.authTokens) : undefined };
   }
   return setup;
 }
 
 async function authInfoOf(event: H3Event): Promise<AuthInfo> {
   const { oauth, tokens } = useAuthSetup();
-  if (!oauth && !tokens) return ANONYMOUS;
   const authorization = requestHeader(event, "authorization");
   if (authorization === undefined) throw new AuthError(401, undefined, "Authentication required: send Authorization: Bearer <token>");
   if (authorization.includes(",") || requestHeaderCount(event, "authorization") > 1) {
@@ -56,12 +55,25 @@ async function authInfoOf(event: H3Event): Promise<AuthInfo> {
   return verifyAccessToken(oauth, token);
 }
 
-/** Step: the caller's identity on `event.context.mcpAuth`, or the refusal. */
-export async function authenticate(event: H3Event): Promise<void> {
+/** Whether callers need a credential: sign-in, static tokens, or both are configured (checked at start-up, so it throws there). */
+export function credentialRequired(): boolean {
+  const { oauth, tokens } = useAuthSetup();
+  return !!(oauth || tokens);
+}
+
+/** Answers `error` when it is a sign-in refusal; undefined for any other error. */
+export function refuse(event: H3Event, error: unknown): Promise<void> | undefined {
+  return error instanceof AuthError ? sendAuthError(event, error, useOAuthSettings()) : undefined;
+}
+
+/** The caller's identity, or undefined once the refusal is answered. */
+export async function authenticate(event: H3Event): Promise<AuthInfo | undefined> {
   try {
-    event.context.mcpAuth = await authInfoOf(event);
+    return await authInfoOf(event);
   } catch (error) {
-    if (!(error instanceof AuthError)) throw error;
-    return sendAuthError(event, error, useOAuthSettings());
+    const refused = refuse(event, error);
+    if (!refused) throw error;
+    await refused;
+    return undefined;
   }
 }

@@ -1,5 +1,5 @@
 /** Protected-resource metadata (RFC 9728) at the root, where clients look after the path-suffixed URL. */
-import { useOAuthSettings } from "../../server/mcp/auth/authenticate";
-import { answerProtectedResourceMetadata } from "../../server/mcp/auth/protected-resource";
+import { useOAuthSettings } from "../../authenticate";
+import { answerProtectedResourceMetadata } from "../../protected-resource";
 
 export default defineEventHandler((event) => answerProtectedResourceMetadata(event, useOAuthSettings()));

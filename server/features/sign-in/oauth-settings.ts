@@ -2,7 +2,8 @@
  * Sign-in settings: on when NITRO_MCP_AUTH_ISSUER is set. Checked at start-up, so a server that
  * cannot validate tokens never starts (and never runs with an open door).
  */
-import type { McpConfig } from "../config";
+import type { McpConfig, ParsedSettings } from "../../mcp/config";
+import type { SETTINGS } from "./settings";
 
 export interface OAuthSettings {
   /** The authorization server's issuer identifier, exactly as its metadata and tokens state it. */
@@ -34,7 +35,8 @@ function absoluteUrl(value: string, variable: string): URL {
 }
 
 /** The sign-in settings, or undefined when sign-in is off. Throws with a clear message on a misconfiguration. */
-export function oauthSettingsOf(config: McpConfig): OAuthSettings | undefined {
+export function oauthSettingsOf(settings: ParsedSettings<typeof SETTINGS>, core: McpConfig): OAuthSettings | undefined {
+  const config = { ...settings, resourceUrl: core.resourceUrl, serverInfo: core.serverInfo };
   if (!config.authIssuer) return undefined;
   absoluteUrl(config.authIssuer, "NITRO_MCP_AUTH_ISSUER");
   if (!config.resourceUrl) {

@@ -13,9 +13,9 @@
  * else: handlers see its claims, never the token.
  */
 import { createRemoteJWKSet, customFetch, decodeProtectedHeader, errors, jwtVerify, type FetchImplementation, type JWTPayload } from "jose";
-import type { AuthInfo } from "../context";
-import { base64UrlEncode, utf8Encode } from "../internal/encoding";
-import { isPlainObject } from "../internal/object";
+import type { AuthInfo } from "../../mcp/context";
+import { base64UrlEncode, utf8Encode } from "../../mcp/internal/encoding";
+import { isPlainObject } from "../../mcp/internal/object";
 import { AuthError, IssuerUnavailableError } from "./auth-error";
 import { authorizationServerMetadata } from "./authorization-server";
 import { BACKOFF_SECONDS, fetchIssuerJson } from "./issuer-fetch";

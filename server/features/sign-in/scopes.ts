@@ -4,7 +4,7 @@
  * operation needs, in one challenge. Lists are never restricted. A broader scope covers the
  * narrower ones below it: `notes` covers `notes:write`.
  */
-import type { AuthInfo, RequestTarget } from "../context";
+import type { AuthInfo, RequestTarget } from "../../mcp/context";
 import { AuthError } from "./auth-error";
 
 const covers = (granted: string, required: string) => granted === required || required.startsWith(`${granted}:`);

@@ -11,8 +11,8 @@
  * - concurrent GETs of one URL share one fetch. Each waiter is bounded by its own timer, since on
  *   Workers a fetch belongs to the request that started it and is cancelled with it.
  */
-import { isPlainObject } from "../internal/object";
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "../jsonrpc";
+import { isPlainObject } from "../../mcp/internal/object";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../mcp/jsonrpc";
 import { IssuerUnavailableError } from "./auth-error";
 
 const FETCH_TIMEOUT_MS = 5000;

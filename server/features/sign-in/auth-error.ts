@@ -10,9 +10,9 @@
  * the scopes to ask for; with static tokens only, it is `Bearer realm="mcp"`.
  */
 import { send, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
-import { ErrorCode, McpError } from "../errors";
-import { sendError } from "../http/error-reply";
-import { logWarning } from "../log";
+import { ErrorCode, McpError } from "../../mcp/errors";
+import { sendError } from "../../mcp/http/error-reply";
+import { logWarning } from "../../mcp/log";
 import type { OAuthSettings } from "./oauth-settings";
 import { protectedResourceMetadataUrl } from "./protected-resource";
 
