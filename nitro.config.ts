@@ -28,6 +28,8 @@ export default defineNitroConfig({
   // Definitions (tools/, prompts/, resources/) are read from every scan dir.
   scanDirs: ["server", ...featureDirs],
   modules: [mcpDefinitionsModule(), mcpPlatformModule(), mcpCloudflareModule(), ...featureModules],
+  // Which features this build has, for the core's start-up checks (a tool declaring `task` needs the tasks feature).
+  virtual: { "#mcp-features": `export const features = ${JSON.stringify(featureDirs.map((dir) => dir.slice("server/features/".length)))};` },
   ...(cloudflare ? { output: { dir: ".output-cloudflare" }, buildDir: ".nitro/output-cloudflare" } : {}),
   cloudflare: {
     deployConfig: true,

@@ -6,12 +6,14 @@
  * its own methods. See server/mcp/README.md, "Extending the core".
  */
 import type { H3Event } from "h3";
-import type { AuthInfo, McpContext, RequestTarget } from "./context";
+import type { AuthInfo, Era, McpContext, RequestTarget } from "./context";
+import type { ToolEntry } from "./entries";
 import type { McpError } from "./errors";
 import type { JsonRpcRequest } from "./jsonrpc";
-import type { MethodHandler } from "./methods/types";
+import type { MethodHandler, MethodResult } from "./methods/types";
 import type { InputRequiredOutcome } from "./outcome";
-import type { LoggingLevel } from "./protocol";
+import type { LoggingLevel, ServerCapabilities } from "./protocol";
+import type { EraSelection } from "./versions";
 
 /** Watches every MCP request (the observability feature: spans). Each method must let errors through unchanged. */
 export interface RequestObserver {
@@ -23,12 +25,17 @@ export interface RequestObserver {
   step<T>(name: string, attributes: Readonly<Record<string, string | number | boolean>>, work: () => Promise<T>): Promise<T>;
 }
 
-/** How 2025-era requests are served (the legacy feature). Without it, `initialize` is refused with -32022. */
+/**
+ * How 2025-era requests are served (the legacy feature, which also adds that era's own methods with `addMethods`).
+ * Without it, `initialize` is refused with -32022.
+ */
 export interface LegacyEra {
+  /** The 2025 versions it speaks, newest first. */
+  readonly versions: readonly string[];
+  /** The era (and version) of a request without the 2026 envelope; throws -32022 for a version header nobody here speaks. */
+  selectEra(message: JsonRpcRequest, versionHeader: string | undefined): EraSelection;
   /** The level at which log messages are sent: without a session no `logging/setLevel` can be remembered. */
   readonly logLevel: LoggingLevel;
-  /** Methods only the 2025 wire has (`initialize`, `ping`, `logging/setLevel`). */
-  readonly methods: ReadonlyMap<string, MethodHandler>;
   /** A complete result as those revisions shape it. */
   result(result: Record<string, unknown>): Record<string, unknown>;
   /** What a handler's "ask first" becomes for a client that cannot be asked. */
@@ -50,9 +57,52 @@ export interface SignIn {
   refuse(event: H3Event, error: unknown): Promise<void> | undefined;
 }
 
+/** Runs the tools declared with `task` (the tasks feature): the whole tools/call, plain or as a task. */
+export type TaskRunner = (tool: ToolEntry & { task: NonNullable<ToolEntry["task"]> }, args: Record<string, unknown>, mcp: McpContext) => Promise<MethodResult>;
+
+/** Something `subscriptions/listen` can carry (the tasks feature: `notifications/tasks` for `taskIds`). */
+export interface ListenSource {
+  /**
+   * Reads what the client asked for in `params.notifications` (throwing -32602/-32021 on a bad request, before the
+   * acknowledgement), and returns what is honoured (merged into the acknowledgement's `notifications`) and the watch,
+   * which sends its notifications tagged with `tag` until it is done or `mcp.signal` aborts.
+   */
+  open(mcp: McpContext, notifications: Readonly<Record<string, unknown>>): Promise<{ honoured: Record<string, unknown>; watch(tag: Record<string, unknown>): Promise<void> }>;
+}
+
+type Extensions = NonNullable<ServerCapabilities["extensions"]>;
+
 const passThrough: RequestObserver = { read() {}, within: (_event, work) => work(), step: (_name, _attributes, work) => work() };
 
-const registered: { observer: RequestObserver; legacy?: LegacyEra; signIn?: SignIn } = { observer: passThrough };
+const registered: {
+  observer: RequestObserver;
+  legacy?: LegacyEra;
+  signIn?: SignIn;
+  taskRunner?: TaskRunner;
+  methods: Record<Era, Map<string, MethodHandler>>;
+  extensions: Record<Era, Extensions>;
+  listenSources: ListenSource[];
+} = { observer: passThrough, methods: { modern: new Map(), legacy: new Map() }, extensions: { modern: {}, legacy: {} }, listenSources: [] };
+
+/** Adds methods (e.g. `tasks/get`) to the eras named (at start-up). A feature adds a method only when the capability behind it is there. */
+export function addMethods(eras: readonly Era[], methods: Readonly<Record<string, MethodHandler>>): void {
+  for (const era of eras) for (const [name, handler] of Object.entries(methods)) registered.methods[era].set(name, handler);
+}
+
+/** Declares an extension the server supports, in the eras named: it appears in `server/discover` (and `initialize`) capabilities. */
+export function declareExtension(eras: readonly Era[], name: string, settings: Extensions[string]): void {
+  for (const era of eras) registered.extensions[era][name] = settings;
+}
+
+/** Registers the runner of tools declared with `task` (at start-up). Without it, such a tool stops the server at start-up. */
+export function runTasks(runner: TaskRunner): void {
+  registered.taskRunner = runner;
+}
+
+/** Adds something `subscriptions/listen` can carry (at start-up). */
+export function addListenSource(source: ListenSource): void {
+  registered.listenSources.push(source);
+}
 
 /** Registers the one request observer (at start-up). */
 export function observeRequests(observer: RequestObserver): void {
@@ -77,3 +127,15 @@ export const useLegacyEra = (): LegacyEra | undefined => registered.legacy;
 
 /** Sign-in, when configured: then every call needs a credential. */
 export const useSignIn = (): SignIn | undefined => registered.signIn;
+
+/** The methods features added to an era. */
+export const addedMethods = (era: Era): ReadonlyMap<string, MethodHandler> => registered.methods[era];
+
+/** The extensions features declared for an era. */
+export const declaredExtensions = (era: Era): Extensions => registered.extensions[era];
+
+/** The runner of task tools, when the tasks feature is there. */
+export const useTaskRunner = (): TaskRunner | undefined => registered.taskRunner;
+
+/** What `subscriptions/listen` can carry. */
+export const listenSources = (): readonly ListenSource[] => registered.listenSources;

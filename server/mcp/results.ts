@@ -1,7 +1,7 @@
 /**
  * Shapes what a method returned into a 2026-07-28 result: `resultType` and
  * `_meta["io.modelcontextprotocol/serverInfo"]`, keeping any `_meta` the handler set.
- * (The legacy era's shapes are in server/features/legacy/legacy.ts.)
+ * (The legacy era's shapes are the legacy feature's.)
  */
 import { useMcpConfig } from "./config";
 import { META, type InputRequest } from "./protocol";

@@ -122,30 +122,6 @@ export const SETTINGS = {
     doc: "Host names the endpoint answers to (comma-separated); unset: on a loopback or private address only loopback names and IP literals",
     parse: (raw) => parseList(raw).map((host) => host.toLowerCase()),
   }),
-  taskTtlSeconds: setting({
-    env: "NITRO_MCP_TASK_TTL_SECONDS",
-    default: 3600,
-    doc: "How long a task (and its result) is kept after it is created, in seconds; then it is deleted",
-    parse: integer("NITRO_MCP_TASK_TTL_SECONDS", 1),
-  }),
-  taskPollIntervalMs: setting({
-    env: "NITRO_MCP_TASK_POLL_INTERVAL_MS",
-    default: 1000,
-    doc: "How often clients are asked to poll a task (pollIntervalMs), in milliseconds",
-    parse: integer("NITRO_MCP_TASK_POLL_INTERVAL_MS", 1),
-  }),
-  taskHeartbeatTimeoutSeconds: setting({
-    env: "NITRO_MCP_TASK_HEARTBEAT_TIMEOUT_SECONDS",
-    default: 30,
-    doc: "A working task whose instance has not reported for this long (it died, or its platform stopped it) is marked failed",
-    parse: integer("NITRO_MCP_TASK_HEARTBEAT_TIMEOUT_SECONDS", 1),
-  }),
-  taskMaxActive: setting({
-    env: "NITRO_MCP_TASK_MAX_ACTIVE",
-    default: 10,
-    doc: "Most tasks a principal may have working or waiting for input at once (all anonymous callers are one principal); beyond it a call that would start a task gets an isError result",
-    parse: integer("NITRO_MCP_TASK_MAX_ACTIVE", 1),
-  }),
   maxBodyBytes: setting({
     env: "NITRO_MCP_MAX_BODY_BYTES",
     default: 1048576,

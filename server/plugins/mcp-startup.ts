@@ -1,10 +1,13 @@
 /**
  * Sets the log format (and opens the log's output), and fails fast on bad configuration (a state
  * secret shorter than 32 bytes…) so the server stops at start-up with a clear message instead of
- * failing on the first request. (Each feature checks its own settings in its own plugin.)
+ * failing on the first request: also a tool declaring `task` in a build without the tasks feature.
+ * (Each feature checks its own settings in its own plugin.)
  */
+import { features } from "#mcp-features";
 import { useMcpConfig } from "../mcp/config";
 import { logWarning, setLogFormat } from "../mcp/log";
+import { registry } from "../mcp/registry";
 import { useStateKeyRing } from "../mcp/state/request-state";
 
 export default defineNitroPlugin(() => {
@@ -12,6 +15,10 @@ export default defineNitroPlugin(() => {
   // First, so every later line (this plugin's, the storage plugin's) has the chosen format.
   setLogFormat(config.logFormat);
   void useStateKeyRing();
+  const taskTools = registry.tools.filter((tool) => tool.task).map((tool) => tool.descriptor.name);
+  if (taskTools.length && !features.includes("tasks")) {
+    throw new Error(`${taskTools.join(", ")} declare${taskTools.length === 1 ? "s" : ""} task, which needs the tasks feature (server/features/tasks), absent from this build: remove the option, or the tool`);
+  }
   if (config.allowedOrigins.includes("*")) {
     logWarning("⚠ NITRO_MCP_ALLOWED_ORIGINS=* lets any web page call this server from a browser; on a local server, that includes hostile ones.");
   }

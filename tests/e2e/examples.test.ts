@@ -185,7 +185,7 @@ describe("connect_account (URL mode)", () => {
   });
 });
 
-describe("export_notes (a task)", () => {
+describe.runIf(hasFeature("tasks"))("export_notes (a task)", () => {
   it("runs as a task: progress, one question half way, then the document", async () => {
     const task = await createTask(server.url, "export_notes", { delay_ms: 300 });
     expect(task).toMatchObject({ status: "working", ttlMs: expect.any(Number), pollIntervalMs: expect.any(Number) });
@@ -219,7 +219,7 @@ describe("export_notes (a task)", () => {
   });
 });
 
-describe("the notes-helper skill", () => {
+describe.runIf(hasFeature("skills"))("the notes-helper skill", () => {
   it("is served with its reference file", async () => {
     const { body } = await post(server.url, "skills/list");
     expect(body.result.skills).toEqual([

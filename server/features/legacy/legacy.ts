@@ -14,14 +14,40 @@
  */
 import { useMcpConfig } from "../../mcp/config";
 import type { McpContext } from "../../mcp/context";
-import { ErrorCode, McpError, ResourceNotFoundError, invalidParams } from "../../mcp/errors";
+import { ErrorCode, McpError, ResourceNotFoundError, invalidParams, unsupportedProtocolVersion } from "../../mcp/errors";
 import { isPlainObject } from "../../mcp/internal/object";
+import type { JsonRpcRequest } from "../../mcp/jsonrpc";
 import type { MethodResult } from "../../mcp/methods/types";
 import type { InputRequiredOutcome } from "../../mcp/outcome";
 import { LOG_LEVELS, MODERN_PROTOCOL_VERSION, type InputRequest, type LoggingLevel } from "../../mcp/protocol";
-import { registry } from "../../mcp/registry";
+import { serverCapabilities } from "../../mcp/registry";
+import { supportedProtocolVersions, type EraSelection } from "../../mcp/versions";
 
 export const LEGACY_LOG_LEVEL: LoggingLevel = "info";
+
+/** Newest first: `initialize` falls back to the first one when the client asks for a version we do not know. */
+export const LEGACY_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26"];
+/** What a legacy request without `MCP-Protocol-Version` is taken to be. */
+const HEADERLESS_LEGACY_VERSION = "2025-03-26";
+
+/** The version `initialize` answers with: the requested one if we speak it, else our latest legacy one. */
+function negotiateLegacyVersion(requested: unknown): string {
+  return typeof requested === "string" && LEGACY_VERSIONS.includes(requested) ? requested : LEGACY_VERSIONS[0]!;
+}
+
+/**
+ * The era of a request without the 2026 envelope: `initialize` opens the legacy era; later legacy requests are
+ * recognised by their `MCP-Protocol-Version` header, and a request with neither header nor modern `_meta` is taken as
+ * 2025-03-26, as those revisions allow. An unknown version header gets -32022 (400) with the supported list.
+ */
+export function selectLegacyEra(message: JsonRpcRequest, versionHeader: string | undefined): EraSelection {
+  if (message.method === "initialize") return { era: "legacy", version: negotiateLegacyVersion(message.params.protocolVersion) };
+  const header = versionHeader?.trim();
+  if (header === undefined) return { era: "legacy", version: HEADERLESS_LEGACY_VERSION };
+  if (LEGACY_VERSIONS.includes(header)) return { era: "legacy", version: header };
+  if (header === MODERN_PROTOCOL_VERSION) return { era: "modern" };
+  throw unsupportedProtocolVersion(header, supportedProtocolVersions());
+}
 
 export function initialize(mcp: McpContext): MethodResult {
   const { protocolVersion, capabilities, clientInfo } = mcp.params;
@@ -31,7 +57,7 @@ export function initialize(mcp: McpContext): MethodResult {
   const config = useMcpConfig();
   return {
     protocolVersion: mcp.protocolVersion,
-    capabilities: registry.legacyCapabilities,
+    capabilities: serverCapabilities("legacy"),
     serverInfo: config.serverInfo,
     ...(config.instructions ? { instructions: config.instructions } : {}),
   };

@@ -1,6 +1,6 @@
 /** `server/discover`: supported versions, capabilities (derived from what is registered), instructions. */
 import { useMcpConfig } from "../config";
-import { registry } from "../registry";
+import { serverCapabilities } from "../registry";
 import { supportedProtocolVersions } from "../versions";
 import type { MethodResult } from "./types";
 
@@ -8,7 +8,7 @@ export function discover(): MethodResult {
   const config = useMcpConfig();
   return {
     supportedVersions: supportedProtocolVersions(),
-    capabilities: registry.capabilities,
+    capabilities: serverCapabilities("modern"),
     ...(config.instructions ? { instructions: config.instructions } : {}),
     ...config.listCache,
   };

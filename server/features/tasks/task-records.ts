@@ -4,14 +4,14 @@
  * compare-and-set on its whole value, so two instances racing (a cancel and a completion, two
  * answers) never lose a change, and a terminal status is final.
  */
-import { useAtomicStore } from "../atomic-store";
-import { isKeySegment } from "../../storage/keys";
-import type { AuthInfo } from "../context";
-import type { ValidArguments } from "../entries";
-import { invalidParams } from "../errors";
-import { clip } from "../internal/text";
-import type { JsonRpcErrorBody } from "../jsonrpc";
-import type { InputRequest } from "../protocol";
+import { useAtomicStore } from "../../mcp/atomic-store";
+import { isKeySegment } from "../../mcp/storage-keys";
+import type { AuthInfo } from "../../mcp/context";
+import type { ValidArguments } from "../../mcp/entries";
+import { invalidParams } from "../../mcp/errors";
+import { clip } from "../../mcp/internal/text";
+import type { JsonRpcErrorBody } from "../../mcp/jsonrpc";
+import type { InputRequest } from "../../mcp/protocol";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "cancelled" | "failed";
 

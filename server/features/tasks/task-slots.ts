@@ -5,8 +5,9 @@
  * racing for one, one wins) or takes over, by compare-and-set, one whose task has ended, failed on
  * a lost heartbeat, or expired. Nothing ever has to free a slot, so none can leak.
  */
-import { digestKeySegment } from "../../storage/keys";
-import { useMcpConfig } from "../config";
+import { digestKeySegment } from "../../mcp/storage-keys";
+import { useSettings } from "../../mcp/config";
+import { SETTINGS } from "./settings";
 import { isTerminal, readTaskRecord, storeTtlSeconds, taskStore, type TaskRecord } from "./task-records";
 import { checkedHeartbeat } from "./task-rounds";
 
@@ -31,7 +32,7 @@ export async function claimTaskSlot(task: TaskRecord): Promise<boolean> {
   const owner = await digestKeySegment(task.owner);
   const claim = JSON.stringify({ taskId: task.id, pendingUntil: Date.now() + Math.min(CLAIM_GRACE_MS, task.ttlMs) } satisfies Slot);
   const ttlSeconds = storeTtlSeconds(task);
-  for (let index = 0; index < useMcpConfig().taskMaxActive; index++) {
+  for (let index = 0; index < useSettings(SETTINGS).taskMaxActive; index++) {
     const key = `task-slot:${owner}:${index}`;
     if (await atomic.setIfAbsent(key, claim, ttlSeconds)) return true;
     const held = await atomic.get(key);

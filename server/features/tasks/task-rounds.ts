@@ -12,25 +12,26 @@
  * stops (the instance died, or its platform stopped the work) is marked failed by the next reader.
  */
 import type { H3Event } from "h3";
-import { useMcpConfig } from "../config";
-import type { McpContext } from "../context";
-import { McpError } from "../errors";
-import { ResponseChannel } from "../http/channel";
-import { errorBody } from "../jsonrpc";
-import { logError, logWithReference } from "../log";
-import { isInputRequiredOutcome } from "../outcome";
-import { registry } from "../registry";
-import { resolveTarget } from "../request-target";
-import { completeResult } from "../results";
+import { useSettings } from "../../mcp/config";
+import { SETTINGS } from "./settings";
+import type { McpContext } from "../../mcp/context";
+import { McpError } from "../../mcp/errors";
+import { ResponseChannel } from "../../mcp/http/channel";
+import { errorBody } from "../../mcp/jsonrpc";
+import { logError, logWithReference } from "../../mcp/log";
+import { isInputRequiredOutcome } from "../../mcp/outcome";
+import { registry } from "../../mcp/registry";
+import { resolveTarget } from "../../mcp/request-target";
+import { completeResult } from "../../mcp/results";
 import { keepAlive } from "./background";
 import { endedTask, isTerminal, readTaskRecord, updateTaskRecord, type TaskRecord } from "./task-records";
 
 /** How often a running round reports, from the configured timeout (three beats per timeout). */
-const heartbeatIntervalMs = () => Math.max(250, (useMcpConfig().taskHeartbeatTimeoutSeconds * 1000) / 3);
+const heartbeatIntervalMs = () => Math.max(250, (useSettings(SETTINGS).taskHeartbeatTimeoutSeconds * 1000) / 3);
 
 /** A working task whose round stopped reporting: failed, with why. */
 function lostHeartbeat(record: TaskRecord): TaskRecord | undefined {
-  const timeoutSeconds = useMcpConfig().taskHeartbeatTimeoutSeconds;
+  const timeoutSeconds = useSettings(SETTINGS).taskHeartbeatTimeoutSeconds;
   if (record.status !== "working" || Date.now() - record.heartbeatAt <= timeoutSeconds * 1000) return undefined;
   const message = `The task stopped: the server running it stopped reporting (no heartbeat for ${timeoutSeconds} s)`;
   return endedTask(record, { status: "failed", statusMessage: message, error: { code: -32603, message } });

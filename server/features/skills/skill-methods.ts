@@ -1,12 +1,12 @@
 /** `skills/list`, `skills/get` and `resources/directory/read` (the skills extension). */
-import { useMcpConfig } from "../config";
-import type { McpContext } from "../context";
-import { invalidParams } from "../errors";
-import { clip } from "../internal/text";
-import { paginate } from "../pagination";
-import { skillCatalog } from "../skills";
-import { listResult } from "./list-result";
-import type { MethodResult } from "./types";
+import { useMcpConfig } from "../../mcp/config";
+import type { McpContext } from "../../mcp/context";
+import { invalidParams } from "../../mcp/errors";
+import { clip } from "../../mcp/internal/text";
+import { paginate } from "../../mcp/pagination";
+import { skillCatalog } from "./skill-catalog";
+import { listResult } from "../../mcp/methods/list-result";
+import type { MethodResult } from "../../mcp/methods/types";
 
 /** Skills change only with a deploy. */
 const cacheHints = () => ({ ttlMs: useMcpConfig().listCache.ttlMs, cacheScope: "public" as const });

@@ -1,6 +1,6 @@
 /**
  * The skills this server ships (the skills extension, `io.modelcontextprotocol/skills`, SEP-2640),
- * read at build time from `server/skills/<path>/` (see `server/build/skill-files.ts`):
+ * read at build time from `server/skills/<path>/` (see `skill-files.ts` and `module.ts`):
  * - each skill's entry for `skills/list` and `skills/get`: its `SKILL.md` URI, its frontmatter, and
  *   every file with its SHA-256 digest and size;
  * - every file as a resource (`skill://<path>/<file>`), read with `resources/read`; each `SKILL.md`
@@ -8,8 +8,8 @@
  * - every folder as a directory (`inode/directory`) for `resources/directory/read`.
  */
 import { skills as sources } from "#mcp-skills";
-import { DEFINITION, type ResourceEntry } from "./entries";
-import type { Resource } from "./protocol";
+import { DEFINITION, type ResourceEntry } from "../../mcp/entries";
+import type { Resource } from "../../mcp/protocol";
 
 export interface SkillEntry {
   readonly uri: string;
@@ -21,12 +21,13 @@ export const DIRECTORY_MIME_TYPE = "inode/directory";
 /** Skills change only with a deploy: anyone may cache their files for five minutes. */
 const SKILL_CACHE = { ttlMs: 300_000, cacheScope: "public" } as const;
 
-function fileEntry(uri: string, file: (typeof sources)[number]["files"][number], metadata: Partial<Resource>): ResourceEntry {
+function fileEntry(uri: string, file: (typeof sources)[number]["files"][number], metadata: Partial<Resource>, unlisted: boolean): ResourceEntry {
   const content = file.text !== undefined ? { text: file.text } : { blob: file.blob! };
   return {
     [DEFINITION]: true,
     kind: "resource",
     descriptor: { uri, name: file.path, mimeType: file.mimeType, size: file.size, ...metadata },
+    unlisted,
     cache: SKILL_CACHE,
     completers: {},
     singleUseState: false,
@@ -54,7 +55,8 @@ function buildCatalog() {
     for (const file of skill.files) {
       const uri = `${root}/${file.path}`;
       const isSkillMd = file.path === "SKILL.md";
-      files.push(fileEntry(uri, file, isSkillMd ? { name: String(skill.frontmatter.name), description: String(skill.frontmatter.description) } : {}));
+      // Each SKILL.md is listed in resources/list; the other files are read through skills/get.
+      files.push(fileEntry(uri, file, isSkillMd ? { name: String(skill.frontmatter.name), description: String(skill.frontmatter.description) } : {}, !isSkillMd));
       // Each folder on the way, from the skill's root to the file, lists its direct children.
       const segments = file.path.split("/");
       let directory = root;
@@ -70,10 +72,8 @@ function buildCatalog() {
   return {
     skills,
     bySkillUri: new Map(skills.map((skill) => [skill.uri, skill])),
-    /** Every skill file, as a fixed resource. */
+    /** Every skill file, as a fixed resource (each SKILL.md listed). */
     files,
-    /** What `resources/list` shows of the skills: each SKILL.md. */
-    listed: new Set(skills.map((skill) => skill.uri)),
     directories: new Map([...directories].map(([uri, children]) => [uri, [...children.values()]])),
   };
 }

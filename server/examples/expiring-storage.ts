@@ -5,8 +5,7 @@
  * are swept on those drivers at most once a minute (a sweep reads every key).
  */
 import { useStorage } from "nitropack/runtime";
-import { nowSeconds as now } from "./internal/time";
-import { logError } from "./log";
+import { logError, nowSeconds as now } from "../mcp/author";
 
 interface Stored<T> {
   value: T;

@@ -7,15 +7,16 @@
  * - it did not: an optional task tool runs as a plain call; a required one is refused with -32021
  *   naming the extension (a 2025-era client, which cannot have it, gets an isError result).
  */
-import type { McpContext } from "../context";
-import type { ToolEntry, ValidArguments } from "../entries";
-import { missingClientCapabilities } from "../errors";
-import { base64UrlEncode } from "../internal/encoding";
-import { isPlainObject } from "../internal/object";
-import { taskCreatedOutcome, toolErrorResult } from "../outcome";
-import { useMcpConfig } from "../config";
-import { EXTENSIONS } from "../protocol";
-import type { MethodResult } from "../methods/types";
+import type { McpContext } from "../../mcp/context";
+import type { ToolEntry, ValidArguments } from "../../mcp/entries";
+import { missingClientCapabilities } from "../../mcp/errors";
+import { base64UrlEncode } from "../../mcp/internal/encoding";
+import { isPlainObject } from "../../mcp/internal/object";
+import { taskCreatedOutcome, toolErrorResult } from "../../mcp/outcome";
+import { useSettings } from "../../mcp/config";
+import { SETTINGS } from "./settings";
+import { EXTENSIONS } from "../../mcp/protocol";
+import type { MethodResult } from "../../mcp/methods/types";
 import { publicTask } from "./task-views";
 import { createTaskRecord, type TaskRecord } from "./task-records";
 import { startRound } from "./task-rounds";
@@ -48,7 +49,7 @@ function roundCapabilities(declared: Readonly<Record<string, unknown>>): Record<
 }
 
 function newTask(tool: ToolEntry, args: ValidArguments, mcp: McpContext, prepared: Readonly<Record<string, unknown>> | undefined): TaskRecord {
-  const config = useMcpConfig();
+  const config = useSettings(SETTINGS);
   const now = new Date().toISOString();
   return {
     // Unguessable (it names the task to whoever holds it) and header-safe (it travels in Mcp-Name).
@@ -83,7 +84,7 @@ export async function callTaskTool(tool: ToolEntry & { task: NonNullable<ToolEnt
   if (!declared) return tool.task.run(before.arguments, mcp, before.prepared);
   const task = newTask(tool, before.arguments, mcp, before.prepared);
   if (!(await claimTaskSlot(task))) {
-    const max = useMcpConfig().taskMaxActive;
+    const max = useSettings(SETTINGS).taskMaxActive;
     return toolErrorResult(
       `Too many active tasks: you already have ${max} working or waiting for input, the most this server allows. Wait for one to finish, or cancel one (tasks/cancel), then call again.`,
     );
