@@ -27,7 +27,7 @@ it("signs in as the docs show, and deletes a note after confirming", async () =>
   const resource = new URL(variables.NITRO_MCP_RESOURCE_URL!);
   const issuer = new URL(variables.NITRO_MCP_AUTH_ISSUER!);
   // `npm run auth-server`, on the docs' port.
-  const authServer = spawn(process.execPath, ["server/dev/auth-server.mjs"], {
+  const authServer = spawn(process.execPath, ["server/features/sign-in/dev/auth-server.mjs"], {
     env: { ...process.env, PORT: issuer.port, NITRO_MCP_RESOURCE_URL: resource.href },
     stdio: ["ignore", "pipe", "inherit"],
   });

@@ -8,7 +8,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeSigningKey, startAuthServer, TEST_CLIENTS } from "../../server/dev/auth-server.mjs";
+import { makeSigningKey, startAuthServer, TEST_CLIENTS } from "../../server/features/sign-in/dev/auth-server.mjs";
 import { ELICITATION, askToIncrement, expectOpaqueRejection, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
 import { startFaultyIssuer, type Endpoint, type FaultyIssuer } from "../helpers/faulty-issuer";
 import { bearer, clientCredentialsToken, DevLoginProvider, revokeToken, signToken } from "../helpers/oauth";
