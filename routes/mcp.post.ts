@@ -5,16 +5,18 @@
  * 1. guard Origin and Host (403), add CORS headers;
  * 2. authenticate the caller (401; everyone is `anonymous` without the sign-in feature);
  * 3. read and validate the request into `event.context.mcp`: body, JSON-RPC envelope, `_meta`,
- *    mirrored headers, version, target, and `requestState` (opened, claimed if single use);
- * 4. respond: dispatch to the method and write the result as JSON, or as SSE once the
- *    handler sends a notification.
+ *    mirrored headers, version, target (and the caller's right to it);
+ * 4. open its `requestState` (verified, claimed if single use);
+ * 5. respond: dispatch to the method and write the result as JSON, or as SSE once the
+ *    handler sends a notification; a state the handler returns is sealed by `sealRequestState`.
  */
 import { authenticate } from "../server/mcp/http/authenticate";
 import { guardOriginAndHost } from "../server/mcp/http/guard";
 import { respond } from "../server/mcp/http/respond";
 import { readMcpRequest } from "../server/mcp/read-request";
+import { openRequestState, sealRequestState } from "../server/mcp/state/request-state";
 
 export default defineEventHandler({
-  onRequest: [guardOriginAndHost, authenticate, readMcpRequest],
-  handler: (event) => respond(event, event.context.mcp!),
+  onRequest: [guardOriginAndHost, authenticate, readMcpRequest, openRequestState],
+  handler: (event) => respond(event, event.context.mcp!, sealRequestState),
 });

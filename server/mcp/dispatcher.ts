@@ -18,7 +18,6 @@ import type { MethodHandler } from "./methods/types";
 import { isInputRequiredOutcome, isTaskCreatedOutcome } from "./outcome";
 import { registry } from "./registry";
 import { completeResult, inputRequiredResult, taskResult } from "./results";
-import { sealOutgoingState } from "./state/request-state";
 
 const { capabilities } = registry;
 /** The core's methods both eras share, present only when the capability behind them is. */
@@ -40,7 +39,10 @@ function methodsOf(era: Era): ReadonlyMap<string, MethodHandler> {
   return methods[era];
 }
 
-async function result(mcp: McpContext): Promise<Record<string, unknown>> {
+/** Seals a handler's state into `requestState` (state/request-state.ts, which the route hands over). */
+export type Seal = (mcp: McpContext, data: Readonly<Record<string, unknown>>) => Promise<string>;
+
+async function result(mcp: McpContext, seal: Seal): Promise<Record<string, unknown>> {
   const handler = methodsOf(mcp.era).get(mcp.method);
   if (!handler) throw methodNotFound(mcp.method);
   const outcome = await handler(mcp);
@@ -49,12 +51,12 @@ async function result(mcp: McpContext): Promise<Record<string, unknown>> {
   if (isTaskCreatedOutcome(outcome)) return taskResult(outcome.task);
   if (!isInputRequiredOutcome(outcome)) return legacyEra ? legacyEra.result(outcome) : completeResult(outcome);
   if (legacyEra) return legacyEra.inputRequired(mcp, outcome);
-  return inputRequiredResult(outcome.inputRequests, await sealOutgoingState(mcp, outcome.state));
+  return inputRequiredResult(outcome.inputRequests, await seal(mcp, outcome.state));
 }
 
-export async function dispatch(mcp: McpContext): Promise<JsonRpcReply> {
+export async function dispatch(mcp: McpContext, seal: Seal): Promise<JsonRpcReply> {
   try {
-    const value = await result(mcp);
+    const value = await result(mcp, seal);
     const outcome = { resultType: (value.resultType as string | undefined) ?? "complete", toolError: value.isError === true };
     return { status: 200, body: resultMessage(mcp.id, value), outcome };
   } catch (caught) {

@@ -3,9 +3,9 @@
  * before any handler runs, and answers the refusals itself with the spec's code and status:
  * Content-Type (415), body size (413), one JSON-RPC message (-32700, -32600); a notification
  * is answered 202 here. For a 2026-07-28 request also `_meta` (-32602/400), the mirrored headers
- * (-32020/400), the version (-32022/400), `inputResponses` and `requestState` (-32602). Before any
- * state is opened (and a single-use one claimed), sign-in (when present) authorizes the caller for the
- * target (403 `insufficient_scope`), in both eras.
+ * (-32020/400), the version (-32022/400) and `inputResponses` (-32602); sign-in (when present)
+ * authorizes the caller for the target (403 `insufficient_scope`), in both eras, before the next step
+ * opens any `requestState` (state/request-state.ts).
  */
 import { sendNoContent, type H3Event } from "h3";
 import { useMcpConfig } from "./config";
@@ -22,7 +22,6 @@ import { parseJsonRpcMessage, type JsonRpcRequest } from "./jsonrpc";
 import type { RequestId } from "./protocol";
 import { parseRequestMeta, readProgressToken } from "./request-meta";
 import { resolveTarget } from "./request-target";
-import { openIncomingState } from "./state/request-state";
 import { requireModernVersion, selectEra } from "./versions";
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(?:;|$)/i;
@@ -40,8 +39,8 @@ function cancelOnDisconnect(event: H3Event, channel: ResponseChannel): void {
 
 type EraFields = Omit<McpContext, "id" | "method" | "params" | "principal" | "auth" | "signal" | "event" | "channel">;
 
-/** 2026-07-28: `_meta`, mirrored headers, version, target, scopes, `inputResponses` and `requestState`, all checked up front. */
-async function modernFields(read: HeaderReader, message: JsonRpcRequest, auth: AuthInfo): Promise<EraFields> {
+/** 2026-07-28: `_meta`, mirrored headers, version, target, scopes and `inputResponses`, all checked up front. */
+function modernFields(read: HeaderReader, message: JsonRpcRequest, auth: AuthInfo): EraFields {
   const meta = parseRequestMeta(message.params);
   checkVersionHeader(read, meta.protocolVersion);
   requireModernVersion(meta.protocolVersion);
@@ -54,8 +53,8 @@ async function modernFields(read: HeaderReader, message: JsonRpcRequest, auth: A
     throw invalidParams("params.inputResponses must be an object mapping input request keys to responses");
   }
   useSignIn()?.authorize(auth, target);
-  const { state, inputResponses } = await openIncomingState({ method, params, principal: auth.principal, target });
-  return { era: "modern", ...meta, target, inputResponses, state };
+  // The next step, `openRequestState`, opens the state and keeps the answers it allows.
+  return { era: "modern", ...meta, target, inputResponses: {} };
 }
 
 /**
@@ -127,10 +126,10 @@ class RequestContext implements McpContext {
   }
 }
 
-async function createMcpContext(event: H3Event, message: JsonRpcRequest, auth: AuthInfo): Promise<McpContext> {
+function createMcpContext(event: H3Event, message: JsonRpcRequest, auth: AuthInfo): McpContext {
   const read: HeaderReader = (name) => requestHeader(event, name);
   const selection = selectEra(message, read("mcp-protocol-version"));
-  const fields = selection.era === "modern" ? await modernFields(read, message, auth) : legacyFields(message, selection.version, auth);
+  const fields = selection.era === "modern" ? modernFields(read, message, auth) : legacyFields(message, selection.version, auth);
   const channel = new ResponseChannel();
   cancelOnDisconnect(event, channel);
   return new RequestContext(message, auth, fields, event, channel);
@@ -150,7 +149,7 @@ export async function readMcpRequest(event: H3Event): Promise<void> {
     event.context.mcpMessage = message;
     const observer = useObserver();
     observer.read(event, message);
-    event.context.mcp = await observer.within(event, () => createMcpContext(event, message, event.context.mcpAuth!));
+    event.context.mcp = observer.within(event, () => createMcpContext(event, message, event.context.mcpAuth!));
   } catch (error) {
     const refused = useSignIn()?.refuse(event, error);
     if (refused) return refused;

@@ -1,6 +1,6 @@
 /**
  * Lines of production code in a checkout: every `.ts` and `.mjs` file under `server/`, `routes/` and `utils/`, and
- * `nitro.config.ts`; not the development programs (`server/dev/`, a feature's `dev/`), not the tests. Blank lines and comments count: it
+ * `nitro.config.ts`; not the development programs (any `dev/` folder: the terminal client, a feature's, the build's), not the tests. Blank lines and comments count: it
  * is what a reader of the fork has to read.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -8,7 +8,7 @@ import { join } from "node:path";
 
 /** @param {string} root @param {string} dir @returns {string[]} */
 function sources(root, dir) {
-  if (!existsSync(join(root, dir)) || dir === "server/dev" || /^server\/features\/[^/]+\/dev$/.test(dir)) return [];
+  if (!existsSync(join(root, dir)) || dir.endsWith("/dev")) return [];
   return readdirSync(join(root, dir)).flatMap((name) => {
     const path = `${dir}/${name}`;
     if (statSync(join(root, path)).isDirectory()) return sources(root, path);

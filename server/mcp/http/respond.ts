@@ -5,7 +5,7 @@
  */
 import { setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import type { McpContext } from "../context";
-import { dispatch } from "../dispatcher";
+import { dispatch, type Seal } from "../dispatcher";
 import { useObserver } from "../features";
 import { recordOutcome } from "../request-outcome";
 import type { JsonRpcReply } from "./error-reply";
@@ -21,9 +21,9 @@ function writeHead(event: H3Event, status: number, headers?: Record<string, stri
   setResponseHeaders(event, { "content-type": "application/json", ...headers });
 }
 
-/** Dispatches the validated request and returns the response body: JSON text, or an SSE stream. */
-export async function respond(event: H3Event, mcp: McpContext): Promise<string | ReadableStream<Uint8Array>> {
-  const reply = useObserver().within(event, () => dispatch(mcp));
+/** Dispatches the validated request (`seal` seals a state a handler returns) and returns the response body: JSON text, or an SSE stream. */
+export async function respond(event: H3Event, mcp: McpContext, seal: Seal): Promise<string | ReadableStream<Uint8Array>> {
+  const reply = useObserver().within(event, () => dispatch(mcp, seal));
   // Whichever comes first: the final reply (→ one JSON body) or a notification (→ SSE).
   // A handler may notify before its first await, so the channel replays one already buffered.
   const first = await new Promise<JsonRpcReply | undefined>((resolve) => {
