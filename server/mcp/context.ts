@@ -7,7 +7,7 @@
  */
 import type { H3Event } from "h3";
 import type { Entry } from "./entries";
-import type { ResponseChannel } from "./http/channel";
+import type { ResponseChannel } from "./http/respond";
 import type { RequestId } from "./protocol";
 import type { RequestMeta } from "./request-meta";
 

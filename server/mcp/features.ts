@@ -13,7 +13,21 @@ import type { JsonRpcRequest } from "./jsonrpc";
 import type { MethodHandler, MethodResult } from "./methods/types";
 import type { InputRequiredOutcome } from "./outcome";
 import type { LoggingLevel, ServerCapabilities } from "./protocol";
-import type { EraSelection } from "./versions";
+import type { EraSelection } from "./request-meta";
+
+/** How an MCP request ended, as the dispatcher or a refusing step recorded it (`recordOutcome`), for the observer. */
+export interface RequestOutcome {
+  readonly resultType?: string;
+  /** A tool result with `isError: true` (a failure the model reads, not a protocol error). */
+  readonly toolError?: boolean;
+  readonly errorCode?: number;
+  readonly errorMessage?: string;
+}
+
+/** Records how the request ended, on `event.context.mcpOutcome`, where an observer reads it once the response is complete. */
+export function recordOutcome(event: H3Event, outcome: RequestOutcome): void {
+  event.context.mcpOutcome = outcome;
+}
 
 /** Watches every MCP request (the observability feature: spans). Each method must let errors through unchanged. */
 export interface RequestObserver {
@@ -139,3 +153,10 @@ export const useTaskRunner = (): TaskRunner | undefined => registered.taskRunner
 
 /** What `subscriptions/listen` can carry. */
 export const listenSources = (): readonly ListenSource[] => registered.listenSources;
+
+declare module "h3" {
+  interface H3EventContext {
+    /** How the request ended, once answered (or refused). */
+    mcpOutcome?: RequestOutcome;
+  }
+}

@@ -9,20 +9,19 @@
  */
 import { sendNoContent, type H3Event } from "h3";
 import { useMcpConfig } from "./config";
-import type { AuthInfo, McpContext } from "./context";
+import type { AuthInfo, McpContext, RequestTarget } from "./context";
 import { invalidParams, invalidRequest } from "./errors";
 import { useLegacyEra, useObserver, useSignIn } from "./features";
 import { BodyTimeoutError, BodyTooLargeError, readBodyText } from "./http/body";
-import { ResponseChannel } from "./http/channel";
-import { checkMethodHeaders, checkParamHeaders, checkVersionHeader, type HeaderReader } from "./http/mcp-headers";
-import { requestHeader } from "./http/request-headers";
+import { ResponseChannel } from "./http/respond";
 import { sendError } from "./http/error-reply";
-import { isPlainObject } from "./internal/object";
+import { checkMethodHeaders, checkParamHeaders, checkVersionHeader, requestHeader, type HeaderReader } from "./http/mcp-headers";
+import { isPlainObject } from "./internal/basics";
 import { parseJsonRpcMessage, type JsonRpcRequest } from "./jsonrpc";
-import type { RequestId } from "./protocol";
+import { INPUT_REQUIRED_METHODS, nameFieldOf, type RequestId } from "./protocol";
+import { registry } from "./registry";
 import { parseRequestMeta, readProgressToken } from "./request-meta";
-import { resolveTarget } from "./request-target";
-import { requireModernVersion, selectEra } from "./versions";
+import { requireModernVersion, selectEra } from "./request-meta";
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(?:;|$)/i;
 
@@ -35,6 +34,22 @@ function cancelOnDisconnect(event: H3Event, channel: ResponseChannel): void {
   response.once("close", () => {
     if (!response.writableFinished) channel.cancel();
   });
+}
+
+/**
+ * What a request acts on: the tool or prompt `name`, or the resource `uri`, and the definition registered under it;
+ * undefined when the method has none or the body names it with something other than a string. Resolved once per
+ * request: the `Mcp-Name` check, the `requestState` binding and the methods all read it from `mcp.target`.
+ */
+export function resolveTarget(method: string, params: Readonly<Record<string, unknown>>): RequestTarget | undefined {
+  if (!INPUT_REQUIRED_METHODS.has(method)) return undefined;
+  const field = nameFieldOf(method);
+  const name = field && params[field];
+  if (typeof name !== "string") return undefined;
+  if (method === "tools/call") return { field: "name", name, entry: registry.toolsByName.get(name), variables: {} };
+  if (method === "prompts/get") return { field: "name", name, entry: registry.promptsByName.get(name), variables: {} };
+  const found = registry.findResource(name);
+  return { field: "uri", name, entry: found?.entry, variables: found?.variables ?? {} };
 }
 
 type EraFields = Omit<McpContext, "id" | "method" | "params" | "principal" | "auth" | "signal" | "event" | "channel">;
@@ -61,7 +76,7 @@ function modernFields(read: HeaderReader, message: JsonRpcRequest, auth: AuthInf
  * 2025-era requests: no `_meta` envelope, no mirrored headers, and no memory of what the
  * client declared at `initialize` (which may have reached another instance), so nothing
  * can be asked of it. Logs are sent at the level the legacy feature chose. Only selected when that
- * feature is there (see versions.ts).
+ * feature is there (see `selectEra` in request-meta.ts).
  */
 function legacyFields(message: JsonRpcRequest, version: string, auth: AuthInfo): EraFields {
   const meta = isPlainObject(message.params._meta) ? message.params._meta : {};

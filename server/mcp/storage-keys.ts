@@ -3,7 +3,7 @@
  * what follows `?` or `#`, and folds `..`, so a raw identifier could alias another record or
  * reach outside its prefix. Identifiers either match the allow-list, or go in as a digest.
  */
-import { base64UrlEncode, utf8Encode } from "./internal/encoding";
+import { base64UrlEncode, utf8Encode } from "./internal/basics";
 
 /** What an identifier may be to reach a storage key as it is: letters, digits, `-` and `_`. */
 export const KEY_SEGMENT = /^[A-Za-z0-9_-]{1,128}$/;

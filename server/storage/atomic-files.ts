@@ -5,7 +5,7 @@
  */
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { nowSeconds } from "../mcp/internal/time";
+import { nowSeconds } from "../mcp/internal/basics";
 import type { AtomicStore } from "../mcp/atomic-store";
 
 /** A lock older than this was left by a process that died holding it. */

@@ -3,7 +3,7 @@
  * nothing can interleave. Expired entries are dropped by expiry second, in time proportional to
  * what expired (never a scan of every key), so sustained single-use traffic keeps memory flat.
  */
-import { nowSeconds } from "../mcp/internal/time";
+import { nowSeconds } from "../mcp/internal/basics";
 import type { AtomicStore } from "../mcp/atomic-store";
 
 export function memoryAtomicStore(): AtomicStore {

@@ -7,7 +7,8 @@
  * - the storage drivers (`server/storage`, `server/cloudflare`) import only the core (they implement its store interface);
  * - a feature (`server/features/<name>`, `server/dev`) imports the core and itself, never another feature;
  * - the helpers (`utils/`) and the app (`server/tools`, `server/prompts`, `server/resources`, `server/examples`, their
- *   routes) reach the core only through its barrel, `server/mcp/author.ts`.
+ *   routes) reach the core only through its barrel, `server/mcp/author.ts`;
+ * - no route but `POST /mcp` loads the dispatcher or a method handler (type-only imports, erased at build, aside).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
@@ -35,13 +36,27 @@ function partOf(file: string): string {
   return "core";
 }
 
-/** The project files a file imports (statically, dynamically, or for types), as paths from the root. */
-function importsOf(file: string): string[] {
+/** The project files a file imports (statically, dynamically, or for types unless `values` only), as paths from the root, without extension. */
+function importsOf(file: string, values = false): string[] {
   const text = readFileSync(join(ROOT, file), "utf8");
-  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;'"]*?from\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g)].map(
-    (match) => match[1] ?? match[2] ?? match[3]!,
-  );
-  return specifiers.filter((specifier) => specifier.startsWith(".")).map((specifier) => normalize(join(dirname(file), specifier)));
+  const statement = values
+    ? /(?:^|\n)\s*(?:import|export)(?!\s+type\b)\b[^;'"]*?from\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g
+    : /(?:^|\n)\s*(?:import|export)\b[^;'"]*?from\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g;
+  const specifiers = [...text.matchAll(statement)].map((match) => match[1] ?? match[2] ?? match[3]!);
+  return specifiers.filter((specifier) => specifier.startsWith(".")).map((specifier) => normalize(join(dirname(file), specifier)).replace(/\.(ts|mjs)$/, ""));
+}
+
+/** Every project file `file` loads at run time, itself included (type-only imports are erased). */
+function loadedBy(file: string): Set<string> {
+  const loaded = new Set<string>();
+  const pending = [file.replace(/\.(ts|mjs)$/, "")];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (loaded.has(next)) continue;
+    loaded.add(next);
+    const source = [`${next}.ts`, `${next}.mjs`].find((candidate) => files.includes(candidate));
+    if (source) pending.push(...importsOf(source, true));
+  }
+  return loaded;
 }
 
 const files = ["server", "routes", "utils"].flatMap(sources);
@@ -67,11 +82,19 @@ describe("the layers", () => {
     expect(imports.filter(({ from, to }) => from.startsWith("feature:") && to !== "core" && to !== from).map(describeImport)).toEqual([]);
   });
 
+  it("keeps the dispatcher and the method handlers out of every route but POST /mcp (the front page loads none)", () => {
+    const routes = files.filter((file) => /^(routes|server\/features\/[^/]+\/routes)\//.test(file) && file !== "routes/mcp.post.ts");
+    expect(routes.length).toBeGreaterThan(2);
+    const loading = routes.flatMap((route) => [...loadedBy(route)].filter((file) => /^server\/mcp\/(dispatcher|methods\/)/.test(file)).map((file) => `${route} → ${file}`));
+    expect(loading).toEqual([]);
+    expect([...loadedBy("routes/mcp.post.ts")]).toContain("server/mcp/dispatcher");
+  });
+
   it("lets the helpers and the app reach the core only through server/mcp/author.ts", () => {
     const wrong = imports.filter(
       ({ from, to, target }) =>
         (from === "helpers" || from === "app") &&
-        ((to === "core" && target !== "server/mcp/author") || to.startsWith("feature:") || to === "storage" || (from === "helpers" && to === "app")),
+        ((to === "core" && target.replace(/\.(ts|mjs)$/, "") !== "server/mcp/author") || to.startsWith("feature:") || to === "storage" || (from === "helpers" && to === "app")),
     );
     expect(wrong.map(describeImport)).toEqual([]);
   });

@@ -1,7 +1,7 @@
 /** The URL people should give their MCP client, as the front page shows it. */
 import { getRequestProtocol, type H3Event } from "h3";
 import type { McpConfig } from "../../mcp/config";
-import { requestHeader } from "../../mcp/http/request-headers";
+import { requestHeader } from "../../mcp/http/mcp-headers";
 
 /**
  * `http` or `https`, as the client reached us. Nitro's Worker entry tells its request mock the

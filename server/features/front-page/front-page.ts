@@ -7,8 +7,7 @@
 import type { H3Event } from "h3";
 import { useMcpConfig } from "../../mcp/config";
 import { useSignIn } from "../../mcp/features";
-import type { Prompt, Resource, ResourceTemplate, Tool } from "../../mcp/protocol";
-import { MODERN_PROTOCOL_VERSION } from "../../mcp/protocol";
+import { MODERN_PROTOCOL_VERSION, type Prompt, type Resource, type ResourceTemplate, type Tool } from "../../mcp/protocol";
 import { registry } from "../../mcp/registry";
 import { connectSnippets } from "./connect-snippets";
 import { COPY_BUTTONS_SCRIPT } from "./copy-buttons";

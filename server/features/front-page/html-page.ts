@@ -5,7 +5,7 @@
  * no framing. A page loads nothing from anywhere, which also keeps it identical on every target.
  */
 import { setResponseHeaders, type H3Event } from "h3";
-import { base64Encode, utf8Encode } from "../../mcp/internal/encoding";
+import { base64Encode, utf8Encode } from "../../mcp/internal/basics";
 import { escapeHtml } from "../../mcp/internal/text";
 import type { SafeHtml } from "./html";
 

@@ -22,10 +22,10 @@ import {
   type TextMapGetter,
 } from "@opentelemetry/api";
 import type { H3Event } from "h3";
-import { isPlainObject } from "../../mcp/internal/object";
+import { isPlainObject } from "../../mcp/internal/basics";
 import type { JsonRpcRequest } from "../../mcp/jsonrpc";
 import { META, nameFieldOf } from "../../mcp/protocol";
-import type { RequestOutcome } from "../../mcp/request-outcome";
+import type { RequestOutcome } from "../../mcp/features";
 
 const tracer = trace.getTracer("mcp-edge-template");
 

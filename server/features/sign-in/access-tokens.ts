@@ -14,8 +14,7 @@
  */
 import { createRemoteJWKSet, customFetch, decodeProtectedHeader, errors, jwtVerify, type FetchImplementation, type JWTPayload } from "jose";
 import type { AuthInfo } from "../../mcp/context";
-import { base64UrlEncode, utf8Encode } from "../../mcp/internal/encoding";
-import { isPlainObject } from "../../mcp/internal/object";
+import { base64UrlEncode, isPlainObject, utf8Encode } from "../../mcp/internal/basics";
 import { AuthError, IssuerUnavailableError } from "./auth-error";
 import { authorizationServerMetadata } from "./authorization-server";
 import { BACKOFF_SECONDS, fetchIssuerJson } from "./issuer-fetch";

@@ -11,7 +11,7 @@
  * - concurrent GETs of one URL share one fetch. Each waiter is bounded by its own timer, since on
  *   Workers a fetch belongs to the request that started it and is cancelled with it.
  */
-import { isPlainObject } from "../../mcp/internal/object";
+import { isPlainObject } from "../../mcp/internal/basics";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../mcp/jsonrpc";
 import { IssuerUnavailableError } from "./auth-error";
 

@@ -5,7 +5,7 @@
  * entry (no early exit), so neither timing nor the number of entries tells an attacker
  * how close a guess was.
  */
-import { constantTimeEqual, utf8Encode } from "../../mcp/internal/encoding";
+import { constantTimeEqual, utf8Encode } from "../../mcp/internal/basics";
 
 export interface TokenTable {
   /** The principal a presented bearer token names, or null. */

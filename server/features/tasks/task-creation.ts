@@ -10,8 +10,7 @@
 import type { McpContext } from "../../mcp/context";
 import type { ToolEntry, ValidArguments } from "../../mcp/entries";
 import { missingClientCapabilities } from "../../mcp/errors";
-import { base64UrlEncode } from "../../mcp/internal/encoding";
-import { isPlainObject } from "../../mcp/internal/object";
+import { base64UrlEncode, isPlainObject } from "../../mcp/internal/basics";
 import { taskCreatedOutcome, toolErrorResult } from "../../mcp/outcome";
 import { useSettings } from "../../mcp/config";
 import { SETTINGS } from "./settings";

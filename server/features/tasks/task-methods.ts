@@ -6,7 +6,7 @@
  */
 import type { McpContext } from "../../mcp/context";
 import { invalidParams } from "../../mcp/errors";
-import { isPlainObject } from "../../mcp/internal/object";
+import { isPlainObject } from "../../mcp/internal/basics";
 import { clip } from "../../mcp/internal/text";
 import { declaresTasks, tasksExtensionRequired } from "./task-creation";
 import { endedTask, isTerminal, readTaskRecord, updateTaskRecord, type TaskRecord } from "./task-records";

@@ -16,13 +16,13 @@ import { useSettings } from "../../mcp/config";
 import { SETTINGS } from "./settings";
 import type { McpContext } from "../../mcp/context";
 import { McpError } from "../../mcp/errors";
-import { ResponseChannel } from "../../mcp/http/channel";
+import { ResponseChannel } from "../../mcp/http/respond";
 import { errorBody } from "../../mcp/jsonrpc";
 import { logError, logWithReference } from "../../mcp/log";
 import { isInputRequiredOutcome } from "../../mcp/outcome";
 import { registry } from "../../mcp/registry";
-import { resolveTarget } from "../../mcp/request-target";
-import { completeResult } from "../../mcp/results";
+import { resolveTarget } from "../../mcp/read-request";
+import { completeResult } from "../../mcp/dispatcher";
 import { keepAlive } from "./background";
 import { endedTask, isTerminal, readTaskRecord, updateTaskRecord, type TaskRecord } from "./task-records";
 

@@ -6,10 +6,10 @@
 import { send, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import { StorageUnavailableError } from "../atomic-store";
 import { McpError, internalError, storageUnavailable } from "../errors";
+import { recordOutcome, type RequestOutcome } from "../features";
 import { errorBody, errorMessage } from "../jsonrpc";
 import { logError, logWithReference } from "../log";
 import type { RequestId } from "../protocol";
-import { recordOutcome, type RequestOutcome } from "../request-outcome";
 
 export interface JsonRpcReply {
   readonly status: number;

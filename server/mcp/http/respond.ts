@@ -6,8 +6,7 @@
 import { setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import type { McpContext } from "../context";
 import { dispatch, type Seal } from "../dispatcher";
-import { useObserver } from "../features";
-import { recordOutcome } from "../request-outcome";
+import { recordOutcome, useObserver } from "../features";
 import type { JsonRpcReply } from "./error-reply";
 
 const SSE_HEADERS = {
@@ -46,4 +45,90 @@ export async function respond(event: H3Event, mcp: McpContext, seal: Seal): Prom
     mcp.channel.finish(final.body);
   });
   return stream;
+}
+
+/*
+ * The response of one request: a single JSON body, or an SSE stream once the handler
+ * emits a request-scoped notification (progress, log) before its result.
+ *
+ * Notifications sent before the responder decides are buffered, then flushed first.
+ * After the client disconnects (or the stream ends) every send is a no-op, so a
+ * cancelled request never writes anything more. The AbortSignal is created only when a
+ * handler asks for it: most requests never do.
+ */
+const encoder = new TextEncoder();
+const sseFrame = (json: string) => encoder.encode(`event: message\ndata: ${json}\n\n`);
+
+export class ResponseChannel {
+  private buffer: string[] = [];
+  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  private done = false;
+  private cancelled = false;
+  private abort: AbortController | undefined;
+  private lastProgress = -Infinity;
+  private onFirstNotification: (() => void) | undefined;
+
+  /** Fires when the client goes away. */
+  get signal(): AbortSignal {
+    this.abort ??= new AbortController();
+    if (this.cancelled && !this.abort.signal.aborted) this.abort.abort();
+    return this.abort.signal;
+  }
+
+  /** True once the response ended or the client went away: nothing more can be sent. */
+  get closed(): boolean {
+    return this.done;
+  }
+
+  /** Progress must increase: returns false (and records nothing) for a value that does not. */
+  acceptProgress(progress: number): boolean {
+    if (!(progress > this.lastProgress)) return false;
+    this.lastProgress = progress;
+    return true;
+  }
+
+  send(json: string): void {
+    if (this.done) return;
+    if (this.controller) {
+      this.controller.enqueue(sseFrame(json));
+      return;
+    }
+    this.buffer.push(json);
+    if (this.buffer.length === 1) this.onFirstNotification?.();
+  }
+
+  /** Calls `callback` on the first buffered notification, at once if one is already waiting. */
+  whenFirstNotification(callback: () => void): void {
+    if (this.buffer.length > 0) callback();
+    else this.onFirstNotification = callback;
+  }
+
+  /** Switches to SSE: returns the stream, starting with whatever was buffered. */
+  openStream(): ReadableStream<Uint8Array> {
+    return new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.controller = controller;
+        for (const json of this.buffer) controller.enqueue(sseFrame(json));
+        this.buffer = [];
+      },
+      cancel: () => this.cancel(),
+    });
+  }
+
+  /** Ends the response: on a stream, writes the final message and closes it. Later sends are dropped. */
+  finish(json: string): void {
+    if (this.done) return;
+    this.done = true;
+    if (!this.controller) return;
+    this.controller.enqueue(sseFrame(json));
+    this.controller.close();
+  }
+
+  /** The client went away: the request is cancelled and nothing more is written. */
+  cancel(): void {
+    if (this.done) return;
+    this.done = true;
+    this.cancelled = true;
+    this.abort?.abort();
+  }
 }

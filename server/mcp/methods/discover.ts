@@ -1,7 +1,7 @@
 /** `server/discover`: supported versions, capabilities (derived from what is registered), instructions. */
 import { useMcpConfig } from "../config";
 import { serverCapabilities } from "../registry";
-import { supportedProtocolVersions } from "../versions";
+import { supportedProtocolVersions } from "../request-meta";
 import type { MethodResult } from "./types";
 
 export function discover(): MethodResult {

@@ -1,7 +1,6 @@
 /**
  * The life of `requestState`, in one place, as `routes/mcp.post.ts` shows it. Beside it: the codec
- * (`codec.ts`), the keys (`keys.ts`), the cipher backends (`cipher*.ts`) and the single-use claims
- * (`single-use.ts`).
+ * (`codec.ts`), the keys (`keys.ts`) and the cipher backends (`cipher*.ts`).
  *
  * - Opening (`openRequestState`, the route's step after reading), before any handler runs: the state
  *   a request presents is verified (seal, request binding, expiry, principal) and, for a
@@ -16,16 +15,16 @@
  */
 import { stateCipher } from "#mcp-state-cipher";
 import type { H3Event } from "h3";
+import { useAtomicStore } from "../atomic-store";
 import { useMcpConfig } from "../config";
 import type { OpenedState, RequestTarget } from "../context";
 import { internalError, invalidRequestState } from "../errors";
 import { useObserver } from "../features";
 import { sendError } from "../http/error-reply";
-import { isPlainObject } from "../internal/object";
+import { isPlainObject, nowSeconds } from "../internal/basics";
 import { logWarning } from "../log";
-import { openRequestState as openSealed, sealRequestState as sealForRound, type RequestBinding } from "./codec";
+import { CLOCK_SKEW_SECONDS, openRequestState as openSealed, sealRequestState as sealForRound, type RequestBinding } from "./codec";
 import { createStateKeyRing, type StateKeyRing } from "./keys";
-import { claimStateId } from "./single-use";
 
 let ring: Promise<StateKeyRing> | undefined;
 
@@ -51,6 +50,21 @@ export function useStateKeyRing(): Promise<StateKeyRing> {
     return createStateKeyRing({ cipher: stateCipher, secret: config.stateSecret, previous: config.stateSecretPrevious, allowEphemeral });
   })();
   return ring;
+}
+
+/**
+ * Claims a single-use state's id in the shared store with the store's own atomic primitive (see
+ * `server/mcp/atomic-store.ts`), until the state expires anyway: true for the first claim, false for
+ * every later one, on any number of instances. The claim is made before the handler runs and stays
+ * whatever the handler does: a handler that fails after its claim needs a fresh round one (the state
+ * was spent, the action may have started).
+ */
+async function claimStateId(stateId: string, expiresAt: number): Promise<boolean> {
+  const store = useAtomicStore();
+  // The storage plugin refuses to start without one when a definition is single use.
+  if (!store) throw new Error("no atomic store for single-use claims");
+  const ttlSeconds = Math.max(1, expiresAt + CLOCK_SKEW_SECONDS - nowSeconds());
+  return store.setIfAbsent(`claim:${stateId}`, "1", ttlSeconds);
 }
 
 /** What a state is bound to: who asked, and which request it continues (resources/read has no arguments). */

@@ -1,4 +1,28 @@
-/** Byte and text encodings on web-standard APIs only, so they run unchanged on Node, workerd and Vercel. */
+/**
+ * The basics every part uses, on web-standard APIs only, so they run unchanged on Node, workerd and Vercel:
+ * byte and text encodings, plain objects, and time.
+ */
+
+/** A JSON object: not null, not an array. */
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Now, in whole seconds since the epoch: the unit of every expiry in this server. */
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/** Waits `ms`, or less: it resolves as soon as `signal` fires. */
+export function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
