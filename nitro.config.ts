@@ -1,7 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { defineNitroConfig } from "nitropack/config";
 import { mcpCloudflareModule } from "./server/build/cloudflare-module";
 import { mcpDefinitionsModule } from "./server/build/definitions-module";
+import { featureDirs, mcpFeaturesModule } from "./server/build/features-module";
 import { mcpPlatformModule } from "./server/build/platform-module";
 import { SETTINGS, settingDefaults } from "./server/mcp/settings";
 
@@ -10,14 +12,6 @@ const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), 
   version: string;
 };
 
-// The optional features present (server/features/<name>): each is a scan dir of its own (its routes and plugins),
-// and its `module.ts`, if any, runs at build time (its settings, its build steps). Deleting a folder removes the feature.
-const features = new URL("./server/features/", import.meta.url);
-const featureDirs = existsSync(features)
-  ? readdirSync(features, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => `server/features/${entry.name}`)
-  : [];
-const featureModules = featureDirs.filter((dir) => existsSync(new URL(`./${dir}/module.ts`, import.meta.url))).map((dir) => `./${dir}/module.ts`);
-
 // `npm run build:cloudflare` builds into its own folder, so the Node and Workers builds can coexist.
 const cloudflare = (process.env.NITRO_PRESET ?? "").startsWith("cloudflare");
 
@@ -25,11 +19,10 @@ export default defineNitroConfig({
   // Workers: the newest date the workerd in wrangler 4.86 (the last release for Node 20) supports.
   compatibilityDate: { default: "2026-07-28", cloudflare: "2026-05-01" },
   srcDir: ".",
-  // Definitions (tools/, prompts/, resources/) are read from every scan dir.
-  scanDirs: ["server", ...featureDirs],
-  modules: [mcpDefinitionsModule(), mcpPlatformModule(), mcpCloudflareModule(), ...featureModules],
-  // Which features this build has, for the core's start-up checks (a tool declaring `task` needs the tasks feature).
-  virtual: { "#mcp-features": `export const features = ${JSON.stringify(featureDirs.map((dir) => dir.slice("server/features/".length)))};` },
+  // Definitions (tools/, prompts/, resources/) are read from every scan dir; each optional feature (server/features/<name>)
+  // is one, so its routes and plugins are its own, and deleting its folder removes it (see server/build/features-module.ts).
+  scanDirs: ["server", ...featureDirs(fileURLToPath(new URL(".", import.meta.url)))],
+  modules: [mcpDefinitionsModule(), mcpPlatformModule(), mcpCloudflareModule(), mcpFeaturesModule()],
   ...(cloudflare ? { output: { dir: ".output-cloudflare" }, buildDir: ".nitro/output-cloudflare" } : {}),
   cloudflare: {
     deployConfig: true,

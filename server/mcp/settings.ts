@@ -6,8 +6,8 @@
  * - `tests/unit/settings.test.ts` checks `.env.example` and the table in server/mcp/README.md against this list.
  *
  * An optional feature declares its own settings the same way, in `server/features/<name>/settings.ts`
- * (with `setting` and the parsers below), reads them with `useSettings`, and adds their defaults to the
- * runtime config from its build module; its README carries their table.
+ * (with `setting` and the parsers below) and reads them with `useSettings`; server/build/features-module.ts
+ * adds their defaults to the runtime config, and the feature's README carries their table.
  *
  * Pure data and functions: it is imported at build time, where no Nitro runtime exists.
  */
