@@ -1,14 +1,15 @@
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { defineNitroConfig } from "nitropack/config";
 import { mcpCloudflareModule } from "./server/build/cloudflare-module";
 import { mcpDefinitionsModule } from "./server/build/definitions-module";
+import { featureDirs, mcpFeaturesModule } from "./server/build/features-module";
 import { mcpPlatformModule } from "./server/build/platform-module";
-import { settingDefaults } from "./server/mcp/settings";
+import { SETTINGS, settingDefaults } from "./server/mcp/settings";
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
   name: string;
   version: string;
-  description?: string;
 };
 
 // `npm run build:cloudflare` builds into its own folder, so the Node and Workers builds can coexist.
@@ -18,15 +19,16 @@ export default defineNitroConfig({
   // Workers: the newest date the workerd in wrangler 4.86 (the last release for Node 20) supports.
   compatibilityDate: { default: "2026-07-28", cloudflare: "2026-05-01" },
   srcDir: ".",
-  // Definitions (tools/, prompts/, resources/) are read from every scan dir.
-  scanDirs: ["server"],
-  modules: [mcpDefinitionsModule(), mcpPlatformModule(), mcpCloudflareModule()],
+  // Definitions (tools/, prompts/, resources/) are read from every scan dir; each optional feature (server/features/<name>)
+  // is one, so its routes and plugins are its own, and deleting its folder removes it (see server/build/features-module.ts).
+  scanDirs: ["server", ...featureDirs(fileURLToPath(new URL(".", import.meta.url)))],
+  modules: [mcpDefinitionsModule(), mcpPlatformModule(), mcpCloudflareModule(), mcpFeaturesModule()],
   ...(cloudflare ? { output: { dir: ".output-cloudflare" }, buildDir: ".nitro/output-cloudflare" } : {}),
   cloudflare: {
     deployConfig: true,
     nodeCompat: true,
     wrangler: {
-      name: "mcp-edge-template",
+      name: pkg.name,
       // General storage (notes, connect attempts). `npx wrangler kv namespace create MCP_KV` prints the id;
       // build with CLOUDFLARE_KV_NAMESPACE_ID set to it. Locally (wrangler dev) any id works.
       kv_namespaces: [{ binding: "MCP_KV", id: process.env.CLOUDFLARE_KV_NAMESPACE_ID ?? "local-mcp-kv" }],
@@ -51,7 +53,7 @@ export default defineNitroConfig({
   // Every setting (server/mcp/settings.ts) can be overridden at run time by its NITRO_MCP_* variable.
   // Never put a secret or a connection URL in this file: it is baked into the bundle.
   runtimeConfig: {
-    mcp: { ...settingDefaults(), serverName: pkg.name, serverVersion: pkg.version, serverDescription: pkg.description ?? "" },
+    mcp: { ...settingDefaults(SETTINGS), serverName: pkg.name, serverVersion: pkg.version },
   },
   typescript: {
     strict: true,

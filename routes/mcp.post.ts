@@ -3,21 +3,23 @@
  * itself (a refusal with the spec's code and status, or 202 for a notification):
  *
  * 1. guard Origin and Host (403), add CORS headers;
- * 2. authenticate the caller (401);
+ * 2. authenticate the caller (401; everyone is `anonymous` without the sign-in feature);
  * 3. run the checks optional features added (`http/request-checks.ts`), e.g. a rate limit (429),
  *    before the body is read;
  * 4. read and validate the request into `event.context.mcp`: body, JSON-RPC envelope, `_meta`,
- *    mirrored headers, version, target, and `requestState` (opened, claimed if single use);
- * 5. respond: dispatch to the method and write the result as JSON, or as SSE once the
- *    handler sends a notification.
+ *    mirrored headers, version, target (and the caller's right to it);
+ * 5. open its `requestState` (verified, claimed if single use);
+ * 6. respond: dispatch to the method and write the result as JSON, or as SSE once the
+ *    handler sends a notification; a state the handler returns is sealed by `sealRequestState`.
  */
-import { authenticate } from "../server/mcp/auth/authenticate";
+import { authenticate } from "../server/mcp/http/authenticate";
 import { guardOriginAndHost } from "../server/mcp/http/guard";
 import { runRequestChecks } from "../server/mcp/http/request-checks";
 import { respond } from "../server/mcp/http/respond";
 import { readMcpRequest } from "../server/mcp/read-request";
+import { openRequestState, sealRequestState } from "../server/mcp/state/request-state";
 
 export default defineEventHandler({
-  onRequest: [guardOriginAndHost, authenticate, runRequestChecks, readMcpRequest],
-  handler: (event) => respond(event, event.context.mcp!),
+  onRequest: [guardOriginAndHost, authenticate, runRequestChecks, readMcpRequest, openRequestState],
+  handler: (event) => respond(event, event.context.mcp!, sealRequestState),
 });

@@ -27,7 +27,7 @@ const inProcess = {
   resolve: {
     alias: [
       { find: /^nitropack\/runtime$/, replacement: RUNTIME },
-      { find: /^#mcp-(?:definitions|skills)$/, replacement: RUNTIME },
+      { find: /^#mcp-(?:definitions|skills|features)$/, replacement: RUNTIME },
       { find: /^#mcp-storage-driver$/, replacement: root("server/storage/drivers.node.ts") },
       { find: /^#mcp-state-cipher$/, replacement: root("server/mcp/state/cipher.node.ts") },
     ],

@@ -14,16 +14,7 @@
  */
 import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema } from "@modelcontextprotocol/core";
 import { z } from "zod";
-import { parseOrUndefined } from "../server/mcp/internal/zod";
-import type {
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  ElicitRequestFormParams,
-  InputRequest,
-  ListRootsResult,
-  UrlElicitationParams,
-} from "../server/mcp/protocol";
-import { askFor, type AskFor } from "../server/mcp/typed-ask";
+import { askFor, parseOrUndefined, type AskFor, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestFormParams, type InputRequest, type ListRootsResult, type UrlElicitationParams } from "../server/mcp/author";
 
 export type ElicitAnswer<Content> = { action: "accept"; content: Content } | { action: "decline" } | { action: "cancel" };
 export type UrlElicitAnswer = { action: "accept" } | { action: "decline" } | { action: "cancel" };

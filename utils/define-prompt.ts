@@ -1,11 +1,6 @@
 /** `definePrompt`: one file in `server/prompts/` = one prompt. */
 import { z } from "zod";
-import type { McpContext } from "../server/mcp/context";
-import { DEFINITION, type Completer, type PromptEntry } from "../server/mcp/entries";
-import { invalidParams } from "../server/mcp/errors";
-import { isInputRequiredOutcome, type InputRequiredOutcome } from "../server/mcp/outcome";
-import type { GetPromptResult, Prompt, PromptArgument, PromptMessage } from "../server/mcp/protocol";
-import { describeIssues } from "../server/mcp/internal/zod";
+import { DEFINITION, describeIssues, invalidParams, isInputRequiredOutcome, type Completer, type GetPromptResult, type InputRequiredOutcome, type McpContext, type Prompt, type PromptArgument, type PromptEntry, type PromptMessage } from "../server/mcp/author";
 
 type StringArguments = Record<string, z.ZodType<string | undefined>>;
 

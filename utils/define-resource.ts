@@ -1,11 +1,5 @@
 /** `defineResource`: one file in `server/resources/` = one resource, fixed (`uri`) or templated (`uriTemplate`). */
-import type { McpContext } from "../server/mcp/context";
-import { DEFINITION, type Completer, type ResourceEntry } from "../server/mcp/entries";
-import { ResourceNotFoundError } from "../server/mcp/errors";
-import { isInputRequiredOutcome, type InputRequiredOutcome } from "../server/mcp/outcome";
-import type { CacheHints, ReadResourceResult, Resource, ResourceTemplate } from "../server/mcp/protocol";
-import { base64Encode } from "../server/mcp/internal/encoding";
-import { compileUriTemplate } from "../server/mcp/uri-template";
+import { base64Encode, compileUriTemplate, DEFINITION, isInputRequiredOutcome, ResourceNotFoundError, type CacheHints, type Completer, type InputRequiredOutcome, type McpContext, type ReadResourceResult, type Resource, type ResourceEntry, type ResourceTemplate } from "../server/mcp/author";
 
 type Contents = ReadResourceResult["contents"];
 

@@ -1,14 +1,6 @@
 /** `defineTool`: one file in `server/tools/` = one tool. */
 import { z } from "zod";
-import type { McpContext } from "../server/mcp/context";
-import { DEFINITION, type ToolEntry } from "../server/mcp/entries";
-import { McpError } from "../server/mcp/errors";
-import { StorageUnavailableError } from "../server/storage/atomic";
-import { findHeaderParams } from "../server/mcp/http/header-params";
-import { describeIssues, objectSchema, type InputOf, type ObjectInput } from "../server/mcp/internal/zod";
-import { logWithReference } from "../server/mcp/log";
-import { isInputRequiredOutcome, isToolErrorResult, toolErrorResult, type InputRequiredOutcome, type ToolErrorResult } from "../server/mcp/outcome";
-import type { CallToolResult, ContentBlock, Tool, ToolAnnotations } from "../server/mcp/protocol";
+import { DEFINITION, describeIssues, findHeaderParams, isInputRequiredOutcome, isToolErrorResult, logWithReference, McpError, objectSchema, StorageUnavailableError, toolErrorResult, type CallToolResult, type ContentBlock, type InputOf, type InputRequiredOutcome, type McpContext, type ObjectInput, type Tool, type ToolAnnotations, type ToolEntry, type ToolErrorResult } from "../server/mcp/author";
 
 type StructuredOutput = z.ZodType<Record<string, unknown>>;
 
@@ -39,7 +31,7 @@ interface ToolOptionsBase<Input extends ObjectInput, Prepared extends Prepared_ 
   /**
    * Long-running work, as a task (the tasks extension, `io.modelcontextprotocol/tasks`): the call answers
    * at once with a task the client polls, and `run` goes on in the background, on whichever instance
-   * (see server/mcp/tasks/README.md). The task keeps the arguments as `input` parsed them (stored as JSON), and every round gets
+   * (the tasks feature: server/features/tasks/README.md). The task keeps the arguments as `input` parsed them (stored as JSON), and every round gets
    * that value. `run` is written as for any call; inside a task, `sendProgress` sets the task's
    * status message, `inputRequired` parks it until the client answers, and `mcp.signal` fires on cancel.
    * - `"optional"`: a task when the client declares the extension on the request, a plain call otherwise.

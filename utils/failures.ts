@@ -2,8 +2,7 @@
  * How a handler reports a failure. A tool returns `toolError(…)`: the model reads it and can act
  * on it. A prompt or resource throws `invalidArguments(…)`: the client gets JSON-RPC -32602.
  */
-import { invalidParams, type McpError } from "../server/mcp/errors";
-import { toolErrorResult, type ToolErrorResult } from "../server/mcp/outcome";
+import { invalidParams, toolErrorResult, type McpError, type ToolErrorResult } from "../server/mcp/author";
 
 /**
  * A failed tool call the model can read and act on (`isError: true`), not a protocol error.

@@ -6,11 +6,7 @@
  * state (sealed by the server: the client can neither read nor change it).
  */
 import type { z } from "zod";
-import { clientCanAnswer } from "../server/mcp/capabilities";
-import type { McpContext } from "../server/mcp/context";
-import { parseOrUndefined } from "../server/mcp/internal/zod";
-import { createInputRequiredOutcome, type InputRequiredOutcome } from "../server/mcp/outcome";
-import { parseAnswer, type AnswerOf, type AskFor, type Asks } from "../server/mcp/typed-ask";
+import { clientCanAnswer, createInputRequiredOutcome, parseAnswer, parseOrUndefined, type AnswerOf, type AskFor, type Asks, type InputRequiredOutcome, type McpContext } from "../server/mcp/author";
 
 export type { AskFor };
 

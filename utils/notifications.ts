@@ -2,10 +2,7 @@
  * Request-scoped notifications: progress and (deprecated) log messages.
  * Both travel on the request's own response, which then becomes an SSE stream.
  */
-import type { McpContext } from "../server/mcp/context";
-import { notificationMessage } from "../server/mcp/jsonrpc";
-import { logWarning } from "../server/mcp/log";
-import { LOG_LEVELS, type LoggingLevel } from "../server/mcp/protocol";
+import { LOG_LEVELS, logWarning, notificationMessage, type LoggingLevel, type McpContext } from "../server/mcp/author";
 
 /**
  * Reports progress on the request's own response stream, when the client asked for it

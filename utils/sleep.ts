@@ -1,4 +1,4 @@
-import { wait } from "../server/mcp/internal/time";
+import { wait } from "../server/mcp/author";
 
 /**
  * Waits `ms` milliseconds, or less: it returns as soon as `signal` fires (the client went away, or

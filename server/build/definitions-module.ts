@@ -7,15 +7,14 @@
  * serves the suite's fixtures alone). This Nitro module turns those folders into the virtual module
  * `#mcp-definitions`, so adding a tool is "drop a file in the folder": there is no list to edit.
  *
- * The `skills/` folders of the same roots become `#mcp-skills` (see skill-files.ts).
+ * A feature may add resources made at build time (the skills feature: every skill file): its Nitro module
+ * pushes a module whose default export is such a list onto `nitro.options.mcp.resourceModules`.
  *
- * In `nitropack dev` the folders are watched: adding or removing a file rebuilds, and so does
- * changing a skill's file.
+ * In `nitropack dev` the folders are watched: adding or removing a file rebuilds.
  */
 import { existsSync, readdirSync, watch } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import type { Nitro } from "nitropack";
-import { readSkills } from "./skill-files";
 
 const KINDS = ["tools", "prompts", "resources"] as const;
 const SOURCE_FILE = /^[^._].*\.(?:ts|mts|js|mjs)$/;
@@ -28,8 +27,8 @@ function listDefinitionFiles(dir: string): string[] {
     .map((file) => join(dir, file));
 }
 
-/** `export const tools = [[definition, "server/tools/add.ts"], …]`, and the same for prompts and resources. */
-function generateRegistryModule(rootDir: string, roots: string[]): string {
+/** `export const tools = [[definition, "server/tools/add.ts"], …]`, and the same for prompts and resources (with the features' resource modules). */
+function generateRegistryModule(rootDir: string, roots: string[], resourceModules: readonly string[]): string {
   const lines: string[] = [];
   const exports: string[] = [];
   let counter = 0;
@@ -42,27 +41,56 @@ function generateRegistryModule(rootDir: string, roots: string[]): string {
         entries.push(`[${local}, ${JSON.stringify(relative(rootDir, file))}]`);
       }
     }
+    if (kind === "resources") {
+      for (const file of resourceModules) {
+        const local = `extra_${counter++}`;
+        lines.push(`import ${local} from ${JSON.stringify(file)};`);
+        entries.push(`...${local}`);
+      }
+    }
     exports.push(`export const ${kind} = [${entries.join(", ")}];`);
   }
   return [...lines, ...exports].join("\n");
 }
 
+/** The build's options under `mcp` (`nitro.options.mcp`). */
+interface McpBuildOptions {
+  /** Folders to read definitions from instead of the scan dirs (the conformance build). */
+  definitionDirs?: string[];
+  /** Modules whose default export is a list of `[resource entry, label]`, added to the resources (see above). */
+  resourceModules?: string[];
+}
+
+const mcpOptions = (nitro: Nitro): McpBuildOptions => ((nitro.options as { mcp?: McpBuildOptions }).mcp ??= {});
+
+/** The folders definitions (and a feature's build-time content, such as skills) are read from: `mcp.definitionDirs`, else every scan dir. */
+export function definitionRoots(nitro: Nitro): string[] {
+  const chosen = mcpOptions(nitro).definitionDirs;
+  return chosen ? chosen.map((dir) => resolve(nitro.options.rootDir, dir)) : nitro.options.scanDirs;
+}
+
+/** Adds a module of build-time resources (for a feature's Nitro module). */
+export function addResourceModule(nitro: Nitro, file: string): void {
+  (mcpOptions(nitro).resourceModules ??= []).push(file);
+}
+
+/** Rebuilds in `nitropack dev` when something in `dir` changes (a file added or removed; with `recursive`, any change). */
+export function watchForReload(nitro: Nitro, dirs: readonly string[], recursive: boolean): void {
+  if (!nitro.options.dev) return;
+  const watchers = dirs
+    .filter((dir) => existsSync(dir))
+    .map((dir) =>
+      watch(dir, { recursive }, (event) => {
+        if (event === "rename" || recursive) void nitro.hooks.callHook("rollup:reload");
+      }),
+    );
+  nitro.hooks.hook("close", () => watchers.forEach((watcher) => watcher.close()));
+}
+
 export function mcpDefinitionsModule() {
   return (nitro: Nitro) => {
-    const chosen = (nitro.options as { mcp?: { definitionDirs?: string[] } }).mcp?.definitionDirs;
-    const absoluteRoots = chosen ? chosen.map((dir) => resolve(nitro.options.rootDir, dir)) : nitro.options.scanDirs;
-    nitro.options.virtual["#mcp-definitions"] = () => generateRegistryModule(nitro.options.rootDir, absoluteRoots);
-    nitro.options.virtual["#mcp-skills"] = () => `export const skills = ${JSON.stringify(absoluteRoots.flatMap((root) => readSkills(join(root, "skills"))))};`;
-
-    if (!nitro.options.dev) return;
-    const watchers = absoluteRoots
-      .flatMap((root) => [...KINDS, "skills"].map((kind) => ({ dir: join(root, kind), recursive: kind === "skills" })))
-      .filter(({ dir }) => existsSync(dir))
-      .map(({ dir, recursive }) =>
-        watch(dir, { recursive }, (event) => {
-          if (event === "rename" || recursive) void nitro.hooks.callHook("rollup:reload");
-        }),
-      );
-    nitro.hooks.hook("close", () => watchers.forEach((watcher) => watcher.close()));
+    const roots = definitionRoots(nitro);
+    nitro.options.virtual["#mcp-definitions"] = () => generateRegistryModule(nitro.options.rootDir, roots, mcpOptions(nitro).resourceModules ?? []);
+    watchForReload(nitro, roots.flatMap((root) => KINDS.map((kind) => join(root, kind))), false);
   };
 }

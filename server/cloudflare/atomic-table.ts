@@ -3,7 +3,7 @@
  * object) on its SQLite storage. Every operation is one synchronous SQL statement, so nothing
  * can interleave with it. Expired rows read as absent at once, and an alarm deletes them later.
  */
-import { gcraStep, type Consumed } from "../storage/gcra";
+import { gcraStep, type Consumed } from "../mcp/gcra";
 
 /** The parts of a Durable Object's state this table uses (SQLite-backed storage). */
 export interface DurableStorageState {

@@ -15,7 +15,7 @@ import nitroWorker, { $DurableObject as NitroDurableObject } from "nitropack/pre
 import { BodyTimeoutError, BodyTooLargeError } from "../mcp/http/body";
 import { errorBody, errorMessage } from "../mcp/jsonrpc";
 import { SETTINGS } from "../mcp/settings";
-import type { Consumed } from "../storage/gcra";
+import type { Consumed } from "../mcp/gcra";
 import { AtomicTable, type DurableStorageState } from "./atomic-table";
 
 /** Past this many bytes, a refused body is no longer drained: the connection is dropped instead. */

@@ -8,9 +8,8 @@
  * else would connect their account to yours. See server/mcp/README.md, "Security".
  */
 import { useStorage } from "nitropack/runtime";
-import { base64UrlEncode } from "../mcp/internal/encoding";
-import { expiringStore } from "../mcp/expiring-storage";
-import { digestKeySegment } from "../storage/keys";
+import { base64UrlEncode, digestKeySegment } from "../mcp/author";
+import { expiringStore } from "./expiring-storage";
 
 const ATTEMPT_TTL_SECONDS = 600;
 

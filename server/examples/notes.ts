@@ -4,7 +4,7 @@
  */
 import { useStorage } from "nitropack/runtime";
 import { z } from "zod";
-import { KEY_SEGMENT } from "../storage/keys";
+import { KEY_SEGMENT } from "../mcp/author";
 
 export interface Note {
   id: string;

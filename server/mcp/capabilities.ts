@@ -7,7 +7,7 @@
  * - sampling's `context` and `tools` sub-capabilities are needed for `includeContext` and tool use.
  */
 import { missingClientCapabilities } from "./errors";
-import { isPlainObject } from "./internal/object";
+import { isPlainObject } from "./internal/basics";
 import type { ClientCapabilities, InputRequest } from "./protocol";
 
 type Declared = Readonly<Record<string, unknown>>;

@@ -4,23 +4,29 @@
  */
 import { useRuntimeConfig } from "nitropack/runtime";
 import type { CacheHints, Implementation } from "./protocol";
-import { SETTINGS, type SettingKey } from "./settings";
+import { SETTINGS, type SettingTable } from "./settings";
 
-type ParsedSettings = { readonly [K in SettingKey]: ReturnType<(typeof SETTINGS)[K]["parse"]> };
+/** A table's values, parsed. */
+export type ParsedSettings<Table extends SettingTable> = { readonly [K in keyof Table]: ReturnType<Table[K]["parse"]> };
 
-export interface McpConfig extends ParsedSettings {
+/** Parses a table's raw values (runtime config, overridden by the variables' own text where a setting asks for it). */
+function parseSettings<Table extends SettingTable>(table: Table, raw: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): ParsedSettings<Table> {
+  const parsed: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(table)) {
+    const value = spec.text && env[spec.env] !== undefined ? env[spec.env] : (raw[key] ?? spec.default);
+    parsed[key] = spec.parse(value);
+  }
+  return parsed as ParsedSettings<Table>;
+}
+
+export interface McpConfig extends ParsedSettings<typeof SETTINGS> {
   readonly serverInfo: Implementation;
   readonly listCache: CacheHints;
 }
 
 /** Parses raw values (runtime config, overridden by the variables' own text where a setting asks for it). */
 export function parseMcpConfig(raw: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): McpConfig {
-  const parsed = {} as Record<SettingKey, unknown>;
-  for (const [key, spec] of Object.entries(SETTINGS) as [SettingKey, (typeof SETTINGS)[SettingKey]][]) {
-    const value = spec.text && env[spec.env] !== undefined ? env[spec.env] : (raw[key] ?? spec.default);
-    parsed[key] = spec.parse(value);
-  }
-  const settings = parsed as ParsedSettings;
+  const settings = parseSettings(SETTINGS, raw, env);
   return {
     ...settings,
     serverInfo: { name: settings.serverName, version: settings.serverVersion },
@@ -35,3 +41,12 @@ export function useMcpConfig(): McpConfig {
   cached ??= parseMcpConfig(useRuntimeConfig().mcp as Record<string, unknown>, process.env);
   return cached;
 }
+
+/** A feature's own settings (its `settings.ts` table), parsed from the same runtime config, once per table. */
+export function useSettings<Table extends SettingTable>(table: Table): ParsedSettings<Table> {
+  let parsed = parsedTables.get(table);
+  if (!parsed) parsedTables.set(table, (parsed = parseSettings(table, useRuntimeConfig().mcp as Record<string, unknown>, process.env)));
+  return parsed as ParsedSettings<Table>;
+}
+
+const parsedTables = new WeakMap<SettingTable, unknown>();

@@ -5,12 +5,9 @@
  * `event.context.mcp`; tools, prompts and resources receive it as their `mcp` argument.
  * Nothing in it survives the request.
  */
-import type { Context as TraceContext } from "@opentelemetry/api";
 import type { H3Event } from "h3";
 import type { Entry } from "./entries";
-import type { ResponseChannel } from "./http/channel";
-import type { RequestOutcome } from "./http/request-log";
-import type { JsonRpcRequest } from "./jsonrpc";
+import type { ResponseChannel } from "./http/respond";
 import type { RequestId } from "./protocol";
 import type { RequestMeta } from "./request-meta";
 
@@ -84,6 +81,8 @@ declare module "h3" {
   interface H3EventContext {
     /** Set by the authenticate step of `POST /mcp`. */
     mcpAuth?: AuthInfo;
+    /** Set by `readMcpRequest` as soon as the body parses: what a refused request still says about itself. */
+    mcpMessage?: import("./jsonrpc").JsonRpcRequest;
     /** Set by `readMcpRequest`: the validated request the route's handler answers. */
     mcp?: McpContext;
   }

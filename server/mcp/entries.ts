@@ -84,6 +84,8 @@ export interface ResourceEntry extends EntryBase {
   readonly completers: Readonly<Record<string, Completer>>;
   /** For templates: the compiled `uriTemplate` (fixed resources are found by their URI). */
   readonly template?: UriTemplate;
+  /** Served (`resources/read`) but left out of `resources/list`: a skill's files other than its SKILL.md. */
+  readonly unlisted?: boolean;
   /** For templates: the concrete resources to show in `resources/list`. */
   list?(mcp: McpContext): Promise<readonly Resource[]>;
   read(uri: string, variables: Readonly<Record<string, string>>, mcp: McpContext): Promise<ReadResourceResult | InputRequiredOutcome>;

@@ -7,7 +7,7 @@
  * binding, schema checks, JSON.stringify) is recursive, and this bound keeps each of them safe.
  */
 import { type McpError, invalidRequest, parseError } from "./errors";
-import { isPlainObject } from "./internal/object";
+import { isPlainObject } from "./internal/basics";
 import type { RequestId } from "./protocol";
 
 export interface JsonRpcRequest {

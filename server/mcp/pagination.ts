@@ -4,7 +4,7 @@
  * belongs to another list, is -32602.
  */
 import { invalidParams } from "./errors";
-import { base64UrlDecode, base64UrlEncode, utf8Decode, utf8Encode } from "./internal/encoding";
+import { base64UrlDecode, base64UrlEncode, utf8Decode, utf8Encode } from "./internal/basics";
 
 export interface Page<T> {
   readonly items: readonly T[];

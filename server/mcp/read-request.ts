@@ -4,32 +4,26 @@
  * Content-Type (415), body size (413), one JSON-RPC message (-32700, -32600); a notification
  * is answered 202 here; then the message checks optional features added (`http/request-checks.ts`).
  * For a 2026-07-28 request also `_meta` (-32602/400), the mirrored headers (-32020/400), the
- * version (-32022/400), `inputResponses` and `requestState` (-32602). Before any
- * state is opened (and a single-use one claimed), a signed-in caller must hold the scopes the
- * target declares (403 `insufficient_scope`), in both eras.
+ * version (-32022/400) and `inputResponses` (-32602); sign-in (when present) authorizes the caller
+ * for the target (403 `insufficient_scope`), in both eras, before the next step opens any
+ * `requestState` (state/request-state.ts).
  */
 import { sendNoContent, type H3Event } from "h3";
 import { useMcpConfig } from "./config";
-import { AuthError, sendAuthError } from "./auth/auth-error";
-import { useOAuthSettings } from "./auth/authenticate";
-import { requireScopes } from "./auth/scopes";
-import type { AuthInfo, McpContext } from "./context";
+import type { AuthInfo, McpContext, RequestTarget } from "./context";
 import { invalidParams, invalidRequest } from "./errors";
+import { useLegacyEra, useObserver, useSignIn } from "./features";
 import { BodyTimeoutError, BodyTooLargeError, readBodyText } from "./http/body";
-import { ResponseChannel } from "./http/channel";
+import { ResponseChannel } from "./http/respond";
+import { sendError } from "./http/error-reply";
 import { runMessageChecks } from "./http/request-checks";
-import { checkMethodHeaders, checkParamHeaders, checkVersionHeader, type HeaderReader } from "./http/mcp-headers";
-import { requestHeader } from "./http/request-headers";
-import { sendError } from "./http/respond";
-import { isPlainObject } from "./internal/object";
+import { checkMethodHeaders, checkParamHeaders, checkVersionHeader, requestHeader, type HeaderReader } from "./http/mcp-headers";
+import { isPlainObject } from "./internal/basics";
 import { parseJsonRpcMessage, type JsonRpcRequest } from "./jsonrpc";
-import { LEGACY_LOG_LEVEL } from "./legacy";
-import type { RequestId } from "./protocol";
+import { INPUT_REQUIRED_METHODS, nameFieldOf, type RequestId } from "./protocol";
+import { registry } from "./registry";
 import { parseRequestMeta, readProgressToken } from "./request-meta";
-import { resolveTarget } from "./request-target";
-import { openIncomingState } from "./state/request-state";
-import { inRequestSpan, startRequestSpan } from "./tracing";
-import { requireModernVersion, selectEra } from "./versions";
+import { requireModernVersion, selectEra } from "./request-meta";
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(?:;|$)/i;
 
@@ -44,10 +38,26 @@ function cancelOnDisconnect(event: H3Event, channel: ResponseChannel): void {
   });
 }
 
+/**
+ * What a request acts on: the tool or prompt `name`, or the resource `uri`, and the definition registered under it;
+ * undefined when the method has none or the body names it with something other than a string. Resolved once per
+ * request: the `Mcp-Name` check, the `requestState` binding and the methods all read it from `mcp.target`.
+ */
+export function resolveTarget(method: string, params: Readonly<Record<string, unknown>>): RequestTarget | undefined {
+  if (!INPUT_REQUIRED_METHODS.has(method)) return undefined;
+  const field = nameFieldOf(method);
+  const name = field && params[field];
+  if (typeof name !== "string") return undefined;
+  if (method === "tools/call") return { field: "name", name, entry: registry.toolsByName.get(name), variables: {} };
+  if (method === "prompts/get") return { field: "name", name, entry: registry.promptsByName.get(name), variables: {} };
+  const found = registry.findResource(name);
+  return { field: "uri", name, entry: found?.entry, variables: found?.variables ?? {} };
+}
+
 type EraFields = Omit<McpContext, "id" | "method" | "params" | "principal" | "auth" | "signal" | "event" | "channel">;
 
-/** 2026-07-28: `_meta`, mirrored headers, version, target, scopes, `inputResponses` and `requestState`, all checked up front. */
-async function modernFields(read: HeaderReader, message: JsonRpcRequest, auth: AuthInfo): Promise<EraFields> {
+/** 2026-07-28: `_meta`, mirrored headers, version, target, scopes and `inputResponses`, all checked up front. */
+function modernFields(read: HeaderReader, message: JsonRpcRequest, auth: AuthInfo): EraFields {
   const meta = parseRequestMeta(message.params);
   checkVersionHeader(read, meta.protocolVersion);
   requireModernVersion(meta.protocolVersion);
@@ -59,25 +69,26 @@ async function modernFields(read: HeaderReader, message: JsonRpcRequest, auth: A
   if ("inputResponses" in params && !isPlainObject(params.inputResponses)) {
     throw invalidParams("params.inputResponses must be an object mapping input request keys to responses");
   }
-  requireScopes(auth, target);
-  const { state, inputResponses } = await openIncomingState({ method, params, principal: auth.principal, target });
-  return { era: "modern", ...meta, target, inputResponses, state };
+  useSignIn()?.authorize(auth, target);
+  // The next step, `openRequestState`, opens the state and keeps the answers it allows.
+  return { era: "modern", ...meta, target, inputResponses: {} };
 }
 
 /**
  * 2025-era requests: no `_meta` envelope, no mirrored headers, and no memory of what the
  * client declared at `initialize` (which may have reached another instance), so nothing
- * can be asked of it. Logs are sent at the legacy default level (see legacy.ts).
+ * can be asked of it. Logs are sent at the level the legacy feature chose. Only selected when that
+ * feature is there (see `selectEra` in request-meta.ts).
  */
 function legacyFields(message: JsonRpcRequest, version: string, auth: AuthInfo): EraFields {
   const meta = isPlainObject(message.params._meta) ? message.params._meta : {};
   const target = resolveTarget(message.method, message.params);
-  requireScopes(auth, target);
+  useSignIn()?.authorize(auth, target);
   return {
     era: "legacy",
     protocolVersion: version,
     clientCapabilities: {},
-    logLevel: LEGACY_LOG_LEVEL,
+    logLevel: useLegacyEra()!.logLevel,
     progressToken: readProgressToken(meta),
     target,
     inputResponses: {},
@@ -132,10 +143,10 @@ class RequestContext implements McpContext {
   }
 }
 
-async function createMcpContext(event: H3Event, message: JsonRpcRequest, auth: AuthInfo): Promise<McpContext> {
+function createMcpContext(event: H3Event, message: JsonRpcRequest, auth: AuthInfo): McpContext {
   const read: HeaderReader = (name) => requestHeader(event, name);
   const selection = selectEra(message, read("mcp-protocol-version"));
-  const fields = selection.era === "modern" ? await modernFields(read, message, auth) : legacyFields(message, selection.version, auth);
+  const fields = selection.era === "modern" ? modernFields(read, message, auth) : legacyFields(message, selection.version, auth);
   const channel = new ResponseChannel();
   cancelOnDisconnect(event, channel);
   return new RequestContext(message, auth, fields, event, channel);
@@ -153,12 +164,14 @@ export async function readMcpRequest(event: H3Event): Promise<void> {
     if (message.kind === "notification") return sendNoContent(event, 202);
     id = message.id;
     event.context.mcpMessage = message;
-    startRequestSpan(event, message);
+    const observer = useObserver();
+    observer.read(event, message);
     const refusal = await runMessageChecks(event, message);
     if (refusal) return sendError(event, id, refusal.error, refusal.headers);
-    event.context.mcp = await inRequestSpan(event, () => createMcpContext(event, message, event.context.mcpAuth!));
+    event.context.mcp = observer.within(event, () => createMcpContext(event, message, event.context.mcpAuth!));
   } catch (error) {
-    if (error instanceof AuthError) return sendAuthError(event, error, useOAuthSettings());
+    const refused = useSignIn()?.refuse(event, error);
+    if (refused) return refused;
     // An unread remainder must not be parsed as the next request on this connection.
     const unread = (error instanceof BodyTooLargeError && !error.drained) || error instanceof BodyTimeoutError;
     const closing = unread ? { connection: "close" } : undefined;

@@ -1,18 +1,20 @@
 /**
  * The registry: every tool, prompt and resource found in `server/tools`, `server/prompts`
- * and `server/resources` (see `server/build/definitions-module.ts`), and every skill file
- * (`skills.ts`), indexed once at start-up, and the server capabilities derived from what is there.
+ * and `server/resources` (see `server/build/definitions-module.ts`), and the resources a feature
+ * adds at build time (the skills' files), indexed once at start-up, and the server capabilities
+ * derived from what is there.
  */
 import { prompts as promptModules, resources as resourceModules, tools as toolModules } from "#mcp-definitions";
+import type { Era } from "./context";
 import { isEntry, type Entry, type PromptEntry, type ResourceEntry, type ToolEntry } from "./entries";
-import { EXTENSIONS, type ServerCapabilities } from "./protocol";
-import { skillCatalog } from "./skills";
+import { declaredExtensions } from "./features";
+import type { ServerCapabilities } from "./protocol";
 
 export interface Registry {
   /** In deterministic (name) order. */
   readonly tools: readonly ToolEntry[];
   readonly prompts: readonly PromptEntry[];
-  /** Fixed resources listed in `resources/list`, by URI order (each skill's SKILL.md among them). */
+  /** Fixed resources listed in `resources/list`, by URI order (not those marked `unlisted`). */
   readonly resources: readonly ResourceEntry[];
   /** Templates, by template order. */
   readonly templates: readonly ResourceEntry[];
@@ -20,10 +22,8 @@ export interface Registry {
   readonly all: readonly Entry[];
   readonly toolsByName: ReadonlyMap<string, ToolEntry>;
   readonly promptsByName: ReadonlyMap<string, PromptEntry>;
-  /** What server/discover declares (2026-07-28). */
+  /** The capabilities of what is registered; `serverCapabilities` adds the extensions features declared. */
   readonly capabilities: ServerCapabilities;
-  /** What `initialize` declares to 2025-era clients: the same, without the tasks extension (not defined on that wire). */
-  readonly legacyCapabilities: ServerCapabilities;
   /** The resource a URI belongs to: a fixed resource first, then the first matching template. */
   findResource(uri: string): { entry: ResourceEntry; variables: Readonly<Record<string, string>> } | undefined;
   findTemplate(uriTemplate: string): ResourceEntry | undefined;
@@ -56,9 +56,9 @@ const uriOf = (entry: ResourceEntry) => ("uri" in entry.descriptor ? entry.descr
 function buildRegistry(modules: { tools: Definitions; prompts: Definitions; resources: Definitions }): Registry {
   const tools = entries(modules.tools, "tool").sort(byKey((tool) => tool.descriptor.name));
   const prompts = entries(modules.prompts, "prompt").sort(byKey((prompt) => prompt.descriptor.name));
-  const allResources = [...entries(modules.resources, "resource"), ...skillCatalog.files].sort(byKey(uriOf));
+  const allResources = entries(modules.resources, "resource").sort(byKey(uriOf));
   const fixed = allResources.filter((entry) => "uri" in entry.descriptor);
-  const resources = fixed.filter((entry) => !uriOf(entry).startsWith("skill://") || skillCatalog.listed.has(uriOf(entry)));
+  const resources = fixed.filter((entry) => !entry.unlisted);
   const templates = allResources.filter((entry) => "uriTemplate" in entry.descriptor);
 
   const toolsByName = indexBy(tools, (tool) => tool.descriptor.name, "tool name");
@@ -67,17 +67,13 @@ function buildRegistry(modules: { tools: Definitions; prompts: Definitions; reso
   const templatesByTemplate = indexBy(templates, uriOf, "resource template");
 
   const hasCompletion = [...prompts, ...templates].some((entry) => Object.keys(entry.completers).length > 0);
-  const legacyCapabilities: ServerCapabilities = {
+  const capabilities: ServerCapabilities = {
     ...(tools.length ? { tools: {} } : {}),
     ...(prompts.length ? { prompts: {} } : {}),
     ...(allResources.length ? { resources: {} } : {}),
     ...(hasCompletion ? { completions: {} } : {}),
     logging: {},
   };
-  if (skillCatalog.skills.length) legacyCapabilities.extensions = { [EXTENSIONS.skills]: { directoryRead: true } };
-  const capabilities: ServerCapabilities = tools.some((tool) => tool.task)
-    ? { ...legacyCapabilities, extensions: { ...legacyCapabilities.extensions, [EXTENSIONS.tasks]: {} } }
-    : legacyCapabilities;
 
   return {
     tools,
@@ -88,7 +84,6 @@ function buildRegistry(modules: { tools: Definitions; prompts: Definitions; reso
     toolsByName,
     promptsByName,
     capabilities,
-    legacyCapabilities,
     findResource(uri) {
       const fixed = resourcesByUri.get(uri);
       if (fixed) return { entry: fixed, variables: {} };
@@ -103,3 +98,9 @@ function buildRegistry(modules: { tools: Definitions; prompts: Definitions; reso
 }
 
 export const registry = buildRegistry({ tools: toolModules, prompts: promptModules, resources: resourceModules });
+
+/** What `server/discover` (modern) or `initialize` (legacy) declares: the registry's capabilities and the extensions features declared for that era. */
+export function serverCapabilities(era: Era): ServerCapabilities {
+  const extensions = declaredExtensions(era);
+  return Object.keys(extensions).length ? { ...registry.capabilities, extensions } : registry.capabilities;
+}

@@ -5,6 +5,10 @@
  * - `config.ts` parses the values at run time (a `NITRO_MCP_*` variable overrides its default);
  * - `tests/unit/settings.test.ts` checks `.env.example` and the table in server/mcp/README.md against this list.
  *
+ * An optional feature declares its own settings the same way, in `server/features/<name>/settings.ts`
+ * (with `setting` and the parsers below) and reads them with `useSettings`; server/build/features-module.ts
+ * adds their defaults to the runtime config, and the feature's README carries their table.
+ *
  * Pure data and functions: it is imported at build time, where no Nitro runtime exists.
  */
 
@@ -27,7 +31,7 @@ export interface Setting<T, Default extends string | number | boolean = string |
 }
 
 type Widen<Value> = Value extends string ? string : Value extends number ? number : boolean;
-const setting = <T, Default extends string | number | boolean>(spec: Setting<T, Default>): Setting<T, Widen<Default>> =>
+export const setting = <T, Default extends string | number | boolean>(spec: Setting<T, Default>): Setting<T, Widen<Default>> =>
   spec as unknown as Setting<T, Widen<Default>>;
 
 /** Comma-separated list; values are trimmed and empty entries dropped. */
@@ -37,48 +41,17 @@ export const parseList = (raw: unknown): string[] =>
     .map((entry) => entry.trim())
     .filter(Boolean);
 
-const text = (raw: unknown): string => String(raw ?? "");
-const optionalText = (raw: unknown): string | undefined => text(raw) || undefined;
+export const text = (raw: unknown): string => String(raw ?? "");
+export const optionalText = (raw: unknown): string | undefined => text(raw) || undefined;
 
-const integer = (env: string, min: number) => (raw: unknown): number => {
+export const integer = (env: string, min: number) => (raw: unknown): number => {
   const number = Number(raw);
   if (!Number.isInteger(number) || number < min) throw new Error(`${env} must be an integer >= ${min}, got "${raw}"`);
   return number;
 };
 
-const boolean = (raw: unknown): boolean => raw !== false && raw !== "false";
+export const boolean = (raw: unknown): boolean => raw !== false && raw !== "false";
 
-function parseTokenPairs(raw: unknown): { principal: string; token: string }[] {
-  return parseList(raw).map((pair) => {
-    const separator = pair.indexOf(":");
-    const principal = pair.slice(0, separator).trim();
-    const token = pair.slice(separator + 1).trim();
-    // Name the position, never the value: this message may reach a log.
-    if (separator <= 0 || !token) throw new Error("NITRO_MCP_AUTH_TOKENS entries must look like principal:token");
-    return { principal, token };
-  });
-}
-
-// feature:rate-limit
-/** A rate: at most `limit` requests per `windowMs`. */
-export interface Rate {
-  readonly limit: number;
-  readonly windowMs: number;
-}
-
-const RATE = /^([1-9][0-9]{0,8})\/([1-9][0-9]{0,9})(ms|s|m|h)$/;
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
-
-/** Parses a rate like `600/60s` (units ms, s, m, h); `what` names the setting or definition in the error. */
-export function parseRate(raw: string, what: string): Rate {
-  const match = RATE.exec(raw.trim());
-  if (!match) throw new Error(`${what} must look like 600/60s (requests/window, window in ms, s, m or h), got "${raw}"`);
-  const rate = { limit: Number(match[1]), windowMs: Number(match[2]) * UNIT_MS[match[3] as keyof typeof UNIT_MS] };
-  // Finer than a request per millisecond is no limit at all, and below what a time in ms counts exactly.
-  if (rate.windowMs < rate.limit) throw new Error(`${what} allows at most one request per millisecond, got "${raw}"`);
-  return rate;
-}
-// end feature:rate-limit
 
 /** The settings under `runtimeConfig.mcp`, by key. */
 export const SETTINGS = {
@@ -104,32 +77,6 @@ export const SETTINGS = {
     doc: "Natural-language instructions returned by server/discover",
     text: true,
     parse: optionalText,
-  }),
-  serverDescription: setting({
-    env: "NITRO_MCP_SERVER_DESCRIPTION",
-    default: "",
-    shownDefault: "package.json description",
-    doc: "What the server does, in at most 100 characters: the description in its server card",
-    text: true,
-    parse: (raw): string => {
-      const value = text(raw);
-      if (value.length > 100) throw new Error("NITRO_MCP_SERVER_DESCRIPTION must be at most 100 characters (the server card's limit)");
-      return value;
-    },
-  }),
-  serverCardName: setting({
-    env: "NITRO_MCP_SERVER_CARD_NAME",
-    default: "",
-    shownDefault: "derived from the endpoint's host",
-    doc: "The server card's name, reverse-DNS namespace/name (e.g. com.example/weather); default: the endpoint's host reversed, then the server name",
-    text: true,
-    parse: (raw): string | undefined => {
-      const value = optionalText(raw);
-      if (value !== undefined && !(value.length <= 200 && /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/.test(value))) {
-        throw new Error("NITRO_MCP_SERVER_CARD_NAME must look like com.example/name (letters, digits, dots and dashes, one slash, at most 200 characters)");
-      }
-      return value;
-    },
   }),
   stateSecret: setting({
     env: "NITRO_MCP_STATE_SECRET",
@@ -157,73 +104,10 @@ export const SETTINGS = {
     doc: "Longest requestState accepted (checked before any crypto) or issued, in characters",
     parse: integer("NITRO_MCP_STATE_MAX_LENGTH", 256),
   }),
-  authTokens: setting({
-    env: "NITRO_MCP_AUTH_TOKENS",
-    default: "",
-    doc: "Static bearer tokens as principal:token pairs; when set (or with sign-in), every request needs Authorization: Bearer <token>",
-    text: true,
-    parse: parseTokenPairs,
-  }),
-  authIssuer: setting({
-    env: "NITRO_MCP_AUTH_ISSUER",
-    default: "",
-    doc: "The OAuth authorization server's issuer URL; setting it turns sign-in on (its metadata is discovered: RFC 8414, then OpenID)",
-    text: true,
-    parse: optionalText,
-  }),
   resourceUrl: setting({
     env: "NITRO_MCP_RESOURCE_URL",
     default: "",
     doc: "The canonical URL of this MCP endpoint (e.g. https://mcp.example.com/mcp): the resource of the metadata and the audience every token must carry; required with NITRO_MCP_AUTH_ISSUER",
-    text: true,
-    parse: optionalText,
-  }),
-  authAudience: setting({
-    env: "NITRO_MCP_AUTH_AUDIENCE",
-    default: "",
-    shownDefault: "NITRO_MCP_RESOURCE_URL",
-    doc: "The audience tokens must carry, when the authorization server names this API by something other than its URL (an API identifier or audience tag)",
-    text: true,
-    parse: optionalText,
-  }),
-  authJwksUrl: setting({
-    env: "NITRO_MCP_AUTH_JWKS_URL",
-    default: "",
-    doc: "Where the issuer's signing keys are; default: jwks_uri from its metadata",
-    text: true,
-    parse: optionalText,
-  }),
-  authJwksCooldownSeconds: setting({
-    env: "NITRO_MCP_AUTH_JWKS_COOLDOWN_SECONDS",
-    default: 30,
-    doc: "After fetching the issuer's keys, how long a token with an unknown key id waits before they are fetched again (a rotation is picked up after it)",
-    parse: integer("NITRO_MCP_AUTH_JWKS_COOLDOWN_SECONDS", 0),
-  }),
-  authScopes: setting({
-    env: "NITRO_MCP_AUTH_SCOPES",
-    default: "",
-    doc: "Scopes advertised in the protected-resource metadata and in 401 challenges (comma-separated): what basic use needs",
-    text: true,
-    parse: parseList,
-  }),
-  authIntrospectionUrl: setting({
-    env: "NITRO_MCP_AUTH_INTROSPECTION_URL",
-    default: "",
-    doc: "RFC 7662 introspection endpoint for opaque tokens; default: introspection_endpoint from the metadata, used when a client id is set",
-    text: true,
-    parse: optionalText,
-  }),
-  authClientId: setting({
-    env: "NITRO_MCP_AUTH_CLIENT_ID",
-    default: "",
-    doc: "This server's client id at the authorization server, for introspection",
-    text: true,
-    parse: optionalText,
-  }),
-  authClientSecret: setting({
-    env: "NITRO_MCP_AUTH_CLIENT_SECRET",
-    default: "",
-    doc: "This server's client secret at the authorization server, for introspection",
     text: true,
     parse: optionalText,
   }),
@@ -238,30 +122,6 @@ export const SETTINGS = {
     default: "",
     doc: "Host names the endpoint answers to (comma-separated); unset: on a loopback or private address only loopback names and IP literals",
     parse: (raw) => parseList(raw).map((host) => host.toLowerCase()),
-  }),
-  taskTtlSeconds: setting({
-    env: "NITRO_MCP_TASK_TTL_SECONDS",
-    default: 3600,
-    doc: "How long a task (and its result) is kept after it is created, in seconds; then it is deleted",
-    parse: integer("NITRO_MCP_TASK_TTL_SECONDS", 1),
-  }),
-  taskPollIntervalMs: setting({
-    env: "NITRO_MCP_TASK_POLL_INTERVAL_MS",
-    default: 1000,
-    doc: "How often clients are asked to poll a task (pollIntervalMs), in milliseconds",
-    parse: integer("NITRO_MCP_TASK_POLL_INTERVAL_MS", 1),
-  }),
-  taskHeartbeatTimeoutSeconds: setting({
-    env: "NITRO_MCP_TASK_HEARTBEAT_TIMEOUT_SECONDS",
-    default: 30,
-    doc: "A working task whose instance has not reported for this long (it died, or its platform stopped it) is marked failed",
-    parse: integer("NITRO_MCP_TASK_HEARTBEAT_TIMEOUT_SECONDS", 1),
-  }),
-  taskMaxActive: setting({
-    env: "NITRO_MCP_TASK_MAX_ACTIVE",
-    default: 10,
-    doc: "Most tasks a principal may have working or waiting for input at once (all anonymous callers are one principal); beyond it a call that would start a task gets an isError result",
-    parse: integer("NITRO_MCP_TASK_MAX_ACTIVE", 1),
   }),
   maxBodyBytes: setting({
     env: "NITRO_MCP_MAX_BODY_BYTES",
@@ -297,49 +157,6 @@ export const SETTINGS = {
       return value;
     },
   }),
-  logRequests: setting({
-    env: "NITRO_MCP_LOG_REQUESTS",
-    default: true,
-    doc: "One log line per HTTP request: method, target, outcome, status, duration (never arguments or tokens)",
-    parse: boolean,
-  }),
-  logArguments: setting({
-    env: "NITRO_MCP_LOG_ARGUMENTS",
-    default: false,
-    doc: "Also put each request's arguments in its log line (they may hold personal data: for development)",
-    parse: boolean,
-  }),
-  // feature:rate-limit
-  rateLimit: setting({
-    env: "NITRO_MCP_RATE_LIMIT",
-    default: "",
-    doc: "Requests per caller across every instance, e.g. 600/60s (429 past it); unset: no limit (server/features/rate-limit)",
-    text: true,
-    parse: (raw): Rate | undefined => (text(raw) ? parseRate(text(raw), "NITRO_MCP_RATE_LIMIT") : undefined),
-  }),
-  trustProxy: setting({
-    env: "NITRO_MCP_TRUST_PROXY",
-    default: 0,
-    doc: "How many proxies in front of the server append to X-Forwarded-For; 0: the header is ignored (anonymous callers are limited by address)",
-    parse: integer("NITRO_MCP_TRUST_PROXY", 0),
-  }),
-  rateLimitOnStoreError: setting({
-    env: "NITRO_MCP_RATE_LIMIT_ON_STORE_ERROR",
-    default: "open",
-    doc: "When the store cannot count: open serves the request unlimited, closed refuses it (503)",
-    parse: (raw): "open" | "closed" => {
-      const value = text(raw);
-      if (value !== "open" && value !== "closed") throw new Error('NITRO_MCP_RATE_LIMIT_ON_STORE_ERROR must be "open" or "closed"');
-      return value;
-    },
-  }),
-  // end feature:rate-limit
-  legacy: setting({
-    env: "NITRO_MCP_LEGACY",
-    default: true,
-    doc: "Also serve 2025-11-25, 2025-06-18 and 2025-03-26 clients (initialize); false: 2026-07-28 only",
-    parse: boolean,
-  }),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -352,9 +169,10 @@ export const STORAGE_VARIABLES = [
   { env: "NITRO_MCP_STORAGE_DIR", doc: "A folder for storage, for development (e.g. .data)" },
 ] as const;
 
-/** The defaults, shaped as `runtimeConfig.mcp`. */
-export function settingDefaults(): { [K in SettingKey]: (typeof SETTINGS)[K]["default"] } {
-  return Object.fromEntries(Object.entries(SETTINGS).map(([key, spec]) => [key, spec.default])) as {
-    [K in SettingKey]: (typeof SETTINGS)[K]["default"];
-  };
+/** A table of settings, by their key under `runtimeConfig.mcp`. */
+export type SettingTable = Readonly<Record<string, Setting<unknown>>>;
+
+/** The defaults of a table, shaped as `runtimeConfig.mcp`. */
+export function settingDefaults<Table extends SettingTable>(table: Table): { [K in keyof Table]: Table[K]["default"] } {
+  return Object.fromEntries(Object.entries(table).map(([key, spec]) => [key, spec.default])) as { [K in keyof Table]: Table[K]["default"] };
 }

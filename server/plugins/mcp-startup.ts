@@ -1,12 +1,14 @@
 /**
  * Sets the log format (and opens the log's output), and fails fast on bad configuration (a state
- * secret shorter than 32 bytes, a malformed NITRO_MCP_AUTH_TOKENS, sign-in without
- * NITRO_MCP_RESOURCE_URL…) so the server stops at start-up with a clear message instead of
- * failing on the first request.
+ * secret shorter than 32 bytes…) so the server stops at start-up with a clear message instead of
+ * failing on the first request: also a tool declaring `task` (or any definition `rateLimit`) in a build without the
+ * tasks (or rate-limit) feature.
+ * (Each feature checks its own settings in its own plugin.)
  */
-import { useOAuthSettings } from "../mcp/auth/authenticate";
+import { features } from "#mcp-features";
 import { useMcpConfig } from "../mcp/config";
-import { logInfo, logWarning, setLogFormat } from "../mcp/log";
+import { logWarning, setLogFormat } from "../mcp/log";
+import { registry } from "../mcp/registry";
 import { useStateKeyRing } from "../mcp/state/request-state";
 
 export default defineNitroPlugin(() => {
@@ -14,8 +16,15 @@ export default defineNitroPlugin(() => {
   // First, so every later line (this plugin's, the storage plugin's) has the chosen format.
   setLogFormat(config.logFormat);
   void useStateKeyRing();
-  const oauth = useOAuthSettings();
-  if (oauth) logInfo(`sign-in: tokens from ${oauth.issuer} for ${oauth.resource}`);
+  const taskTools = registry.tools.filter((tool) => tool.task).map((tool) => tool.descriptor.name);
+  if (taskTools.length && !features.includes("tasks")) {
+    throw new Error(`${taskTools.join(", ")} declare${taskTools.length === 1 ? "s" : ""} task, which needs the tasks feature (server/features/tasks), absent from this build: remove the option, or the tool`);
+  }
+  // A rateLimit that silently limits nothing would leave a paid upstream open.
+  const limited = registry.all.filter((entry) => entry.rateLimit !== undefined).map((entry) => entry.descriptor.name);
+  if (limited.length && !features.includes("rate-limit")) {
+    throw new Error(`${limited.join(", ")} set${limited.length === 1 ? "s" : ""} rateLimit, which needs the rate-limit feature (server/features/rate-limit), absent from this build: remove the option, or restore the feature`);
+  }
   if (config.allowedOrigins.includes("*")) {
     logWarning("⚠ NITRO_MCP_ALLOWED_ORIGINS=* lets any web page call this server from a browser; on a local server, that includes hostile ones.");
   }

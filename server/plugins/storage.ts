@@ -6,10 +6,9 @@
  * (a `rateLimit` without the rate-limit feature). Synchronous on purpose: Nitro does not await async plugins.
  */
 import { selectStorage } from "#mcp-storage-driver";
-import { requireEnforcedOptions } from "../mcp/http/request-checks";
 import { registry } from "../mcp/registry";
 import { logInfo, logWarning } from "../mcp/log";
-import { setAtomicStore } from "../storage/atomic";
+import { setAtomicStore } from "../mcp/atomic-store";
 import { guardAtomicStore, guardDriver } from "../storage/guard";
 
 export default defineNitroPlugin(() => {
@@ -24,8 +23,6 @@ export default defineNitroPlugin(() => {
       `${selected.name} cannot claim a single-use requestState or keep a task atomically, which ${needing.join(", ")} need${needing.length === 1 ? "s" : ""}. ${selected.missingAtomic}`,
     );
   }
-  // Here, not in mcp-startup: Nitro runs plugins in file-name order, so the features' plugins (rate-limit.ts) have registered by now.
-  requireEnforcedOptions();
   if (selected.name === "memory" && !import.meta.dev) {
     logWarning(
       "storage: in memory, this process only. Several instances need shared storage: set REDIS_URL or UPSTASH_REDIS_REST_URL/UPSTASH_REDIS_REST_TOKEN (on Cloudflare, the bindings in wrangler.json).",

@@ -3,8 +3,8 @@
  * Object of this build (`server/cloudflare/entry.ts`), over RPC. Keys are spread over SHARDS
  * objects by a hash of the key, so no single object carries every claim.
  */
-import type { AtomicStore } from "./atomic";
-import type { Consumed } from "./gcra";
+import type { AtomicStore } from "../mcp/atomic-store";
+import type { Consumed } from "../mcp/gcra";
 
 const SHARDS = 16;
 

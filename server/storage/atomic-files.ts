@@ -5,9 +5,9 @@
  */
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { nowSeconds } from "../mcp/internal/time";
-import type { AtomicStore } from "./atomic";
-import { gcraStep } from "./gcra";
+import { nowSeconds } from "../mcp/internal/basics";
+import type { AtomicStore } from "../mcp/atomic-store";
+import { gcraStep } from "../mcp/gcra";
 
 /** A lock older than this was left by a process that died holding it. */
 const STALE_LOCK_MS = 10_000;

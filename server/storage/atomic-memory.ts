@@ -3,9 +3,9 @@
  * nothing can interleave. Expired entries are dropped by expiry second, in time proportional to
  * what expired (never a scan of every key), so sustained single-use traffic keeps memory flat.
  */
-import { nowSeconds } from "../mcp/internal/time";
-import type { AtomicStore } from "./atomic";
-import { gcraStep } from "./gcra";
+import { nowSeconds } from "../mcp/internal/basics";
+import type { AtomicStore } from "../mcp/atomic-store";
+import { gcraStep } from "../mcp/gcra";
 
 export function memoryAtomicStore(): AtomicStore {
   const entries = new Map<string, { value: string; expiresAt: number }>();

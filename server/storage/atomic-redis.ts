@@ -4,8 +4,8 @@
  * still the expected one, and another counts a rate limit. The same commands go to Upstash over its
  * REST API (its `eval` runs the same Lua).
  */
-import type { AtomicStore } from "./atomic";
-import type { Consumed } from "./gcra";
+import type { AtomicStore } from "../mcp/atomic-store";
+import type { Consumed } from "../mcp/gcra";
 
 /** KEYS[1]: the key; ARGV: expected value, next value, ttl in seconds. */
 const COMPARE_AND_SET = `if redis.call("GET", KEYS[1]) == ARGV[1] then redis.call("SET", KEYS[1], ARGV[2], "EX", ARGV[3]) return 1 end return 0`;

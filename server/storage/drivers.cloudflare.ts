@@ -4,7 +4,7 @@
  * being eventually consistent, cannot do. Both bindings are declared in the generated wrangler.json.
  */
 import cloudflareKV from "unstorage/drivers/cloudflare-kv-binding";
-import type { SelectedStorage } from "./atomic";
+import type { SelectedStorage } from "../mcp/atomic-store";
 import { durableAtomicStore, type DurableObjectNamespaceLike } from "./atomic-durable";
 
 /** On Workers, Nitro's `process.env` also holds the bindings (as objects). */

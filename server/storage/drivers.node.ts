@@ -1,13 +1,13 @@
 /**
  * The stores a Node or Vercel (Node runtime) build may use, chosen at start-up from the
  * environment: Redis, Upstash, or a folder (handy in development). None: in memory, one process.
- * Each comes with its atomic operations (see `atomic.ts`). The Redis clients are imported only when
+ * Each comes with its atomic operations (see `server/mcp/atomic-store.ts`). The Redis clients are imported only when
  * configured, without holding up the start (see `lazy.ts`).
  */
 import type { EventEmitter } from "node:events";
 import fsLite from "unstorage/drivers/fs-lite";
 import { logInfo, logWarning } from "../mcp/log";
-import type { SelectedStorage } from "./atomic";
+import type { SelectedStorage } from "../mcp/atomic-store";
 import { filesAtomicStore } from "./atomic-files";
 import { memoryAtomicStore } from "./atomic-memory";
 import { ioRedisAtomicStore, upstashAtomicStore } from "./atomic-redis";

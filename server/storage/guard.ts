@@ -3,11 +3,11 @@
  * store is wrapped so that a failure (Redis down, a binding error) or an operation that does not
  * finish within OPERATION_TIMEOUT_MS surfaces as one `StorageUnavailableError`, which the server
  * answers -32603 "storage unavailable" (HTTP 503), the reason in the log. A request never waits
- * on a store forever. Every operation is also a span (see `mcp/tracing.ts`).
+ * on a store forever. Every operation is also an observed step (a span, with the observability feature).
  */
 import type { Driver } from "unstorage";
-import { withSpan } from "../mcp/tracing";
-import { StorageUnavailableError, type AtomicStore } from "./atomic";
+import { useObserver } from "../mcp/features";
+import { StorageUnavailableError, type AtomicStore } from "../mcp/atomic-store";
 
 const OPERATION_TIMEOUT_MS = 5000;
 
@@ -31,7 +31,7 @@ function guarded<T extends { name?: string }>(target: T, passThrough: ReadonlySe
       const value = Reflect.get(object, property, receiver);
       if (typeof value !== "function" || passThrough.has(property)) return value;
       const operation = String(property);
-      return (...args: unknown[]) => withSpan(`storage ${operation}`, attributes, () => bounded(operation, (async () => value.apply(object, args))()));
+      return (...args: unknown[]) => useObserver().step(`storage ${operation}`, attributes, () => bounded(operation, (async () => value.apply(object, args))()));
     },
   });
 }

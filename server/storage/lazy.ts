@@ -6,7 +6,7 @@
  * any other storage failure (503, the reason in the log).
  */
 import type { Driver } from "unstorage";
-import type { AtomicStore } from "./atomic";
+import type { AtomicStore } from "../mcp/atomic-store";
 
 export interface LoadedStore {
   readonly driver: Driver;

@@ -21,7 +21,7 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
-import { bundleSize } from "../../server/build/bundle-size.mjs";
+import { bundleSize } from "../../server/build/dev/bundle-size.mjs";
 import { buildTarget } from "../helpers/builds.mjs";
 import { findProgram } from "../helpers/programs.mjs";
 import { startServer } from "../helpers/server.mjs";

@@ -11,6 +11,7 @@ import { ELICITATION } from "../helpers/flows";
 import { post } from "../helpers/rpc";
 import { createTask, taskRequest, waitForStatus } from "../helpers/tasks";
 import { OUTPUT, startServer, type RunningServer } from "../helpers/server.mjs";
+import { hasFeature } from "../helpers/project.mjs";
 
 const startProduct = () => startServer({ output: OUTPUT.product });
 const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
@@ -95,7 +96,7 @@ describe("delete_note", () => {
     expect((await post(server.url, "tools/call", { name: "list_notes", arguments: {} })).body.result.content[0].text).toContain("#15 ");
   });
 
-  it("refuses to delete for a 2025-era client, and says why", async () => {
+  it.runIf(hasFeature("legacy"))("refuses to delete for a 2025-era client, and says why", async () => {
     const legacy = new LegacyClient({ name: "legacy", version: "1.0.0" });
     await legacy.connect(new LegacyTransport(new URL(server.url)));
     const result = await legacy.callTool({ name: "delete_note", arguments: { note_id: "15" } });
@@ -184,7 +185,7 @@ describe("connect_account (URL mode)", () => {
   });
 });
 
-describe("export_notes (a task)", () => {
+describe.runIf(hasFeature("tasks"))("export_notes (a task)", () => {
   it("runs as a task: progress, one question half way, then the document", async () => {
     const task = await createTask(server.url, "export_notes", { delay_ms: 300 });
     expect(task).toMatchObject({ status: "working", ttlMs: expect.any(Number), pollIntervalMs: expect.any(Number) });
@@ -218,7 +219,7 @@ describe("export_notes (a task)", () => {
   });
 });
 
-describe("the notes-helper skill", () => {
+describe.runIf(hasFeature("skills"))("the notes-helper skill", () => {
   it("is served with its reference file", async () => {
     const { body } = await post(server.url, "skills/list");
     expect(body.result.skills).toEqual([

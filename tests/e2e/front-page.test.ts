@@ -2,7 +2,7 @@
  * The front page (`GET /`, and `GET /mcp` from a browser) against the fixture builds: in real
  * headless Chromium (what it shows, the same lists MCP clients get, snippets that work, no console
  * error or CSP violation, the copy buttons, light and dark) and over HTTP (content negotiation on
- * /mcp, JSON 404s, the Host guard, the security headers, NITRO_MCP_RESOURCE_URL, sign-in) on Node;
+ * /mcp, the Host guard, the security headers, NITRO_MCP_RESOURCE_URL, sign-in) on Node;
  * then the same page from the Cloudflare build in workerd and from the Vercel output. Names come
  * from the fixtures and from the server's own answers, never from the shipped examples, so the
  * test survives a fork.
@@ -16,8 +16,9 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, openPage } from "../helpers/chromium.mjs";
 import { needs, programPath } from "../helpers/programs.mjs";
-import { post, type Json } from "../helpers/rpc";
+import { expectJson404, post, type Json } from "../helpers/rpc";
 import { startServer, startVercelOutput, startWorker, type RunningServer } from "../helpers/server.mjs";
+import { hasFeature } from "../helpers/project.mjs";
 
 const run = promisify(execFile);
 const ROOT = new URL("../..", import.meta.url).pathname;
@@ -58,15 +59,6 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ status?
       res.on("end", () => resolve({ status: res.statusCode, type: res.headers["content-type"], body }));
     }).on("error", reject);
   });
-}
-
-/** A 404 as the catch-all route answers it: JSON naming the path, nothing else. */
-async function expectJson404(response: Response, path: string) {
-  expect(response.status).toBe(404);
-  expect(response.headers.get("content-type")).toBe("application/json");
-  const text = await response.text();
-  expect(JSON.parse(text)).toEqual({ error: "Not found", path });
-  expect(text).not.toMatch(/stack|<|at .*\(/);
 }
 
 /** Only the tests that open the page need Chromium: the ones over HTTP run without it. */
@@ -190,19 +182,6 @@ describe("front page, Node build", () => {
     }
   });
 
-  it("answers unknown paths with a JSON 404, whatever the method and Accept, and keeps the other routes", async () => {
-    for (const init of [{}, { method: "POST", body: "{}" }, { headers: { accept: HTML_ACCEPT } }, { method: "DELETE" }] as RequestInit[]) {
-      await expectJson404(await fetch(`${origin(server)}/nope`, init), "/nope");
-    }
-    const deep = await fetch(`${origin(server)}/a/${"x".repeat(500)}?q=1`);
-    expect((await deep.json()).path).toBe(`/a/${"x".repeat(197)}…`); // clipped, like every value a client sends
-
-    expect((await post(server.url, "server/discover")).status).toBe(200);
-    expect((await fetch(`${origin(server)}/_test/memory`)).status).toBe(200); // a fixture-only route
-    const metadata = await fetch(`${origin(server)}/.well-known/oauth-protected-resource/mcp`);
-    expect(await metadata.json()).toMatchObject({ error: "not_found" }); // its own answer: sign-in is off
-  });
-
   it("sends the security headers, and answers HEAD too", async () => {
     const response = await fetch(`${origin(server)}/`);
     const csp = response.headers.get("content-security-policy") ?? "";
@@ -267,7 +246,7 @@ describe("front page, Node build with settings", () => {
     await context.close();
   });
 
-  it("lists nothing to an anonymous browser when calling the server needs a token", needs("chromium"), async () => {
+  it.runIf(hasFeature("sign-in"))("lists nothing to an anonymous browser when calling the server needs a token", needs("chromium"), async () => {
     const { page, context } = await open(`${origin(signedIn)}/`);
     const text = (await page.locator("main").textContent()) ?? "";
     expect(text).toContain("asks its clients to sign in");

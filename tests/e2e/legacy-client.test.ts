@@ -9,6 +9,7 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueKey } from "../helpers/flows";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
+import { PACKAGE } from "../helpers/project.mjs";
 
 let server: RunningServer;
 let client: Client;
@@ -29,7 +30,7 @@ const text = (result: unknown) => ((result as { content: { text: string }[] }).c
 describe("the official 1.x client (2025-11-25)", () => {
   it("initializes without a session and negotiates 2025-11-25", () => {
     expect(transport.sessionId).toBeUndefined();
-    expect(client.getServerVersion()).toMatchObject({ name: "mcp-edge-template" });
+    expect(client.getServerVersion()).toMatchObject({ name: PACKAGE.name });
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, prompts: {}, resources: {}, logging: {} });
   });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { CONFIRM, askToIncrement, retryIncrement, uniqueKey } from "../helpers/flows";
 import { post, type Json } from "../helpers/rpc";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
+import { hasFeature } from "../helpers/project.mjs";
 
 const TOKEN = "observability-test-token-1234567890";
 const AUTHORIZED = { headers: { authorization: `Bearer ${TOKEN}` } };
@@ -43,7 +44,7 @@ describe("the request log", () => {
     await expect.poll(() => requestLines(server, mark).some((line) => line.status === 415)).toBe(true);
     const lines = await linesOf(server, mark, ["asked-1", "done-1", "unknown-1"]);
     const byId = (id: string) => lines.find((line) => line.requestId === id);
-    const common = { level: "info", http: "POST /mcp", principal: "ci-bot", time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), durationMs: expect.any(Number) };
+    const common = { level: "info", http: "POST /mcp", principal: hasFeature("sign-in") ? "ci-bot" : "anonymous", time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), durationMs: expect.any(Number) };
     expect(byId("asked-1")).toMatchObject({ ...common, status: 200, era: "modern", method: "tools/call", target: "confirm_increment", resultType: "input_required" });
     expect(byId("done-1")).toMatchObject({ ...common, status: 200, method: "tools/call", target: "confirm_increment", resultType: "complete" });
     expect(byId("unknown-1")).toMatchObject({ ...common, status: 200, target: "no_such_tool", errorCode: -32602 });

@@ -3,6 +3,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectModernClient } from "../helpers/clients";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
+import { PACKAGE } from "../helpers/project.mjs";
 
 let server: RunningServer;
 let client: Client;
@@ -20,7 +21,7 @@ describe("official client (@modelcontextprotocol/client, pinned to 2026-07-28)",
     expect(client.getProtocolEra()).toBe("modern");
     expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, prompts: {}, resources: {}, completions: {} });
-    expect(client.getServerVersion()).toMatchObject({ name: "mcp-edge-template" });
+    expect(client.getServerVersion()).toMatchObject({ name: PACKAGE.name });
   });
 
   it("lists and calls tools", async () => {

@@ -1,5 +1,5 @@
 /**
- * The sign-in docs' flow (server/mcp/auth/README.md) with the examples: the development authorization server and the server
+ * The sign-in docs' flow (server/features/sign-in/README.md) with the examples: the development authorization server and the server
  * started with the variables the docs give, the official client signing in on its own, then
  * deleting a note (which needs notes:write: the client steps up) after confirming.
  */
@@ -12,7 +12,7 @@ import { OUTPUT, freePort, startServer } from "../helpers/server.mjs";
 
 /** `NAME=value` pairs of the docs' sign-in command line, with its ports (4000, 3000) moved to free ones. */
 async function readmeSignInVariables(): Promise<Record<string, string>> {
-  const block = docBlock("server/mcp/auth/README.md", "sign-in");
+  const block = docBlock("server/features/sign-in/README.md", "sign-in");
   const [authPort, mcpPort] = [await freePort(), await freePort()];
   const line = block
     .split("\n")
@@ -27,7 +27,7 @@ it("signs in as the docs show, and deletes a note after confirming", async () =>
   const resource = new URL(variables.NITRO_MCP_RESOURCE_URL!);
   const issuer = new URL(variables.NITRO_MCP_AUTH_ISSUER!);
   // `npm run auth-server`, on the docs' port.
-  const authServer = spawn(process.execPath, ["server/dev/auth-server.mjs"], {
+  const authServer = spawn(process.execPath, ["server/features/sign-in/dev/auth-server.mjs"], {
     env: { ...process.env, PORT: issuer.port, NITRO_MCP_RESOURCE_URL: resource.href },
     stdio: ["ignore", "pipe", "inherit"],
   });

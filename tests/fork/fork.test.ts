@@ -1,21 +1,39 @@
 /**
- * The proof that the template is forkable: a copy of the repository with the examples deleted
- * (by the commands in the README's "Fork it" section, run verbatim) type-checks, builds and passes
- * every remaining test, in shuffled order, and those tests still cover the protocol, the transport,
- * the state and every deploy target.
+ * The proof that the template is forkable, on copies of the repository, each with the package renamed (`name`,
+ * `version`: what clients see as `serverInfo`):
+ *
+ * - the examples deleted (by the commands in the README's "Fork it" section, run verbatim): it type-checks, builds and
+ *   passes every remaining test, in shuffled order, and those tests still cover the protocol, the transport, the state
+ *   and every deploy target;
+ * - each optional feature deleted alone (by the commands at the end of its README): it type-checks, builds for Node and
+ *   for Cloudflare, and passes the unit tests and the Node target suite with the core's routes and transport;
+ * - the examples and every feature deleted (the minimal fork): the same, plus the official conformance suite's
+ *   2026-07-28 scenarios it has fixtures for, in at most MINIMAL_LINES lines of production code.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ensureBenchDependencies } from "../bench/dependencies.mjs";
 import { docBlock } from "../helpers/docs";
+import { productionLines } from "../helpers/production-lines.mjs";
 
 const ROOT = process.cwd();
+/**
+ * The minimal fork's budget (every line of server/, routes/, utils/ and nitro.config.ts, comments included, no dev
+ * programs): the core, the helpers, the storage drivers and the routes of /mcp. It measures 4,940 lines; issue 19 aims
+ * at 4,500, so this bound only keeps it from growing while the rest is cut.
+ */
+const MINIMAL_LINES = 5000;
+const RENAMED = { name: "acme-notes-mcp", version: "3.1.4" };
 
-/** The README's commands that remove the examples, between `<!-- fork:remove:examples:start -->` and `:end -->`. */
-const forkCommands = (): string => docBlock("README.md", "fork:remove:examples", ROOT);
+/** Each optional feature and the README that ends with its removal (`fork:remove:<name>`). */
+const FEATURES: Record<string, string> = {
+  ...Object.fromEntries(readdirSync(join(ROOT, "server/features")).map((name) => [name, `server/features/${name}/README.md`])),
+  dev: "server/dev/README.md",
+};
+const removal = (name: string): string => docBlock(name === "examples" ? "README.md" : FEATURES[name]!, `fork:remove:${name}`, ROOT);
 
 /**
  * A copy of the working tree (tracked and new files, nothing ignored), sharing node_modules (the
@@ -39,6 +57,38 @@ function copyRepository(): string {
   return copy;
 }
 
+/** A renamed copy with `removed` deleted by their own commands (read from this repository, in order), then `check`ed. */
+function inFork(removed: string[], check: (copy: string, run: (command: string, args: string[], env?: NodeJS.ProcessEnv) => string) => void): void {
+  const copy = copyRepository();
+  try {
+    const pkg = JSON.parse(readFileSync(join(copy, "package.json"), "utf8")) as Record<string, unknown>;
+    writeFileSync(join(copy, "package.json"), `${JSON.stringify({ ...pkg, ...RENAMED }, null, 2)}\n`);
+    for (const name of removed) execFileSync("bash", ["-e", "-c", removal(name)], { cwd: copy, stdio: "inherit" });
+    const run = (command: string, args: string[], env: NodeJS.ProcessEnv = {}) => {
+      const result = spawnSync(command, args, { cwd: copy, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0", ...env }, maxBuffer: 256 * 1024 * 1024 });
+      expect(result.status, `${command} ${args.join(" ")}\n${result.stdout.slice(-6000)}\n${result.stderr.slice(-3000)}`).toBe(0);
+      return result.stdout;
+    };
+    run("npx", ["nitropack", "prepare"]);
+    run("npx", ["tsc", "--noEmit"]);
+    check(copy, run);
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+/** Builds for Node and Cloudflare, then the unit tests and the Node target suite (with the core's routes and transport) on a fixtures build. */
+function buildsAndPasses(copy: string, run: (command: string, args: string[], env?: NodeJS.ProcessEnv) => string): void {
+  run("npm", ["run", "build"]);
+  run("npm", ["run", "build:cloudflare"]);
+  expect(existsSync(join(copy, ".output-cloudflare/server/wrangler.json"))).toBe(true);
+  expect(JSON.parse(readFileSync(join(copy, ".output-cloudflare/server/wrangler.json"), "utf8")).name).toBe(RENAMED.name);
+  run("npx", ["vitest", "run", "-c", "tests/vitest.config.ts", "--project", "unit"]);
+  run("node", ["-e", "import('./tests/helpers/builds.mjs').then((m) => m.buildTarget('fixtures'))"]);
+  const targets = ["tests/targets/node.test.ts", "tests/e2e/routes.test.ts", "tests/e2e/transport.test.ts"];
+  run("npx", ["vitest", "run", "-c", "tests/vitest.config.ts", "--project", "e2e", ...targets], { SKIP_BUILD: "1" });
+}
+
 interface JsonReport {
   numFailedTests: number;
   numPassedTests: number;
@@ -53,20 +103,10 @@ const failuresOf = (report: JsonReport): string[] =>
   ]);
 
 it("a fork without the examples builds and passes every remaining test, in any order", () => {
-  const copy = copyRepository();
-  try {
-    execFileSync("bash", ["-e", "-c", forkCommands()], { cwd: copy, stdio: "inherit" });
+  inFork(["examples"], (copy) => {
     for (const gone of ["server/tools/delete_note.ts", "server/skills/notes-helper", "server/examples", "tests/e2e/examples.test.ts", "tests/e2e/readme-example.test.ts"]) {
       expect(existsSync(join(copy, gone)), gone).toBe(false);
     }
-
-    const run = (command: string, args: string[]) => {
-      const result = spawnSync(command, args, { cwd: copy, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0" }, maxBuffer: 256 * 1024 * 1024 });
-      expect(result.status, `${command} ${args.join(" ")}\n${result.stdout.slice(-6000)}\n${result.stderr.slice(-3000)}`).toBe(0);
-      return result.stdout;
-    };
-    run("npx", ["nitropack", "prepare"]);
-    run("npx", ["tsc", "--noEmit"]);
     // FORK_SEED=<n> replays an order.
     const seed = Number(process.env.FORK_SEED ?? Math.floor(Math.random() * 1_000_000));
     console.log(`[fork] running the remaining tests in a copy without the examples, shuffled with seed ${seed}`);
@@ -105,7 +145,25 @@ it("a fork without the examples builds and passes every remaining test, in any o
       const result = report.testResults.find((entry) => entry.name.endsWith(covered));
       expect(result?.assertionResults.filter((test) => test.status === "passed").length ?? 0, covered).toBeGreaterThan(0);
     }
-  } finally {
-    rmSync(copy, { recursive: true, force: true });
-  }
+  });
+});
+
+describe("a fork without one optional feature", () => {
+  it.each(Object.keys(FEATURES))("without %s: builds for Node and Cloudflare and passes its remaining unit and target tests", (name) => {
+    inFork([name], (copy, run) => {
+      expect(existsSync(join(copy, dirname(FEATURES[name]!))), name).toBe(false);
+      buildsAndPasses(copy, run);
+    });
+  });
+});
+
+it(`the minimal fork (no examples, no optional feature) builds, passes, speaks 2026-07-28 to the conformance suite, in at most ${MINIMAL_LINES} lines`, () => {
+  inFork(["examples", ...Object.keys(FEATURES)], (copy, run) => {
+    expect(existsSync(join(copy, "server/features")) ? readdirSync(join(copy, "server/features")) : []).toEqual([]);
+    buildsAndPasses(copy, run);
+    run("node", ["tests/conformance/run.mjs"]);
+    const lines = productionLines(copy);
+    console.log(`[fork] the minimal fork: ${lines} lines of production code`);
+    expect(lines).toBeLessThanOrEqual(MINIMAL_LINES);
+  });
 });

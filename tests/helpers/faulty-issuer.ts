@@ -7,7 +7,7 @@
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { startAuthServer } from "../../server/dev/auth-server.mjs";
+import { startAuthServer } from "../../server/features/sign-in/dev/auth-server.mjs";
 
 export type Endpoint = "metadata" | "keys" | "introspection";
 export type Fault = "none" | "500" | "hang" | "null" | "array" | "string" | "bad JSON" | "huge" | "deep";

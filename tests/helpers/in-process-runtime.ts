@@ -1,7 +1,7 @@
 /**
  * What a Nitro build gives the server at run time, for the in-process test server (`in-process.ts`):
  * the tests' vitest config points `nitropack/runtime`, the auto-imports `useStorage`, `useRuntimeConfig`
- * and `defineNitroPlugin`, and the build's virtual modules `#mcp-definitions` and `#mcp-skills` here.
+ * and `defineNitroPlugin`, and the build's virtual modules `#mcp-definitions`, `#mcp-skills` and `#mcp-features` here.
  *
  * Each test server loads the server's modules afresh, this one included, and this module reads the
  * setup that `in-process.ts` prepared for that server when it is evaluated: so every test server has its
@@ -21,6 +21,8 @@ export interface ServerSetup {
   readonly definitions: { readonly tools: Definitions; readonly prompts: Definitions; readonly resources: Definitions };
   /** `#mcp-skills`. */
   readonly skills: readonly unknown[];
+  /** `#mcp-features`: the optional features present. */
+  readonly features: readonly string[];
 }
 
 const setup = (globalThis as { [SETUP]?: ServerSetup })[SETUP];
@@ -41,3 +43,4 @@ export const defineNitroPlugin = <T>(plugin: T): T => plugin;
 
 export const { tools, prompts, resources } = setup.definitions;
 export const skills = setup.skills;
+export const features = setup.features;

@@ -23,7 +23,8 @@ import { fetchNodeRequestHandler } from "node-mock-http";
 import { applyEnv } from "nitropack/runtime/internal/utils.env";
 import { vi } from "vitest";
 import nitroConfig from "../../nitro.config";
-import { readSkills } from "../../server/build/skill-files";
+import { featureDirs } from "../../server/build/features-module";
+import { settingDefaults, type SettingTable } from "../../server/mcp/settings";
 import type { ServerSetup } from "./in-process-runtime";
 import { meta, parseSse, standardHeaders, type Json } from "./rpc";
 import { TEST_SECRET } from "./server.mjs";
@@ -33,6 +34,21 @@ export type { Json };
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SETUP = Symbol.for("mcp-edge-template.in-process-setup");
 const KINDS = ["tools", "prompts", "resources"] as const;
+
+/** The optional features this checkout has (`server/features/<name>`), as the build's `#mcp-features` lists them. */
+const FEATURES = featureDirs(ROOT).map((dir) => dir.slice("server/features/".length));
+const SKILLS = resolve(ROOT, "server/features/skills");
+
+/** What server/build/features-module.ts adds at build time: each feature's settings defaults, under the core's. */
+async function featureSettingDefaults(): Promise<Record<string, unknown>> {
+  const tables = await Promise.all(
+    featureDirs(ROOT)
+      .map((dir) => resolve(ROOT, dir, "settings.ts"))
+      .filter((file) => existsSync(file))
+      .map(async (file) => ((await import(file)) as { SETTINGS: SettingTable }).SETTINGS),
+  );
+  return Object.assign({}, ...tables.map((table) => settingDefaults(table)));
+}
 const SOURCE_FILE = /^[^._].*\.(?:ts|mts|js|mjs)$/;
 /** The secret the test servers seal `requestState` with, as the end-to-end servers do. */
 export const TEST_STATE_SECRET = TEST_SECRET;
@@ -226,6 +242,13 @@ export function createTestServer(options: TestServerOptions = {}): Promise<TestS
   return started;
 }
 
+type Definitions = ServerSetup["definitions"]["resources"];
+
+async function readSkillFolders(scanDirs: readonly string[]): Promise<unknown[]> {
+  const { readSkills } = (await import(join(SKILLS, "skill-files.ts"))) as { readSkills: (dir: string) => unknown[] };
+  return scanDirs.flatMap((dir) => readSkills(join(dir, "skills")));
+}
+
 async function startServer(options: TestServerOptions): Promise<TestServer> {
   captureLog();
   const logStart = logged!.length;
@@ -238,9 +261,11 @@ async function startServer(options: TestServerOptions): Promise<TestServer> {
   const handler = await withServerEnvironment(options.env, async () => {
     const setup: ServerSetup = {
       // nitro.config.ts's runtime config, with the NITRO_* variables applied by Nitro's own function.
-      runtimeConfig: applyEnv({ mcp: { ...(nitroConfig.runtimeConfig!.mcp as object) } }, { prefix: "NITRO_", altPrefix: "_", envExpansion: false }),
+      runtimeConfig: applyEnv({ mcp: { ...(await featureSettingDefaults()), ...(nitroConfig.runtimeConfig!.mcp as object) } }, { prefix: "NITRO_", altPrefix: "_", envExpansion: false }),
       definitions: { tools: [], prompts: [], resources: [] },
-      skills: options.definitions ? [] : scanDirs.flatMap((dir) => readSkills(join(dir, "skills"))),
+      features: FEATURES,
+      // The skills feature's build step (its module.ts): the skill folders of the definition roots.
+      skills: options.definitions || !FEATURES.includes("skills") ? [] : await readSkillFolders(scanDirs),
     };
     (globalThis as { [SETUP]?: ServerSetup })[SETUP] = setup;
     vi.resetModules(); // a module graph of this server's own: its registry, its configuration, its storage
@@ -251,6 +276,8 @@ async function startServer(options: TestServerOptions): Promise<TestServer> {
       if (!KINDS.includes(kind)) throw new Error(`${relative(ROOT, file)} must default-export defineTool, definePrompt or defineResource`);
       setup.definitions[kind].push([definition, relative(ROOT, file)]);
     }
+    // The skills feature's build step adds every skill file to the resources (server/features/skills/skill-resources.ts).
+    if (setup.skills.length) setup.definitions.resources.push(...((await import(join(SKILLS, "skill-resources.ts"))) as { default: Definitions }).default);
 
     const hooks = createHooks();
     const app = createApp({

@@ -1,5 +1,5 @@
 /**
- * Sign-in for tests, against the development authorization server (server/dev/auth-server.mjs):
+ * Sign-in for tests, against the development authorization server (server/features/sign-in/dev/auth-server.mjs):
  * its login page driven with fetch (no browser), an OAuth client provider for the official client,
  * tokens by client credentials, and tokens the test signs itself to try every kind of bad token.
  */

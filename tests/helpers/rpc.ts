@@ -1,6 +1,7 @@
 /** Raw JSON-RPC over fetch, with the headers and `_meta` a 2026-07-28 request needs. */
 const PROTOCOL_VERSION = "2026-07-28";
 
+import { expect } from "vitest";
 export type Json = Record<string, any>;
 
 export function meta(capabilities: Json = {}, extra: Json = {}): Json {
@@ -62,4 +63,13 @@ export function parseSse(text: string): Json[] {
     .map((frame) => frame.split("\n").filter((line) => line.startsWith("data: ")).map((line) => line.slice(6)).join("\n"))
     .filter(Boolean)
     .map((data) => JSON.parse(data));
+}
+
+/** A 404 as the catch-all route answers it: JSON naming the path, nothing else. */
+export async function expectJson404(response: Response, path: string) {
+  expect(response.status).toBe(404);
+  expect(response.headers.get("content-type")).toBe("application/json");
+  const text = await response.text();
+  expect(JSON.parse(text)).toEqual({ error: "Not found", path });
+  expect(text).not.toMatch(/stack|<|at .*\(/);
 }

@@ -1,7 +1,7 @@
 /**
  * Starts real server builds (see builds.mjs) as child processes on 127.0.0.1 and free ports:
  * a Node build, the Cloudflare build inside workerd (`wrangler dev`), and the Vercel function
- * output (served by server/dev/preview-vercel.mjs). The fixture builds are the default: the
+ * output (served by server/build/dev/preview-vercel.mjs). The fixture builds are the default: the
  * protocol tests run against the test fixtures, never against the shipped examples.
  * Plain JS with JSDoc types, so both the vitest suites and the conformance runner use it.
  */
@@ -129,7 +129,7 @@ export function startServer(options = {}) {
 
 /** The Vercel function output of the fixture build, served the way `npm run preview:vercel` serves `npm run build:vercel`'s. */
 export function startVercelOutput(options = {}) {
-  return startServer({ ...options, entry: "server/dev/preview-vercel.mjs", args: [OUTPUT.vercel] });
+  return startServer({ ...options, entry: "server/build/dev/preview-vercel.mjs", args: [OUTPUT.vercel] });
 }
 
 /** A TCP port free on 127.0.0.1 right now. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startAuthServer } from "../../server/dev/auth-server.mjs";
+import { startAuthServer } from "../../server/features/sign-in/dev/auth-server.mjs";
 import { bearer, signToken } from "../helpers/oauth";
 import { post } from "../helpers/rpc";
 import { freePort, startServer, startServerExpectingFailure } from "../helpers/server.mjs";

@@ -8,6 +8,7 @@ import { connectModernClient } from "../helpers/clients";
 import { ELICITATION, askToIncrement, expectOpaqueRejection, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
 import { post, standardHeaders } from "../helpers/rpc";
 import type { RunningServer } from "../helpers/server.mjs";
+import { PACKAGE } from "../helpers/project.mjs";
 
 export function describeTarget(name: string, start: () => Promise<RunningServer>) {
   describe(`${name}: the same endpoint, end to end`, () => {
@@ -21,7 +22,7 @@ export function describeTarget(name: string, start: () => Promise<RunningServer>
       const { status, body } = await post(server.url, "server/discover", {});
       expect(status).toBe(200);
       expect(body.result).toMatchObject({ resultType: "complete", ttlMs: expect.any(Number), cacheScope: "public" });
-      expect(body.result._meta["io.modelcontextprotocol/serverInfo"].name).toBe("mcp-edge-template");
+      expect(body.result._meta["io.modelcontextprotocol/serverInfo"].name).toBe(PACKAGE.name);
     });
 
     it("confirm then act: asks, acts on accept, refuses the same state twice; the counter moved once", async () => {

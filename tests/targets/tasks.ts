@@ -9,6 +9,7 @@ import { readCounter, uniqueKey } from "../helpers/flows";
 import { post, type RpcOptions } from "../helpers/rpc";
 import type { RunningServer } from "../helpers/server.mjs";
 import { TASKS, WITH_TASKS, createTask, taskRequest, waitForStatus } from "../helpers/tasks";
+import { hasFeature } from "../helpers/project.mjs";
 
 export function describeTasks(name: string, start: (env?: Record<string, string>) => Promise<RunningServer>) {
   describe(`tasks, ${name}`, () => {
@@ -21,6 +22,7 @@ export function describeTasks(name: string, start: (env?: Record<string, string>
     it("declares the extension in server/discover, and not to 2025-era clients", async () => {
       const { body } = await post(server.url, "server/discover", {});
       expect(body.result.capabilities.extensions).toMatchObject(TASKS);
+      if (!hasFeature("legacy")) return;
       const legacy = await fetch(server.url, {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -84,7 +86,7 @@ export function describeTasks(name: string, start: (env?: Record<string, string>
       await taskRequest(server.url, "tasks/cancel", { taskId: task.taskId });
     });
 
-    it("caps each principal's active tasks: the next is refused with an isError result, until one ends", async () => {
+    it.runIf(hasFeature("sign-in"))("caps each principal's active tasks: the next is refused with an isError result, until one ends", async () => {
       const own = await start({ NITRO_MCP_TASK_MAX_ACTIVE: "2", NITRO_MCP_AUTH_TOKENS: "alice:alice-token-0123456789,bob:bob-token-0123456789" });
       const alice = { headers: { authorization: "Bearer alice-token-0123456789" } };
       const bob = { headers: { authorization: "Bearer bob-token-0123456789" } };

@@ -3,10 +3,10 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseRate } from "../../server/mcp/settings";
+import { parseRate } from "../../server/features/rate-limit/rate";
 import { filesAtomicStore } from "../../server/storage/atomic-files";
 import { memoryAtomicStore } from "../../server/storage/atomic-memory";
-import { gcraStep } from "../../server/storage/gcra";
+import { gcraStep } from "../../server/mcp/gcra";
 
 /** Runs `count` requests at the same instant `now`, carrying the stored TAT along as a store would. */
 function burstAt(now: number, count: number, limit: number, windowMs: number) {

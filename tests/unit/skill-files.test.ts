@@ -1,10 +1,10 @@
-/** The build's skill reader (server/build/skill-files.ts) on folders made for each test: links are never followed. */
+/** The build's skill reader (server/features/skills/skill-files.ts) on folders made for each test: links are never followed. */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { readSkills } from "../../server/build/skill-files";
+import { readSkills } from "../../server/features/skills/skill-files";
 
 /** A `skills/` folder with one valid skill, `demo`, and a secret beside it (outside every skill). */
 function skillsFolder() {

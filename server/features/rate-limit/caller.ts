@@ -7,7 +7,7 @@
  * client is the Nth entry from the right, and everything left of it is whatever the client wrote.
  */
 import type { H3Event } from "h3";
-import { requestHeader } from "../../mcp/http/request-headers";
+import { requestHeader } from "../../mcp/http/mcp-headers";
 
 /** workerd says so in `navigator.userAgent`; Node says "Node.js/…" (or has no navigator). */
 const ON_WORKERS = globalThis.navigator?.userAgent === "Cloudflare-Workers";

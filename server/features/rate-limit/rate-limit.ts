@@ -13,17 +13,16 @@
 import type { H3Event } from "h3";
 import type { Entry } from "../../mcp/entries";
 import { McpError } from "../../mcp/errors";
-import { decodeHeaderValue } from "../../mcp/http/mcp-headers";
+import { decodeHeaderValue, requestHeader } from "../../mcp/http/mcp-headers";
 import type { MessageCheck, Refusal, RequestCheck } from "../../mcp/http/request-checks";
-import { requestHeader } from "../../mcp/http/request-headers";
 import type { JsonRpcRequest } from "../../mcp/jsonrpc";
 import { logInfo, logWarning } from "../../mcp/log";
 import { nameFieldOf } from "../../mcp/protocol";
-import { resolveTarget } from "../../mcp/request-target";
-import { parseRate, type Rate } from "../../mcp/settings";
-import { StorageUnavailableError, useAtomicStore } from "../../storage/atomic";
-import { digestKeySegment } from "../../storage/keys";
+import { resolveTarget } from "../../mcp/read-request";
+import { StorageUnavailableError, useAtomicStore } from "../../mcp/atomic-store";
+import { digestKeySegment } from "../../mcp/storage-keys";
 import { callerOf } from "./caller";
+import { parseRate, type Rate } from "./rate";
 
 /**
  * The JSON-RPC code of a refusal for exceeding a rate limit. Neither JSON-RPC nor MCP 2026-07-28

@@ -22,8 +22,8 @@ import { useMcpConfig, type McpConfig } from "../config";
 import { invalidRequest } from "../errors";
 import { clip } from "../internal/text";
 import { logWarning } from "../log";
-import { requestHeader } from "./request-headers";
-import { sendError } from "./respond";
+import { requestHeader } from "./mcp-headers";
+import { sendError } from "./error-reply";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 /** host[:port]: a name (dot-separated labels of URI-unreserved characters: docker's `my_service` too), an IPv4 address, or an IPv6 literal. */

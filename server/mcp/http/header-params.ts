@@ -3,7 +3,7 @@
  * when the tool is defined. An invalid annotation is a definition error: clients
  * must drop such a tool from tools/list, so it must never be published.
  */
-import { isPlainObject } from "../internal/object";
+import { isPlainObject } from "../internal/basics";
 import type { HeaderParam } from "./mcp-headers";
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -2,13 +2,30 @@
  * Request metadata headers (Streamable HTTP, 2026-07-28): `MCP-Protocol-Version`,
  * `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` must mirror the body exactly, so that a
  * proxy routing on headers and this server acting on the body agree. Any failure is
- * 400 with -32020 HeaderMismatch, naming the header.
+ * 400 with -32020 HeaderMismatch, naming the header. And reading any request header, for every step.
  */
+import type { H3Event } from "h3";
 import { headerMismatch } from "../errors";
-import { utf8Decode } from "../internal/encoding";
-import { isPlainObject } from "../internal/object";
+import { isPlainObject, utf8Decode } from "../internal/basics";
 import type { JsonRpcRequest } from "../jsonrpc";
 import { nameFieldOf } from "../protocol";
+
+/**
+ * One request header, straight from the request object Nitro gives us (Node's `IncomingMessage`, or its mock on
+ * Workers), whose names are already lower case: cheaper than `event.headers`, which builds a whole `Headers` per request.
+ */
+export function requestHeader(event: H3Event, lowerCaseName: string): string | undefined {
+  const value = event.node.req.headers[lowerCaseName];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/** How many times the request carries a header: Node's `headers` keeps only the first of some (`authorization`), `rawHeaders` has them all. */
+export function requestHeaderCount(event: H3Event, lowerCaseName: string): number {
+  const raw = event.node.req.rawHeaders;
+  let count = 0;
+  for (let index = 0; index < raw.length; index += 2) if (raw[index]!.toLowerCase() === lowerCaseName) count++;
+  return count;
+}
 
 /** Reads a request header by lower-case name; `undefined` when absent. */
 export type HeaderReader = (lowerCaseName: string) => string | undefined;

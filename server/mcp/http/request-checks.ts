@@ -13,8 +13,7 @@
 import type { H3Event } from "h3";
 import type { McpError } from "../errors";
 import type { JsonRpcRequest } from "../jsonrpc";
-import { registry } from "../registry";
-import { sendError } from "./respond";
+import { sendError } from "./error-reply";
 
 export interface Refusal {
   readonly error: McpError;
@@ -27,17 +26,10 @@ export type MessageCheck = (event: H3Event, message: JsonRpcRequest) => Verdict;
 
 const requestChecks: RequestCheck[] = [];
 const messageChecks: MessageCheck[] = [];
-/** Entry options a feature has said it enforces (see `requireEnforcedOptions`). */
-const enforced = new Set<EntryOption>();
-
-/** The entry options that only a feature enforces. */
-export type EntryOption = "rateLimit";
-
-/** Registers checks (at start-up), and the entry options they enforce. */
-export function addRequestChecks(checks: { request?: RequestCheck; message?: MessageCheck; enforces?: readonly EntryOption[] }): void {
+/** Registers checks (at start-up). */
+export function addRequestChecks(checks: { request?: RequestCheck; message?: MessageCheck }): void {
   if (checks.request) requestChecks.push(checks.request);
   if (checks.message) messageChecks.push(checks.message);
-  for (const option of checks.enforces ?? []) enforced.add(option);
 }
 
 /** Step of `POST /mcp` after `authenticate`: the request checks, in order, until one refuses. */
@@ -59,18 +51,4 @@ export async function runMessageChecks(event: H3Event, message: JsonRpcRequest):
     if (refusal) return refusal;
   }
   return undefined;
-}
-
-/**
- * Stops the server when a definition sets an option no feature enforces (the feature was removed):
- * a `rateLimit` that silently limits nothing would leave a paid upstream open. Called at start-up
- * once the features' plugins have run (by `plugins/storage.ts`).
- */
-export function requireEnforcedOptions(): void {
-  const unenforced = registry.all.filter((entry) => entry.rateLimit !== undefined && !enforced.has("rateLimit"));
-  if (unenforced.length) {
-    throw new Error(
-      `${unenforced.map((entry) => entry.descriptor.name).join(", ")} set${unenforced.length === 1 ? "s" : ""} rateLimit, but no feature enforces it: restore server/features/rate-limit or remove the option`,
-    );
-  }
 }

@@ -1,14 +1,13 @@
 /**
  * Writing responses: the result of a dispatched request as one JSON body — or as an SSE
- * stream when the handler sent notifications first — and the JSON-RPC errors with which
- * the steps before dispatch end a request they refuse.
+ * stream when the handler sent notifications first. (The steps before dispatch refuse a request
+ * with `sendError`, in error-reply.ts.)
  */
-import { send, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
+import { setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import type { McpContext } from "../context";
-import { dispatch, errorReply, type JsonRpcReply } from "../dispatcher";
-import type { RequestId } from "../protocol";
-import { inRequestSpan } from "../tracing";
-import { recordOutcome } from "./request-log";
+import { dispatch, type Seal } from "../dispatcher";
+import { recordOutcome, useObserver } from "../features";
+import type { JsonRpcReply } from "./error-reply";
 
 const SSE_HEADERS = {
   "content-type": "text/event-stream",
@@ -21,17 +20,9 @@ function writeHead(event: H3Event, status: number, headers?: Record<string, stri
   setResponseHeaders(event, { "content-type": "application/json", ...headers });
 }
 
-/** Ends the request with a JSON-RPC error (`id` when it was readable): for the steps that refuse a request. */
-export function sendError(event: H3Event, id: RequestId | undefined, error: unknown, headers?: Record<string, string>): Promise<void> {
-  const reply = errorReply(id, error);
-  recordOutcome(event, reply.outcome);
-  writeHead(event, reply.status, headers);
-  return send(event, reply.body);
-}
-
-/** Dispatches the validated request and returns the response body: JSON text, or an SSE stream. */
-export async function respond(event: H3Event, mcp: McpContext): Promise<string | ReadableStream<Uint8Array>> {
-  const reply = inRequestSpan(event, () => dispatch(mcp));
+/** Dispatches the validated request (`seal` seals a state a handler returns) and returns the response body: JSON text, or an SSE stream. */
+export async function respond(event: H3Event, mcp: McpContext, seal: Seal): Promise<string | ReadableStream<Uint8Array>> {
+  const reply = useObserver().within(event, () => dispatch(mcp, seal));
   // Whichever comes first: the final reply (→ one JSON body) or a notification (→ SSE).
   // A handler may notify before its first await, so the channel replays one already buffered.
   const first = await new Promise<JsonRpcReply | undefined>((resolve) => {
@@ -54,4 +45,90 @@ export async function respond(event: H3Event, mcp: McpContext): Promise<string |
     mcp.channel.finish(final.body);
   });
   return stream;
+}
+
+/*
+ * The response of one request: a single JSON body, or an SSE stream once the handler
+ * emits a request-scoped notification (progress, log) before its result.
+ *
+ * Notifications sent before the responder decides are buffered, then flushed first.
+ * After the client disconnects (or the stream ends) every send is a no-op, so a
+ * cancelled request never writes anything more. The AbortSignal is created only when a
+ * handler asks for it: most requests never do.
+ */
+const encoder = new TextEncoder();
+const sseFrame = (json: string) => encoder.encode(`event: message\ndata: ${json}\n\n`);
+
+export class ResponseChannel {
+  private buffer: string[] = [];
+  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  private done = false;
+  private cancelled = false;
+  private abort: AbortController | undefined;
+  private lastProgress = -Infinity;
+  private onFirstNotification: (() => void) | undefined;
+
+  /** Fires when the client goes away. */
+  get signal(): AbortSignal {
+    this.abort ??= new AbortController();
+    if (this.cancelled && !this.abort.signal.aborted) this.abort.abort();
+    return this.abort.signal;
+  }
+
+  /** True once the response ended or the client went away: nothing more can be sent. */
+  get closed(): boolean {
+    return this.done;
+  }
+
+  /** Progress must increase: returns false (and records nothing) for a value that does not. */
+  acceptProgress(progress: number): boolean {
+    if (!(progress > this.lastProgress)) return false;
+    this.lastProgress = progress;
+    return true;
+  }
+
+  send(json: string): void {
+    if (this.done) return;
+    if (this.controller) {
+      this.controller.enqueue(sseFrame(json));
+      return;
+    }
+    this.buffer.push(json);
+    if (this.buffer.length === 1) this.onFirstNotification?.();
+  }
+
+  /** Calls `callback` on the first buffered notification, at once if one is already waiting. */
+  whenFirstNotification(callback: () => void): void {
+    if (this.buffer.length > 0) callback();
+    else this.onFirstNotification = callback;
+  }
+
+  /** Switches to SSE: returns the stream, starting with whatever was buffered. */
+  openStream(): ReadableStream<Uint8Array> {
+    return new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.controller = controller;
+        for (const json of this.buffer) controller.enqueue(sseFrame(json));
+        this.buffer = [];
+      },
+      cancel: () => this.cancel(),
+    });
+  }
+
+  /** Ends the response: on a stream, writes the final message and closes it. Later sends are dropped. */
+  finish(json: string): void {
+    if (this.done) return;
+    this.done = true;
+    if (!this.controller) return;
+    this.controller.enqueue(sseFrame(json));
+    this.controller.close();
+  }
+
+  /** The client went away: the request is cancelled and nothing more is written. */
+  cancel(): void {
+    if (this.done) return;
+    this.done = true;
+    this.cancelled = true;
+    this.abort?.abort();
+  }
 }

@@ -2,7 +2,7 @@
 import type { McpContext } from "../context";
 import type { Completer } from "../entries";
 import { invalidParams } from "../errors";
-import { isPlainObject } from "../internal/object";
+import { isPlainObject } from "../internal/basics";
 import { registry } from "../registry";
 import { requirePrompt } from "./prompts";
 import type { MethodResult } from "./types";

@@ -2,7 +2,7 @@
 import type { McpContext } from "../context";
 import { invalidParams } from "../errors";
 import { registry } from "../registry";
-import { callTaskTool } from "../tasks/task-creation";
+import { useTaskRunner } from "../features";
 import { listResult } from "./list-result";
 import { requireArguments } from "./arguments";
 import type { MethodResult } from "./types";
@@ -16,5 +16,6 @@ export async function callTool(mcp: McpContext): Promise<MethodResult> {
   const tool = mcp.target.entry;
   if (tool?.kind !== "tool") throw invalidParams(`Unknown tool: ${mcp.target.name}`);
   const args = requireArguments(mcp);
-  return tool.task ? callTaskTool({ ...tool, task: tool.task }, args, mcp) : tool.call(args, mcp);
+  // A tool with `task` exists only with the tasks feature: the server refuses to start otherwise (plugins/mcp-startup.ts).
+  return tool.task ? useTaskRunner()!({ ...tool, task: tool.task }, args, mcp) : tool.call(args, mcp);
 }

@@ -1,5 +1,5 @@
 /** The state cipher on Web Crypto: Workers, and any runtime without `node:crypto` (see `cipher.ts`). */
-import { utf8Encode } from "../internal/encoding";
+import { utf8Encode } from "../internal/basics";
 import type { StateCipher } from "./cipher";
 
 export const stateCipher: StateCipher = {

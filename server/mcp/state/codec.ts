@@ -9,9 +9,8 @@
  * The client may send anything back. `openRequestState` therefore returns a reason
  * for the server log, and the caller answers every failure with the same opaque error.
  */
-import { base64UrlDecode, base64UrlEncode, canonicalJson, utf8Decode, utf8Encode } from "../internal/encoding";
+import { base64UrlDecode, base64UrlEncode, canonicalJson, nowSeconds, utf8Decode, utf8Encode } from "../internal/basics";
 import { randomBytes } from "../internal/random";
-import { nowSeconds } from "../internal/time";
 import type { StateKeyRing } from "./keys";
 
 const VERSION = "v1";

@@ -6,7 +6,7 @@
  * server knows which key to try; it is derived with its own HKDF label, so it says
  * nothing about the key itself.
  */
-import { base64UrlEncode, utf8Encode } from "../internal/encoding";
+import { base64UrlEncode, utf8Encode } from "../internal/basics";
 import type { AesGcmKey, StateCipher } from "./cipher";
 
 const MIN_SECRET_BYTES = 32;

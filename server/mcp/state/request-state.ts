@@ -1,26 +1,30 @@
 /**
- * The life of `requestState`, in one place. Beside it: the codec (`codec.ts`), the keys
- * (`keys.ts`), the cipher backends (`cipher*.ts`) and the single-use claims (`single-use.ts`).
+ * The life of `requestState`, in one place, as `routes/mcp.post.ts` shows it. Beside it: the codec
+ * (`codec.ts`), the keys (`keys.ts`) and the cipher backends (`cipher*.ts`).
  *
- * - Opening, before any handler runs: the state a request presents is verified (seal, request
- *   binding, expiry, principal) and, for a `singleUseState` definition, claimed — the claim is
- *   the check, so of two retries racing with one state at most one gets through.
- * - Sealing, when a handler asks for input: its state is sealed for this very request
- *   (principal, method, target, arguments), to be opened on the next round.
+ * - Opening (`openRequestState`, the route's step after reading), before any handler runs: the state
+ *   a request presents is verified (seal, request binding, expiry, principal) and, for a
+ *   `singleUseState` definition, claimed — the claim is the check, so of two retries racing with
+ *   one state at most one gets through.
+ * - Sealing (`sealRequestState`, which the route hands to `respond`), when a handler asks for input:
+ *   its state is sealed for this very request (principal, method, target, arguments), to be opened
+ *   on the next round. (A task keeps its state unsealed in its record instead.)
  *
  * The client may send anything back. Every refusal is the same opaque -32602, whatever the
  * reason (telling which check failed would hand the client an oracle); the reason goes to the log.
  */
 import { stateCipher } from "#mcp-state-cipher";
+import type { H3Event } from "h3";
+import { useAtomicStore } from "../atomic-store";
 import { useMcpConfig } from "../config";
 import type { OpenedState, RequestTarget } from "../context";
 import { internalError, invalidRequestState } from "../errors";
-import { isPlainObject } from "../internal/object";
+import { useObserver } from "../features";
+import { sendError } from "../http/error-reply";
+import { isPlainObject, nowSeconds } from "../internal/basics";
 import { logWarning } from "../log";
-import { withSpan } from "../tracing";
-import { openRequestState, sealRequestState, type RequestBinding } from "./codec";
+import { CLOCK_SKEW_SECONDS, openRequestState as openSealed, sealRequestState as sealForRound, type RequestBinding } from "./codec";
 import { createStateKeyRing, type StateKeyRing } from "./keys";
-import { claimStateId } from "./single-use";
 
 let ring: Promise<StateKeyRing> | undefined;
 
@@ -48,6 +52,21 @@ export function useStateKeyRing(): Promise<StateKeyRing> {
   return ring;
 }
 
+/**
+ * Claims a single-use state's id in the shared store with the store's own atomic primitive (see
+ * `server/mcp/atomic-store.ts`), until the state expires anyway: true for the first claim, false for
+ * every later one, on any number of instances. The claim is made before the handler runs and stays
+ * whatever the handler does: a handler that fails after its claim needs a fresh round one (the state
+ * was spent, the action may have started).
+ */
+async function claimStateId(stateId: string, expiresAt: number): Promise<boolean> {
+  const store = useAtomicStore();
+  // The storage plugin refuses to start without one when a definition is single use.
+  if (!store) throw new Error("no atomic store for single-use claims");
+  const ttlSeconds = Math.max(1, expiresAt + CLOCK_SKEW_SECONDS - nowSeconds());
+  return store.setIfAbsent(`claim:${stateId}`, "1", ttlSeconds);
+}
+
 /** What a state is bound to: who asked, and which request it continues (resources/read has no arguments). */
 const bindingOf = (principal: string, method: string, target: RequestTarget, params: Readonly<Record<string, unknown>>): RequestBinding => ({
   principal,
@@ -69,7 +88,7 @@ export interface IncomingRound {
  * Throws the opaque -32602 when a state is presented and does not open (or, single use, was claimed before).
  * Answers sent to a single-use definition without the state it issued are ignored, so it asks again.
  */
-export async function openIncomingState(round: IncomingRound): Promise<{ state?: OpenedState; inputResponses: Readonly<Record<string, unknown>> }> {
+async function openIncomingState(round: IncomingRound): Promise<{ state?: OpenedState; inputResponses: Readonly<Record<string, unknown>> }> {
   const { method, params, principal, target } = round;
   const answers = isPlainObject(params.inputResponses) ? params.inputResponses : {};
   const entry = target?.entry;
@@ -78,8 +97,8 @@ export async function openIncomingState(round: IncomingRound): Promise<{ state?:
 
   const config = useMcpConfig();
   const ring = await useStateKeyRing();
-  const opened = await withSpan("requestState open", {}, () =>
-    openRequestState(ring, params.requestState, bindingOf(principal, method, target, params), { maxLength: config.stateMaxLength }),
+  const opened = await useObserver().step("requestState open", {}, () =>
+    openSealed(ring, params.requestState, bindingOf(principal, method, target, params), { maxLength: config.stateMaxLength }),
   );
   const refuse = (reason: string): never => {
     logWarning(`requestState rejected on ${method} ${JSON.stringify(target.name.slice(0, 200))}: ${reason}`);
@@ -90,15 +109,15 @@ export async function openIncomingState(round: IncomingRound): Promise<{ state?:
   return { state: { data: opened.claims.data }, inputResponses: answers };
 }
 
-/** Seals `data`, the author's state, for the next round of this very request. */
-export async function sealOutgoingState(round: IncomingRound, data: Readonly<Record<string, unknown>>): Promise<string> {
+/** Seals `data`, the author's state, for the next round of this very request: what `respond` puts in `requestState`. */
+export async function sealRequestState(round: IncomingRound, data: Readonly<Record<string, unknown>>): Promise<string> {
   const config = useMcpConfig();
   const ring = await useStateKeyRing();
   if (!ring.sealing) throw internalError("This server cannot ask for input: its operator has not configured NITRO_MCP_STATE_SECRET");
   // Only tools/call, prompts/get and resources/read may ask, and each of them names its target.
   if (!round.target) throw internalError();
   const binding = bindingOf(round.principal, round.method, round.target, round.params);
-  const requestState = await withSpan("requestState seal", {}, () => sealRequestState(ring, binding, { ...data }, { ttlSeconds: config.stateTtlSeconds }));
+  const requestState = await useObserver().step("requestState seal", {}, () => sealForRound(ring, binding, { ...data }, { ttlSeconds: config.stateTtlSeconds }));
   if (requestState.length > config.stateMaxLength) {
     logWarning(
       `the state returned by ${round.method} seals to ${requestState.length} characters, over NITRO_MCP_STATE_MAX_LENGTH ` +
@@ -107,4 +126,15 @@ export async function sealOutgoingState(round: IncomingRound, data: Readonly<Rec
     throw internalError();
   }
   return requestState;
+}
+
+/** Step of `POST /mcp`, after reading: opens the request's `requestState` into `mcp.state` (and the answers it allows), or refuses it (-32602). */
+export async function openRequestState(event: H3Event): Promise<void> {
+  const mcp = event.context.mcp!;
+  if (mcp.era !== "modern") return; // 2025-era requests carry no state
+  try {
+    Object.assign(mcp, await useObserver().within(event, () => openIncomingState(mcp)));
+  } catch (error) {
+    return sendError(event, mcp.id, error);
+  }
 }

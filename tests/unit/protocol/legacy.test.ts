@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createTestServer, type TestClient, type TestServer } from "../../helpers/in-process";
 import { meta, standardHeaders } from "../../helpers/rpc";
 import { FIXTURES, readCounter, uniqueKey } from "./flows";
+import { PACKAGE } from "../../helpers/project.mjs";
 
 let server: TestServer;
 let legacy: TestClient;
@@ -30,7 +31,7 @@ describe("era selection", () => {
     ["2026-07-28", "2025-11-25"],
   ])("initialize asking for %s answers %s, without a session", async (requested, answered) => {
     const { body, headers } = await legacyPost({ method: "initialize", params: { protocolVersion: requested, ...INITIALIZE } }, {});
-    expect(body.result).toMatchObject({ protocolVersion: answered, serverInfo: { name: "mcp-edge-template" }, capabilities: { tools: {}, logging: {} } });
+    expect(body.result).toMatchObject({ protocolVersion: answered, serverInfo: { name: PACKAGE.name }, capabilities: { tools: {}, logging: {} } });
     expect(body.result).not.toHaveProperty("resultType");
     expect(headers.get("mcp-session-id")).toBeNull();
   });

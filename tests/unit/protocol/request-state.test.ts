@@ -6,6 +6,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { TEST_STATE_SECRET, createTestServer, type TestClient, type TestServer } from "../../helpers/in-process";
 import { CONFIRM, ELICITATION, FIXTURES, askToIncrement, expectOpaqueRejection, readCounter, retryIncrement, uniqueKey } from "./flows";
+import { hasFeature } from "../../helpers/project.mjs";
 
 const start = async (env: Record<string, string> = {}) => (await createTestServer({ ...FIXTURES, env })).connect();
 
@@ -111,7 +112,7 @@ describe("expiry", () => {
   });
 });
 
-describe("principals", () => {
+describe.runIf(hasFeature("sign-in"))("principals", () => {
   const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
   let server: TestServer;
   let client: TestClient;

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestServer, type TestClient, type TestServer } from "../../helpers/in-process";
 import { badTokens, bearer, signToken } from "../../helpers/oauth";
 import { ELICITATION, FIXTURES, askToIncrement, expectOpaqueRejection, retryIncrement, uniqueKey } from "./flows";
+import { PACKAGE } from "../../helpers/project.mjs";
 
 const ISSUER = "https://issuer.test";
 const RESOURCE = "http://localhost/mcp";
@@ -55,7 +56,7 @@ describe("challenges and metadata", () => {
         authorization_servers: [ISSUER],
         scopes_supported: ["fixtures:read"],
         bearer_methods_supported: ["header"],
-        resource_name: "mcp-edge-template",
+        resource_name: PACKAGE.name,
       });
     }
   });

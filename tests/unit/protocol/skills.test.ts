@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTestServer, type Json, type TestServer } from "../../helpers/in-process";
 import { FIXTURES } from "./flows";
+import { hasFeature } from "../../helpers/project.mjs";
 
 const ROOT = "skill://fixture-skill";
 const SKILL_MD = `${ROOT}/SKILL.md`;
@@ -25,6 +26,7 @@ describe("skills", () => {
   it("declares the extension to clients of both eras", async () => {
     const modern = await post("server/discover");
     expect(modern.body.result.capabilities.extensions["io.modelcontextprotocol/skills"]).toEqual({ directoryRead: true });
+    if (!hasFeature("legacy")) return;
     const legacy = await server.post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
     expect(legacy.body.result.capabilities.extensions).toEqual({ "io.modelcontextprotocol/skills": { directoryRead: true } });
   });

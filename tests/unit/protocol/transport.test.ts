@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createTestServer, type Json, type RequestOptions, type TestClient, type TestServer } from "../../helpers/in-process";
 import { meta, standardHeaders } from "../../helpers/rpc";
 import { FIXTURES } from "./flows";
+import { PACKAGE, hasFeature } from "../../helpers/project.mjs";
 
 let server: TestServer;
 let client: TestClient;
@@ -173,11 +174,11 @@ describe("methods", () => {
     const { body } = await post("server/discover", {});
     expect(body.result).toMatchObject({
       resultType: "complete",
-      supportedVersions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"],
+      supportedVersions: hasFeature("legacy") ? ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] : ["2026-07-28"],
       capabilities: { tools: {}, prompts: {}, resources: {}, completions: {} },
       ttlMs: expect.any(Number),
       cacheScope: "public",
-      _meta: { "io.modelcontextprotocol/serverInfo": { name: "mcp-edge-template", version: expect.any(String) } },
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: PACKAGE.name, version: expect.any(String) } },
     });
   });
 

@@ -1,8 +1,0 @@
-/** GET /.well-known/ai-catalog.json — the AI Catalog, whose one entry points at this server's card (/mcp/server-card). */
-import { guardHost } from "../../server/mcp/http/guard";
-import { answerPublicDocument } from "../../server/pages/server-card";
-
-export default defineEventHandler({
-  onRequest: [guardHost],
-  handler: (event) => answerPublicDocument(event, "ai-catalog"),
-});

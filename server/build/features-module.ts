@@ -1,0 +1,37 @@
+/**
+ * Build time: the optional features present, the folders of `server/features/`. Each is a scan dir of its own (its
+ * routes, its plugins: see `featureDirs`, which nitro.config.ts adds), so deleting a folder removes the feature. For
+ * each, this module adds its settings' defaults (`settings.ts`) to `runtimeConfig.mcp`, so their NITRO_MCP_* variables
+ * apply, and runs its `module.ts`, if any (its build steps); it tells the core which features the build has
+ * (`#mcp-features`, for its start-up checks).
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Nitro } from "nitropack";
+import { settingDefaults, type SettingTable } from "../mcp/settings";
+
+const FEATURES = "server/features";
+
+/** The features' folders, as scan dirs relative to `rootDir`, in name order. */
+export function featureDirs(rootDir: string): string[] {
+  const dir = join(rootDir, FEATURES);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => `${FEATURES}/${entry.name}`)
+    .sort();
+}
+
+export function mcpFeaturesModule() {
+  return async (nitro: Nitro) => {
+    const dirs = featureDirs(nitro.options.rootDir);
+    for (const dir of dirs.map((relative) => join(nitro.options.rootDir, relative))) {
+      if (existsSync(join(dir, "settings.ts"))) {
+        const { SETTINGS } = (await import(join(dir, "settings.ts"))) as { SETTINGS: SettingTable };
+        nitro.options.runtimeConfig.mcp = { ...settingDefaults(SETTINGS), ...nitro.options.runtimeConfig.mcp };
+      }
+      if (existsSync(join(dir, "module.ts"))) await ((await import(join(dir, "module.ts"))) as { default: (nitro: Nitro) => void }).default(nitro);
+    }
+    nitro.options.virtual["#mcp-features"] = `export const features = ${JSON.stringify(dirs.map((dir) => dir.slice(FEATURES.length + 1)))};`;
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * Refusals of the bearer scheme (RFC 6750 §3), answered with their HTTP status, a
+ * `WWW-Authenticate` challenge and an OAuth-style body:
+ * - 400 `invalid_request`: the Authorization header is malformed;
+ * - 401: no token (no error code), or `invalid_token`;
+ * - 403 `insufficient_scope`, with the scopes the operation needs, so the client can ask for them;
+ * - 503 (IssuerUnavailableError): the authorization server cannot be asked, so nothing can be checked
+ *   (fail closed); answered like the other 503s, a JSON-RPC -32603, with `Retry-After`, never as a bad token.
+ * With sign-in on, every challenge names the protected-resource metadata (`resource_metadata`) and
+ * the scopes to ask for; with static tokens only, it is `Bearer realm="mcp"`.
+ */
+import { send, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
+import { ErrorCode, McpError } from "../../mcp/errors";
+import { sendError } from "../../mcp/http/error-reply";
+import { logWarning } from "../../mcp/log";
+import type { OAuthSettings } from "./oauth-settings";
+import { protectedResourceMetadataUrl } from "./protected-resource";
+
+export type AuthErrorCode = "invalid_request" | "invalid_token" | "insufficient_scope";
+
+export class AuthError extends Error {
+  override name = "AuthError";
+  constructor(
+    readonly status: 400 | 401 | 403 | 503,
+    /** Undefined for a request that simply carried no token. */
+    readonly code: AuthErrorCode | undefined,
+    /** For the client: a fixed sentence, never a token or a claim value. */
+    readonly description: string,
+    /** The scopes to ask for (403: what the operation needs). */
+    readonly scopes?: readonly string[],
+    /** For the operator's log only. */
+    readonly reason?: string,
+  ) {
+    super(description);
+  }
+}
+
+/** The authorization server cannot be asked now (unreachable, failing, or in its back-off): nothing is let through. */
+export class IssuerUnavailableError extends AuthError {
+  override name = "IssuerUnavailableError";
+  constructor(
+    reason: string,
+    /** Until the next attempt: the `Retry-After` of the 503. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(503, undefined, "Authorization server unavailable: try again shortly", undefined, reason);
+  }
+}
+
+/** A challenge parameter value: quoted, with nothing that could end the quote or read as another parameter. */
+const quoted = (value: string) => `"${value.replace(/["\\=]/g, "")}"`;
+
+function challenge(error: AuthError, oauth: OAuthSettings | undefined): string {
+  const parameters: string[] = [];
+  if (error.code) parameters.push(`error=${quoted(error.code)}`, `error_description=${quoted(error.description)}`);
+  if (!oauth) return ["Bearer realm=\"mcp\"", ...parameters].join(", ");
+  parameters.push(`resource_metadata=${quoted(protectedResourceMetadataUrl(oauth.resource))}`);
+  const scopes = error.scopes ?? oauth.scopes;
+  // An empty scope="" would be read as a scope named "" by some clients: leave it out instead.
+  if (scopes.length) parameters.push(`scope=${quoted(scopes.join(" "))}`);
+  return `Bearer ${parameters.join(", ")}`;
+}
+
+/** Ends the request with the refusal. */
+export function sendAuthError(event: H3Event, error: AuthError, oauth: OAuthSettings | undefined): Promise<void> {
+  if (error.reason) logWarning(`${error.status}${error.code ? ` ${error.code}` : ""}: ${error.reason}`);
+  if (error instanceof IssuerUnavailableError) {
+    const unavailable = new McpError(ErrorCode.InternalError, error.description, undefined, 503);
+    return sendError(event, undefined, unavailable, { "retry-after": String(error.retryAfterSeconds), "cache-control": "no-store" });
+  }
+  setResponseStatus(event, error.status);
+  setResponseHeaders(event, { "content-type": "application/json", "cache-control": "no-store", "www-authenticate": challenge(error, oauth) });
+  return send(event, JSON.stringify({ error: error.code ?? "invalid_request", error_description: error.description }));
+}

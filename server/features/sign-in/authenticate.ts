@@ -1,0 +1,79 @@
+/**
+ * Who is calling, for the core's authenticate step (registered by `plugins/sign-in.ts`): the caller, or the refusal
+ * (400, 401 with a challenge, 503 when the authorization server cannot be reached).
+ *
+ * - Sign-in (NITRO_MCP_AUTH_ISSUER): an OAuth access token for this endpoint, verified in
+ *   `access-tokens.ts`; the principal is `<issuer>#<subject>` (`client:<issuer>#<client_id>` for a
+ *   token without a subject), with its scopes and claims.
+ * - Static tokens (NITRO_MCP_AUTH_TOKENS): a configured token; the principal is its name.
+ * - Both: a static token is accepted as itself (an operator's key, not limited by scopes), any other
+ *   token is verified as an access token. Neither: every caller is `anonymous`.
+ *
+ * One credential per request (RFC 6750 §3.1): a second Authorization header is 400 `invalid_request`,
+ * never silently dropped. Node keeps only the first in `headers`, so they are counted; a Fetch runtime
+ * (Workers) joins them with a comma, which no token holds (RFC 6750's b64token; static tokens are a comma-separated list).
+ */
+import type { H3Event } from "h3";
+import { useMcpConfig, useSettings } from "../../mcp/config";
+import type { AuthInfo } from "../../mcp/context";
+import { requestHeader, requestHeaderCount } from "../../mcp/http/mcp-headers";
+import { verifyAccessToken } from "./access-tokens";
+import { AuthError, sendAuthError } from "./auth-error";
+import { oauthSettingsOf, type OAuthSettings } from "./oauth-settings";
+import { SETTINGS } from "./settings";
+import { createTokenTable, type TokenTable } from "./static-tokens";
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+let setup: { oauth?: OAuthSettings; tokens?: TokenTable } | undefined;
+
+/** The sign-in settings (undefined when sign-in is off); parsed once, checked at start-up. */
+export function useOAuthSettings(): OAuthSettings | undefined {
+  return useAuthSetup().oauth;
+}
+
+function useAuthSetup() {
+  if (!setup) {
+    const settings = useSettings(SETTINGS);
+    setup = { oauth: oauthSettingsOf(settings, useMcpConfig()), tokens: settings.authTokens.length ? createTokenTable(settings.authTokens) : undefined };
+  }
+  return setup;
+}
+
+async function authInfoOf(event: H3Event): Promise<AuthInfo> {
+  const { oauth, tokens } = useAuthSetup();
+  const authorization = requestHeader(event, "authorization");
+  if (authorization === undefined) throw new AuthError(401, undefined, "Authentication required: send Authorization: Bearer <token>");
+  if (authorization.includes(",") || requestHeaderCount(event, "authorization") > 1) {
+    throw new AuthError(400, "invalid_request", "Send one Authorization header, with one token: Bearer <token>");
+  }
+  const token = BEARER.exec(authorization)?.[1];
+  if (!token) throw new AuthError(400, "invalid_request", "The Authorization header must be: Bearer <token>");
+  const principal = tokens && (await tokens.principalFor(token));
+  if (principal) return { principal, via: "static", scopes: [] };
+  if (!oauth) throw new AuthError(401, "invalid_token", "The bearer token is not valid");
+  return verifyAccessToken(oauth, token);
+}
+
+/** Whether callers need a credential: sign-in, static tokens, or both are configured (checked at start-up, so it throws there). */
+export function credentialRequired(): boolean {
+  const { oauth, tokens } = useAuthSetup();
+  return !!(oauth || tokens);
+}
+
+/** Answers `error` when it is a sign-in refusal; undefined for any other error. */
+export function refuse(event: H3Event, error: unknown): Promise<void> | undefined {
+  return error instanceof AuthError ? sendAuthError(event, error, useOAuthSettings()) : undefined;
+}
+
+/** The caller's identity, or undefined once the refusal is answered. */
+export async function authenticate(event: H3Event): Promise<AuthInfo | undefined> {
+  try {
+    return await authInfoOf(event);
+  } catch (error) {
+    const refused = refuse(event, error);
+    if (!refused) throw error;
+    await refused;
+    return undefined;
+  }
+}

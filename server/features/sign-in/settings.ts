@@ -1,0 +1,79 @@
+/** Sign-in's settings (read with `useSettings`; their table is in this folder's README). */
+import { integer, optionalText, parseList, setting } from "../../mcp/settings";
+
+function parseTokenPairs(raw: unknown): { principal: string; token: string }[] {
+  return parseList(raw).map((pair) => {
+    const separator = pair.indexOf(":");
+    const principal = pair.slice(0, separator).trim();
+    const token = pair.slice(separator + 1).trim();
+    // Name the position, never the value: this message may reach a log.
+    if (separator <= 0 || !token) throw new Error("NITRO_MCP_AUTH_TOKENS entries must look like principal:token");
+    return { principal, token };
+  });
+}
+
+export const SETTINGS = {
+  authTokens: setting({
+    env: "NITRO_MCP_AUTH_TOKENS",
+    default: "",
+    doc: "Static bearer tokens as principal:token pairs; when set (or with sign-in), every request needs Authorization: Bearer <token>",
+    text: true,
+    parse: parseTokenPairs,
+  }),
+  authIssuer: setting({
+    env: "NITRO_MCP_AUTH_ISSUER",
+    default: "",
+    doc: "The OAuth authorization server's issuer URL; setting it turns sign-in on (its metadata is discovered: RFC 8414, then OpenID)",
+    text: true,
+    parse: optionalText,
+  }),
+  authAudience: setting({
+    env: "NITRO_MCP_AUTH_AUDIENCE",
+    default: "",
+    shownDefault: "NITRO_MCP_RESOURCE_URL",
+    doc: "The audience tokens must carry, when the authorization server names this API by something other than its URL (an API identifier or audience tag)",
+    text: true,
+    parse: optionalText,
+  }),
+  authJwksUrl: setting({
+    env: "NITRO_MCP_AUTH_JWKS_URL",
+    default: "",
+    doc: "Where the issuer's signing keys are; default: jwks_uri from its metadata",
+    text: true,
+    parse: optionalText,
+  }),
+  authJwksCooldownSeconds: setting({
+    env: "NITRO_MCP_AUTH_JWKS_COOLDOWN_SECONDS",
+    default: 30,
+    doc: "After fetching the issuer's keys, how long a token with an unknown key id waits before they are fetched again (a rotation is picked up after it)",
+    parse: integer("NITRO_MCP_AUTH_JWKS_COOLDOWN_SECONDS", 0),
+  }),
+  authScopes: setting({
+    env: "NITRO_MCP_AUTH_SCOPES",
+    default: "",
+    doc: "Scopes advertised in the protected-resource metadata and in 401 challenges (comma-separated): what basic use needs",
+    text: true,
+    parse: parseList,
+  }),
+  authIntrospectionUrl: setting({
+    env: "NITRO_MCP_AUTH_INTROSPECTION_URL",
+    default: "",
+    doc: "RFC 7662 introspection endpoint for opaque tokens; default: introspection_endpoint from the metadata, used when a client id is set",
+    text: true,
+    parse: optionalText,
+  }),
+  authClientId: setting({
+    env: "NITRO_MCP_AUTH_CLIENT_ID",
+    default: "",
+    doc: "This server's client id at the authorization server, for introspection",
+    text: true,
+    parse: optionalText,
+  }),
+  authClientSecret: setting({
+    env: "NITRO_MCP_AUTH_CLIENT_SECRET",
+    default: "",
+    doc: "This server's client secret at the authorization server, for introspection",
+    text: true,
+    parse: optionalText,
+  }),
+} as const;

@@ -1,0 +1,63 @@
+/**
+ * The few storage operations that must be atomic across every instance sharing the store:
+ * claiming a single-use state, creating and moving a task, counting a rate limit. unstorage has no such operation, so
+ * each store brings its own primitive (see `drivers.node.ts`, `drivers.cloudflare.ts`, which implement this interface):
+ *
+ * | store        | primitive                                                    |
+ * |--------------|--------------------------------------------------------------|
+ * | memory       | a check-and-set in one synchronous step (one process)        |
+ * | Redis        | `SET key value NX EX ttl`; a Lua script for compare-and-set  |
+ * | Upstash      | the same commands over its REST API                          |
+ * | files (dev)  | a lock file created exclusively (`wx`)                       |
+ * | Workers      | a Durable Object, one per shard of keys                      |
+ *
+ * A store with no primitive (Workers KV, or any other unstorage driver) cannot promise exactly
+ * once: the server refuses to start when a definition needs it (see `plugins/storage.ts`).
+ */
+import type { Consumed } from "./gcra";
+
+export interface AtomicStore {
+  /** What the log and the start-up message call it. */
+  readonly name: string;
+  /** The value of `key`, or null when it is absent or expired. */
+  get(key: string): Promise<string | null>;
+  /** Creates `key` unless it exists: true when this call created it (of any number racing, exactly one). */
+  setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
+  /** Replaces the value of `key` only while it is still `expected`: true when this call replaced it. */
+  compareAndSet(key: string, expected: string, next: string, ttlSeconds: number): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  /**
+   * Counts one request against `limit` per `windowMs` under `key` (GCRA, see `gcra.ts`), read and
+   * written in one atomic step: of any number racing, exactly as many as the budget allows get `allowed`.
+   */
+  consume(key: string, limit: number, windowMs: number): Promise<Consumed>;
+}
+
+/** What `selectStorage` (in `drivers.node.ts` or `drivers.cloudflare.ts`) chose from the environment. */
+export interface SelectedStorage {
+  readonly name: string;
+  /** The unstorage driver mounted at `mcp:`; undefined keeps Nitro's in-memory default. */
+  readonly driver?: import("unstorage").Driver;
+  /** Its atomic operations; undefined when the store has none. */
+  readonly atomic?: AtomicStore;
+  /** Without `atomic`: what to configure to get them (for the start-up error). */
+  readonly missingAtomic?: string;
+}
+
+/** The store could not be reached or failed: answered -32603 "storage unavailable" (HTTP 503), the reason logged. */
+export class StorageUnavailableError extends Error {
+  override name = "StorageUnavailableError";
+  constructor(readonly operation: string, cause: unknown) {
+    super(`storage unavailable (${operation}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+let current: AtomicStore | undefined;
+
+/** Set once at start-up by the storage plugin. */
+export function setAtomicStore(store: AtomicStore | undefined): void {
+  current = store;
+}
+
+/** The atomic operations of the configured store; undefined when it has none. */
+export const useAtomicStore = (): AtomicStore | undefined => current;

@@ -1,0 +1,48 @@
+/**
+ * JSON-RPC error replies: any thrown value as the spec's error, and how the steps before dispatch
+ * (guard, authenticate, read) end a request they refuse. Apart from the dispatcher, so those steps
+ * (and the routes that only guard) never load a method handler.
+ */
+import { send, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
+import { StorageUnavailableError } from "../atomic-store";
+import { McpError, internalError, storageUnavailable } from "../errors";
+import { recordOutcome, type RequestOutcome } from "../features";
+import { errorBody, errorMessage } from "../jsonrpc";
+import { logError, logWithReference } from "../log";
+import type { RequestId } from "../protocol";
+
+export interface JsonRpcReply {
+  readonly status: number;
+  readonly body: string;
+  /** How it ended, for whoever observes requests (the request log, spans). */
+  readonly outcome: RequestOutcome;
+}
+
+/** Any thrown value as an `McpError`; an unexpected one is logged with a reference, never echoed. */
+export function toMcpError(error: unknown): McpError {
+  if (error instanceof McpError) return error;
+  if (error instanceof StorageUnavailableError) {
+    logError(error.message);
+    return storageUnavailable();
+  }
+  return internalError(`Internal error (reference ${logWithReference("internal error", error)})`);
+}
+
+/** Any thrown value as a JSON-RPC error reply. */
+export function errorReply(id: RequestId | undefined, caught: unknown): JsonRpcReply {
+  const error = toMcpError(caught);
+  return {
+    status: error.httpStatus,
+    body: errorMessage(id ?? error.requestId, errorBody(error)),
+    outcome: { errorCode: error.code, errorMessage: error.message },
+  };
+}
+
+/** Ends the request with a JSON-RPC error (`id` when it was readable): for the steps that refuse a request. */
+export function sendError(event: H3Event, id: RequestId | undefined, error: unknown, headers?: Record<string, string>): Promise<void> {
+  const reply = errorReply(id, error);
+  recordOutcome(event, reply.outcome);
+  setResponseStatus(event, reply.status);
+  setResponseHeaders(event, { "content-type": "application/json", ...headers });
+  return send(event, reply.body);
+}

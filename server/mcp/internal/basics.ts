@@ -1,0 +1,109 @@
+/**
+ * The basics every part uses, on web-standard APIs only, so they run unchanged on Node, workerd and Vercel:
+ * byte and text encodings, plain objects, and time.
+ */
+
+/** A JSON object: not null, not an array. */
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Now, in whole seconds since the epoch: the unit of every expiry in this server. */
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/** Waits `ms`, or less: it resolves as soon as `signal` fires. */
+export function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+export const utf8Encode = (text: string): Uint8Array<ArrayBuffer> => encoder.encode(text);
+/** Throws on invalid UTF-8. */
+export const utf8Decode = (bytes: Uint8Array): string => decoder.decode(bytes);
+
+const STANDARD = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const URL_SAFE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+/** The value of each base64url character, -1 for anything else. */
+const URL_SAFE_VALUES = new Int8Array(128).fill(-1);
+for (let i = 0; i < URL_SAFE.length; i++) URL_SAFE_VALUES[URL_SAFE.charCodeAt(i)] = i;
+
+/** Base64 by table (no binary strings, no regular expressions: this runs twice per requestState). */
+function encodeBase64(bytes: Uint8Array, alphabet: string, pad: boolean): string {
+  let out = "";
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    out += alphabet[n >>> 18]! + alphabet[(n >>> 12) & 63]! + alphabet[(n >>> 6) & 63]! + alphabet[n & 63]!;
+  }
+  const rest = bytes.length - i;
+  if (rest === 1) out += alphabet[bytes[i]! >>> 2]! + alphabet[(bytes[i]! & 3) << 4]! + (pad ? "==" : "");
+  if (rest === 2) {
+    const n = (bytes[i]! << 8) | bytes[i + 1]!;
+    out += alphabet[n >>> 10]! + alphabet[(n >>> 4) & 63]! + alphabet[(n & 15) << 2]! + (pad ? "=" : "");
+  }
+  return out;
+}
+
+export const base64Encode = (bytes: Uint8Array): string => encodeBase64(bytes, STANDARD, true);
+
+export const base64UrlEncode = (bytes: Uint8Array): string => encodeBase64(bytes, URL_SAFE, false);
+
+/** Returns null for anything that is not canonical unpadded base64url (so one value has one spelling). */
+export function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> | null {
+  const rest = text.length % 4;
+  if (rest === 1) return null;
+  const bytes = new Uint8Array(((text.length - rest) / 4) * 3 + (rest ? rest - 1 : 0));
+  const value = (index: number) => {
+    const code = text.charCodeAt(index);
+    return code < 128 ? URL_SAFE_VALUES[code]! : -1;
+  };
+  let written = 0;
+  let i = 0;
+  for (; i + 3 < text.length; i += 4) {
+    const [a, b, c, d] = [value(i), value(i + 1), value(i + 2), value(i + 3)];
+    if ((a | b | c | d) < 0) return null;
+    const n = (a << 18) | (b << 12) | (c << 6) | d;
+    bytes[written++] = n >>> 16;
+    bytes[written++] = (n >>> 8) & 255;
+    bytes[written++] = n & 255;
+  }
+  if (rest) {
+    const [a, b, c] = [value(i), value(i + 1), rest === 3 ? value(i + 2) : 0];
+    // The unused low bits of the last character must be zero: otherwise two spellings decode alike.
+    if ((a | b | c) < 0 || (rest === 2 ? b & 15 : c & 3)) return null;
+    bytes[written++] = (a << 2) | (b >>> 4);
+    if (rest === 3) bytes[written++] = ((b & 15) << 4) | (c >>> 2);
+  }
+  return bytes;
+}
+
+/**
+ * JSON with object keys sorted at every depth, so two equal argument objects
+ * always produce the same digest whatever order the client sent the keys in.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record)
+    .filter((key) => record[key] !== undefined)
+    .sort();
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(",")}}`;
+}
+
+/** Compares two byte arrays in time that depends only on the length of the first (used on fixed-size digests). */
+export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ (b[i % (b.length || 1)] ?? 0);
+  return diff === 0;
+}
