@@ -133,9 +133,18 @@ describe("bodies whatever their framing", () => {
     const before = await memory();
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta(), padding: "x".repeat(600_000) } });
     let peak = 0;
-    const sampling = setInterval(() => void memory().then((now) => (peak = Math.max(peak, now.heapUsed + now.arrayBuffers))), 20);
-    const result = await rawHttp({ chunks: [...json(body)].map((byte) => Uint8Array.of(byte)), headers: { "transfer-encoding": "chunked" } });
-    clearInterval(sampling);
+    let uploading = true;
+    // One sample at a time (each is a full GC in the server): on a busy machine, samples fired on a timer
+    // would pile up and swamp the server; and sampling stops however the upload ends.
+    const sampling = (async () => {
+      while (uploading) {
+        const now = await memory();
+        peak = Math.max(peak, now.heapUsed + now.arrayBuffers);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const result = await rawHttp({ chunks: [...json(body)].map((byte) => Uint8Array.of(byte)), headers: { "transfer-encoding": "chunked" } }).finally(() => (uploading = false));
+    await sampling;
     expect(result.status).toBe(200);
     expect(JSON.parse(result.text).result.tools.length).toBeGreaterThan(0);
     // 600,000 chunks kept as objects would cost tens of MB; copied into one buffer they cost about the body.
