@@ -62,6 +62,9 @@ export default defineConfig({
           globalSetup: ["tests/helpers/build.ts"],
           testTimeout: 30_000,
           hookTimeout: 120_000,
+          // expect.poll waits for something that will happen (a log line, a stored record): a bound on
+          // "at all" that a loaded machine cannot miss, not vitest's default of 1 s.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
       {

@@ -11,7 +11,9 @@ import { startServer, type RunningServer } from "../helpers/server.mjs";
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ nodeArgs: ["--expose-gc"] });
+  // A body timeout far beyond any test here: a slow but complete body (a million one-byte chunks on
+  // a busy machine) must be judged on its size, never on the clock. The timeout has its own server below.
+  server = await startServer({ nodeArgs: ["--expose-gc"], env: { NITRO_MCP_BODY_TIMEOUT_MS: "600000" } });
 });
 afterAll(() => server.stop());
 
@@ -143,32 +145,39 @@ describe("bodies whatever their framing", () => {
     expect(tiny.status).toBe(413);
     const big = await rawHttp({ chunks: [json("x".repeat(2_000_000))], headers: { "transfer-encoding": "chunked" } });
     expect(big.status).toBe(413);
-  }, 60_000);
+  }, 120_000); // a bound on "answered at all": a million chunks took 15 s on a loaded 2-core machine
 
   it("keeps a sub-limit body sent one byte at a time in memory proportional to its size", async () => {
     const before = await memory();
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta(), padding: "x".repeat(600_000) } });
     let peak = 0;
-    const sampling = setInterval(() => void memory().then((now) => (peak = Math.max(peak, now.heapUsed + now.arrayBuffers))), 20);
-    const result = await rawHttp({ chunks: [...json(body)].map((byte) => Uint8Array.of(byte)), headers: { "transfer-encoding": "chunked" } }).finally(() =>
-      clearInterval(sampling),
-    );
+    let uploading = true;
+    // One sample at a time (each is a full GC in the server): on a busy machine, samples fired on a timer
+    // would pile up and swamp the server; and sampling stops however the upload ends.
+    const sampling = (async () => {
+      while (uploading) {
+        const now = await memory();
+        peak = Math.max(peak, now.heapUsed + now.arrayBuffers);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const result = await rawHttp({ chunks: [...json(body)].map((byte) => Uint8Array.of(byte)), headers: { "transfer-encoding": "chunked" } }).finally(() => (uploading = false));
+    await sampling;
     expect(result.status).toBe(200);
     expect(JSON.parse(result.text).result.tools.length).toBeGreaterThan(0);
     // 600,000 chunks kept as objects would cost tens of MB; copied into one buffer they cost about the body.
     expect(peak - (before.heapUsed + before.arrayBuffers)).toBeLessThan(16 * 1024 * 1024);
     const after = await memory();
     expect(after.heapUsed + after.arrayBuffers - (before.heapUsed + before.arrayBuffers)).toBeLessThan(4 * 1024 * 1024);
-  }, 60_000);
+  }, 120_000);
 
-  it("answers a body that stops arriving with 408 within the body timeout, and closes the connection", async () => {
+  it("answers a body that stops arriving with 408 once the body timeout passes, and closes the connection", async () => {
+    // Only that it is answered at all (the test's own timeout bounds how late), never how soon.
     const impatient = await startServer({ env: { NITRO_MCP_BODY_TIMEOUT_MS: "500" } });
-    const started = Date.now();
     const result = await rawHttp({ url: impatient.url, headers: { "content-length": "100" }, stallAfter: json('{"jsonrpc":"2.0",') });
     expect(result.status).toBe(408);
     expect(result.headers.connection).toBe("close");
     expect(JSON.parse(result.text).error.code).toBe(-32600);
-    expect(Date.now() - started).toBeLessThan(3_000);
     await impatient.stop();
   });
 });

@@ -88,7 +88,10 @@ describe("log options", () => {
     expect(pretty.rawLogs()).not.toMatch(/^\{/m);
     const quiet = await startServer({ env: { NITRO_MCP_LOG_REQUESTS: "false" } });
     await post(quiet.url, "tools/call", { name: "structured_sum", arguments: { a: 1, b: 2 } });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A later line proves the first request's line would have been written by now: lines leave in order,
+    // and the request line is queued as its response ends, before the next request is even sent.
+    await post(quiet.url, "tools/call", { name: "fails_unexpectedly", arguments: {} });
+    await expect.poll(() => quiet.logs()).toContain('tool "fails_unexpectedly" threw');
     expect(requestLines(quiet)).toEqual([]);
     await Promise.all([pretty.stop(), quiet.stop()]);
   });

@@ -20,13 +20,18 @@ export async function createTask(url: string, tool: string, args: Json, options:
 export const taskRequest = (url: string, method: "tasks/get" | "tasks/update" | "tasks/cancel", params: Json, options: RpcOptions = {}) =>
   post(url, method, params, { capabilities: WITH_TASKS, ...options });
 
-/** Polls tasks/get until the task's status is one of `statuses` (or `timeoutMs` passes); returns the task. */
+/**
+ * Polls tasks/get until the task's status is one of `statuses`; returns the task. `timeoutMs` is a
+ * generous bound on "gets there at all" (a loaded machine is slow), and missing it fails loudly.
+ */
 export async function waitForStatus(url: string, taskId: string, statuses: string[], options: RpcOptions & { timeoutMs?: number } = {}): Promise<Json> {
-  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { body } = await taskRequest(url, "tasks/get", { taskId }, options);
     if (body.error) throw new Error(`tasks/get: ${JSON.stringify(body.error)}`);
-    if (statuses.includes(body.result.status) || Date.now() > deadline) return body.result;
+    if (statuses.includes(body.result.status)) return body.result;
+    if (Date.now() > deadline) throw new Error(`Task ${taskId} is still ${body.result.status} after ${timeoutMs} ms, not ${statuses.join(" or ")}.`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -100,7 +100,7 @@ export function openTerminal(command, { cwd = process.cwd(), env = {}, width = 2
     },
     press: (...keys) => void run(["send-keys", "-t", session, ...keys]),
     transcript,
-    async waitFor(expected, timeoutMs = 10_000) {
+    async waitFor(expected, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const ended = exitStatus();
@@ -118,7 +118,7 @@ export function openTerminal(command, { cwd = process.cwd(), env = {}, width = 2
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
     },
-    async waitForExit(timeoutMs = 10_000) {
+    async waitForExit(timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       for (let status = exitStatus(); ; status = exitStatus()) {
         if (status !== null) return status;

@@ -10,7 +10,12 @@ import { post } from "../helpers/rpc";
 import { WITH_TASKS, createTask, taskRequest, waitForStatus } from "../helpers/tasks";
 import { startInstancesOnRedis } from "./redis.mjs";
 
-const HEARTBEAT_TIMEOUT = { NITRO_MCP_TASK_HEARTBEAT_TIMEOUT_SECONDS: "2" };
+// Short enough that a lost instance is noticed within a test; long enough that a busy machine's
+// late timers (beats come every third of it) do not look like a lost instance.
+const HEARTBEAT_SECONDS = 5;
+const HEARTBEAT_TIMEOUT = { NITRO_MCP_TASK_HEARTBEAT_TIMEOUT_SECONDS: String(HEARTBEAT_SECONDS) };
+/** A job of 1000 steps of 100 ms: still running for the whole of any test, however slow the machine. */
+const LONG_JOB = { steps: 1000, delay_ms: 100 };
 
 describe("tasks on two instances sharing Redis", needs("redis-server"), () => {
   let instances: Awaited<ReturnType<typeof startInstancesOnRedis>>;
@@ -35,29 +40,30 @@ describe("tasks on two instances sharing Redis", needs("redis-server"), () => {
 
   it("cancelled on B while it runs on A: the work on A stops at its next heartbeat", async () => {
     const key = uniqueKey();
-    const task = await createTask(a.url, "counted_job", { key, steps: 50, delay_ms: 100 });
-    await waitForStatus(b.url, task.taskId, ["working"]);
+    const task = await createTask(a.url, "counted_job", { key, ...LONG_JOB });
+    // Its progress, read on B, shows the work running on A.
+    await expect.poll(async () => (await taskRequest(b.url, "tasks/get", { taskId: task.taskId })).body.result.statusMessage).toMatch(/^step \d+ of 1000$/);
     await taskRequest(b.url, "tasks/cancel", { taskId: task.taskId });
     expect((await taskRequest(a.url, "tasks/get", { taskId: task.taskId })).body.result.status).toBe("cancelled");
-    // Well past the heartbeat: had the work gone on, 50 steps of 100 ms would have ended by 5 s and counted.
-    await new Promise((resolve) => setTimeout(resolve, 6000));
+    // The work on A says it stopped; it stopped before counting.
+    await expect.poll(() => a.logs()).toMatch(new RegExp(`\\[fixture\\] counted_job ${key} cancelled during step \\d+ of 1000`));
     expect(await readCounter(a.url, key)).toBe(0);
     expect(a.logs()).not.toMatch(/a round could not finish/);
-  }, 20_000);
+  }, 40_000);
 
   it("turns failed, with a reason, when the instance running it dies", async () => {
     const doomed = await startServer({ env: { ...HEARTBEAT_TIMEOUT, REDIS_URL: instances.redis.url } });
-    const task = await createTask(doomed.url, "counted_job", { key: uniqueKey(), steps: 100, delay_ms: 100 });
+    const task = await createTask(doomed.url, "counted_job", { key: uniqueKey(), ...LONG_JOB });
     await waitForStatus(a.url, task.taskId, ["working"]);
     process.kill(doomed.pid, "SIGKILL");
-    const failed = await waitForStatus(a.url, task.taskId, ["failed"], { timeoutMs: 10_000 });
-    expect(failed).toMatchObject({ status: "failed", error: { code: -32603, message: expect.stringMatching(/stopped reporting \(no heartbeat for 2 s\)/) } });
+    const failed = await waitForStatus(a.url, task.taskId, ["failed"]);
+    expect(failed).toMatchObject({ status: "failed", error: { code: -32603, message: `The task stopped: the server running it stopped reporting (no heartbeat for ${HEARTBEAT_SECONDS} s)` } });
     await doomed.stop();
-  }, 20_000);
+  }, 40_000);
 });
 
 describe("active-task slots that cannot leak", () => {
-  const longJob = (url: string) => post(url, "tools/call", { name: "counted_job", arguments: { key: uniqueKey(), steps: 100, delay_ms: 100 } }, { capabilities: WITH_TASKS });
+  const longJob = (url: string) => post(url, "tools/call", { name: "counted_job", arguments: { key: uniqueKey(), ...LONG_JOB } }, { capabilities: WITH_TASKS });
 
   it("frees the slot of a task whose instance died, once its heartbeat is lost", async () => {
     const env = { ...HEARTBEAT_TIMEOUT, NITRO_MCP_TASK_MAX_ACTIVE: "1" };
@@ -66,28 +72,29 @@ describe("active-task slots that cannot leak", () => {
     expect((await longJob(doomed.url)).body.result.resultType).toBe("task");
     expect((await longJob(instances.a.url)).body.result.isError).toBe(true);
     process.kill(doomed.pid, "SIGKILL");
-    await expect.poll(async () => (await longJob(instances.a.url)).body.result.resultType, { timeout: 10_000, interval: 250 }).toBe("task");
+    await expect.poll(async () => (await longJob(instances.a.url)).body.result.resultType, { timeout: 30_000, interval: 250 }).toBe("task");
     await doomed.stop();
     await instances.stop();
   }, 60_000);
 
   it("frees the slot of a task that expired", async () => {
-    const server = await startServer({ env: { NITRO_MCP_TASK_TTL_SECONDS: "1", NITRO_MCP_TASK_MAX_ACTIVE: "1" } });
+    // A TTL of 5 s: the second call comes well before it (the slot is taken), the poll well after.
+    const server = await startServer({ env: { NITRO_MCP_TASK_TTL_SECONDS: "5", NITRO_MCP_TASK_MAX_ACTIVE: "1" } });
     expect((await longJob(server.url)).body.result.resultType).toBe("task");
     expect((await longJob(server.url)).body.result.isError).toBe(true);
-    await expect.poll(async () => (await longJob(server.url)).body.result.resultType, { timeout: 10_000, interval: 250 }).toBe("task");
+    await expect.poll(async () => (await longJob(server.url)).body.result.resultType, { timeout: 30_000, interval: 250 }).toBe("task");
     await server.stop();
-  });
+  }, 60_000);
 });
 
 describe("task lifetime", () => {
   it("deletes a task once its TTL has passed", async () => {
-    const server = await startServer({ env: { NITRO_MCP_TASK_TTL_SECONDS: "1" } });
+    // A TTL of 5 s: the task is still there when it completes, and gone some time later.
+    const server = await startServer({ env: { NITRO_MCP_TASK_TTL_SECONDS: "5" } });
     const task = await createTask(server.url, "counted_job", { key: uniqueKey(), steps: 1, delay_ms: 0 });
-    expect(task.ttlMs).toBe(1000);
+    expect(task.ttlMs).toBe(5000);
     await waitForStatus(server.url, task.taskId, ["completed"]);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect((await taskRequest(server.url, "tasks/get", { taskId: task.taskId })).body.error.code).toBe(-32602);
+    await expect.poll(async () => (await taskRequest(server.url, "tasks/get", { taskId: task.taskId })).body.error?.code, { timeout: 30_000, interval: 250 }).toBe(-32602);
     await server.stop();
-  });
+  }, 60_000);
 });

@@ -53,7 +53,7 @@ export function describeTasks(name: string, start: (env?: Record<string, string>
       expect(parked.inputRequests[wireKey!]).toMatchObject({ method: "elicitation/create", params: { mode: "form" } });
       // An answer that does not fit the form: asked again, under a new key.
       await taskRequest(server.url, "tasks/update", { taskId: task.taskId, inputResponses: { [wireKey!]: { action: "accept", content: { proceed: "yes" } } } });
-      const again = await waitForStatus(server.url, task.taskId, ["input_required"], { timeoutMs: 5000 });
+      const again = await waitForStatus(server.url, task.taskId, ["input_required"]);
       const [secondKey] = Object.keys(again.inputRequests);
       expect(secondKey).not.toBe(wireKey);
       // An unknown key is acknowledged and ignored.
@@ -67,22 +67,26 @@ export function describeTasks(name: string, start: (env?: Record<string, string>
 
     it("stops the work when cancelled: cancelled at once, and the counter never moves", async () => {
       const key = uniqueKey();
-      const task = await createTask(server.url, "counted_job", { key, steps: 100, delay_ms: 100 });
+      // 1000 steps of 100 ms: the work cannot finish (and count) before the cancel, however slow the machine.
+      const task = await createTask(server.url, "counted_job", { key, steps: 1000, delay_ms: 100 });
+      await expect.poll(async () => (await taskRequest(server.url, "tasks/get", { taskId: task.taskId })).body.result.statusMessage).toMatch(/^step \d+ of 1000$/);
       const ack = await taskRequest(server.url, "tasks/cancel", { taskId: task.taskId });
       expect(ack.body.result).toEqual({ resultType: "complete", _meta: expect.any(Object) });
       expect((await taskRequest(server.url, "tasks/get", { taskId: task.taskId })).body.result.status).toBe("cancelled");
       // Cancelling again, once it has ended, is acknowledged the same way.
       expect((await taskRequest(server.url, "tasks/cancel", { taskId: task.taskId })).body.result).toMatchObject({ resultType: "complete" });
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // The work stops at its next heartbeat (a third of the 30 s heartbeat timeout), and says so.
+      await expect.poll(() => server.logs(), { timeout: 30_000 }).toMatch(new RegExp(`\\[fixture\\] counted_job ${key} cancelled during step \\d+ of 1000`));
       expect((await taskRequest(server.url, "tasks/get", { taskId: task.taskId })).body.result.status).toBe("cancelled");
       expect(await readCounter(server.url, key)).toBe(0);
-    });
+    }, 60_000);
 
     it("shows a running task's progress as its status message", async () => {
-      const task = await createTask(server.url, "counted_job", { key: uniqueKey(), steps: 20, delay_ms: 100 });
+      // Long enough that it is still running when the poll looks, however slow the machine.
+      const task = await createTask(server.url, "counted_job", { key: uniqueKey(), steps: 1000, delay_ms: 100 });
       await expect
-        .poll(async () => (await taskRequest(server.url, "tasks/get", { taskId: task.taskId })).body.result.statusMessage, { timeout: 5000, interval: 100 })
-        .toMatch(/^step \d+ of 20$/);
+        .poll(async () => (await taskRequest(server.url, "tasks/get", { taskId: task.taskId })).body.result.statusMessage, { interval: 100 })
+        .toMatch(/^step \d+ of 1000$/);
       await taskRequest(server.url, "tasks/cancel", { taskId: task.taskId });
     });
 
@@ -91,10 +95,11 @@ export function describeTasks(name: string, start: (env?: Record<string, string>
       const alice = { headers: { authorization: "Bearer alice-token-0123456789" } };
       const bob = { headers: { authorization: "Bearer bob-token-0123456789" } };
       const call = (key: string, options: RpcOptions) =>
-        post(own.url, "tools/call", { name: "counted_job", arguments: { key, steps: 100, delay_ms: 100 } }, { capabilities: WITH_TASKS, ...options });
+        post(own.url, "tools/call", { name: "counted_job", arguments: { key, steps: 1000, delay_ms: 100 } }, { capabilities: WITH_TASKS, ...options });
       const waiting = await createTask(own.url, "counted_job", { key: uniqueKey(), steps: 2, delay_ms: 0, ask: true }, alice);
       const parked = await waitForStatus(own.url, waiting.taskId, ["input_required"], alice);
-      const working = await createTask(own.url, "counted_job", { key: uniqueKey(), steps: 100, delay_ms: 100 }, alice);
+      // Working tasks run 100 s: they hold their slots for the whole test, however slow the machine.
+      const working = await createTask(own.url, "counted_job", { key: uniqueKey(), steps: 1000, delay_ms: 100 }, alice);
 
       const refused = await call(uniqueKey(), alice);
       expect(refused.status).toBe(200);
