@@ -22,10 +22,11 @@ import { productionLines } from "../helpers/production-lines.mjs";
 const ROOT = process.cwd();
 /**
  * The minimal fork's budget (every line of server/, routes/, utils/ and nitro.config.ts, comments included, no dev
- * programs): the core, the helpers, the storage drivers and the routes of /mcp. It measures 4,940 lines; issue 19 aims
- * at 4,500, so this bound only keeps it from growing while the rest is cut.
+ * programs): the core, the helpers, the storage drivers and the routes of /mcp. It measures 5,178 lines (the rate limit's
+ * atomic `consume` and the request-checks seam are the core's); issue 19 aims at 4,500, so this bound only keeps it from
+ * growing while the rest is cut.
  */
-const MINIMAL_LINES = 5000;
+const MINIMAL_LINES = 5200;
 const RENAMED = { name: "acme-notes-mcp", version: "3.1.4" };
 
 /** Each optional feature and the README that ends with its removal (`fork:remove:<name>`). */
@@ -134,7 +135,11 @@ it("a fork without the examples builds and passes every remaining test, in any o
       "tests/targets/redis-instances.test.ts",
       "tests/targets/tasks-node.test.ts",
       "tests/targets/tasks-instances.test.ts",
-      "tests/e2e/skills.test.ts",
+      "tests/unit/protocol/skills.test.ts",
+      "tests/unit/protocol/transport.test.ts",
+      "tests/unit/protocol/mrtr.test.ts",
+      "tests/e2e/server-card.test.ts",
+      "tests/targets/rate-limit.test.ts",
       "tests/e2e/client.test.ts",
       "tests/e2e/client-hostile-server.test.ts",
       "tests/e2e/front-page.test.ts",
