@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createTestClient } from "../helpers/in-process";
+import { hasFeature } from "../helpers/project.mjs";
 
 const FORMS = { elicitation: { form: {} } };
 const YES = { confirm: { action: "accept", content: { confirm: true } } };
@@ -61,7 +62,7 @@ describe("wizard", () => {
   });
 });
 
-describe("as a 2025-era client", () => {
+describe.runIf(hasFeature("legacy"))("as a 2025-era client", () => {
   it("adds, and is told that delete_note needs a 2026-07-28 client", async () => {
     const client = await createTestClient({ definitions: ["server/tools/add.ts", "server/tools/delete_note.ts"], era: "2025-11-25" });
     expect((await client.callTool("add", { a: 20, b: 22 })).structuredContent).toEqual({ sum: 42 });

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createTestServer, type TestClient, type TestServer } from "../../helpers/in-process";
 import { meta, standardHeaders } from "../../helpers/rpc";
 import { FIXTURES, readCounter, uniqueKey } from "./flows";
-import { PACKAGE } from "../../helpers/project.mjs";
+import { PACKAGE, hasFeature } from "../../helpers/project.mjs";
 
 let server: TestServer;
 let legacy: TestClient;
@@ -127,7 +127,7 @@ describe("the 2025 wire", () => {
     await expect(legacy.readResource("fixture://items/404")).rejects.toMatchObject({ code: -32002, data: { uri: "fixture://items/404" } });
   });
 
-  it("keeps the tasks extension out of initialize", async () => {
+  it.runIf(hasFeature("tasks"))("keeps the tasks extension out of initialize", async () => {
     const { body } = await legacyPost({ method: "initialize", params: { protocolVersion: "2025-11-25", ...INITIALIZE } }, {});
     expect(JSON.stringify(body.result.capabilities)).not.toContain("tasks");
     expect(JSON.stringify((await server.connect().call("server/discover")).capabilities)).toContain("tasks");
