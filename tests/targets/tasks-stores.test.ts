@@ -4,7 +4,7 @@
  * (an unknown 64 KB key is not there, nor the request's `_meta`), and none once the task has ended;
  * a refused task leaves no record; a malformed task id is -32602, never 503.
  */
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
@@ -107,7 +107,8 @@ describeStore("files store (NITRO_MCP_STORAGE_DIR), two processes on one folder"
   const atomic = join(dir, ".atomic");
   const stored: StoredTasks = {
     async records() {
-      const files = readdirSync(atomic).filter((file) => /^task_[A-Za-z0-9_-]+$/.test(file));
+      // The folder exists once something was stored: a test that runs first finds none.
+      const files = existsSync(atomic) ? readdirSync(atomic).filter((file) => /^task_[A-Za-z0-9_-]+$/.test(file)) : [];
       return new Map(files.map((file) => [file.slice("task_".length), JSON.parse(readFileSync(join(atomic, file), "utf8")).value as string]));
     },
   };
