@@ -40,6 +40,8 @@ export interface SelectedStorage {
   readonly driver?: import("unstorage").Driver;
   /** Its atomic operations; undefined when the store has none. */
   readonly atomic?: AtomicStore;
+  /** Its message bus between instances (see `bus.ts`); undefined when it has none. */
+  readonly bus?: import("./bus").MessageBus;
   /** Without `atomic`: what to configure to get them (for the start-up error). */
   readonly missingAtomic?: string;
 }
