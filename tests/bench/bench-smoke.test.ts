@@ -7,14 +7,18 @@ it("runs the benchmark script end to end in smoke mode against every contender, 
   const run = spawnSync(process.execPath, ["tests/bench/run.mjs", "--smoke"], { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 });
   expect(run.status, run.stderr.slice(-3000)).toBe(0);
   for (const scenario of ["tools/list", "tools/call (text)", "MRTR retry round", "MRTR full flow", "server/discover"]) {
-    // The summary row: the template's figure, then each of the five others with the template's ratio to it.
-    expect(run.stdout).toMatch(new RegExp(`\\| ${scenario.replace(/[()/]/g, "\\$&")}[^|]* \\| \\*\\*[\\d,]+\\*\\*( \\| [\\d,]+ \\([\\d.]+×\\)){5} \\|`));
+    // The summary row: the template's figure, then each of the six others with the template's ratio to it.
+    expect(run.stdout).toMatch(new RegExp(`\\| ${scenario.replace(/[()/]/g, "\\$&")}[^|]* \\| \\*\\*[\\d,]+\\*\\*( \\| [\\d,]+ \\([\\d.]+×\\)){6} \\|`));
   }
-  expect(run.stdout).toMatch(/\| `tools\/call` ÷ the Nitro floor \(req\/s\) \| ≥ 0\.90× \| [\d.]+× \| (met|\*\*missed\*\*) \|/);
-  // The rate limit's cost: the call counted in memory (and on Redis, where redis-server is), against it unlimited.
-  expect(run.stdout).toMatch(/\| nothing \(unlimited\) \| [\d,]+ \(/);
-  expect(run.stdout).toMatch(/\| memory \| [\d,]+ \([^|]*\|[^|]*\|[^|]*\| -?[\d,.]+ \| -?[\d,]+ \|/);
-  if (findProgram("redis-server")) expect(run.stdout).toMatch(/\| Redis \(same machine\) \| [\d,]+ \(/);
+  for (const floor of ["JSON-RPC floor", "Nitro floor"]) {
+    expect(run.stdout).toMatch(new RegExp(`\\| \`tools/call\` ÷ the ${floor} \\(req/s\\) \\| ≥ 0\\.\\d+× \\| [\\d.]+× \\| (met|\\*\\*missed\\*\\*) \\|`));
+  }
+  expect(run.stdout).toMatch(/\| the request log's cost[^|]*\| ≤ 5 % \| -?[\d.]+ % \| (met|\*\*missed\*\*) \|/);
+  // What the log and the rate limit cost: the call with each changed (Redis where redis-server is), against it as deployed.
+  expect(run.stdout).toMatch(/\| as deployed \| [\d,]+ \(/);
+  for (const variant of ["request log off", "rate limit, counted in memory", ...(findProgram("redis-server") ? ["rate limit, counted on Redis"] : [])]) {
+    expect(run.stdout).toMatch(new RegExp(`\\| ${variant.replace(/[()]/g, "\\$&")}[^|]* \\| [\\d,]+ \\([^|]*\\|[^|]*\\|[^|]*\\| -?[\\d,.]+ \\| -?[\\d,]+ \\|`));
+  }
   expect(run.stdout).toMatch(/seal \+ open \(this template, node:crypto[^|]*\| [\d.]+ \|/);
   expect(run.stdout).toMatch(/Cold start of the Node build .*\*\*\d+ ms\*\*/);
   expect(run.stdout).toMatch(/\| Cloudflare Worker .* KB \|/);

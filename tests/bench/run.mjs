@@ -3,12 +3,15 @@
  * `npm run bench`: this template's Node build against two baselines and three peers, in one
  * interleaved run on this machine, plus micro-benchmarks, cold start and bundle sizes:
  *
- * - baselines: a bare h3 app and the floor of any Nitro app (a route built with this project's
- *   nitropack that reads the body and answers a constant): what no MCP server on them can beat;
+ * - baselines: a bare h3 app, the floor of any Nitro app (a route built with this project's
+ *   nitropack that reads the body and answers a constant), and the floor of any JSON-RPC server on
+ *   Nitro (the same, parsing and checking the message and answering with its id): what no MCP
+ *   server on them can beat;
  * - peers: the official SDK's stateless server, tmcp, and Vercel's mcp-handler, each with the
  *   same two tools (tests/bench/contenders/), on node:http;
- * - the rate limit's cost: the same tools/call with NITRO_MCP_RATE_LIMIT counted in memory and
- *   on Redis (when redis-server is on PATH), against the template unlimited.
+ * - the cost of the request log and of the rate limit: the same tools/call with the log off, and
+ *   with NITRO_MCP_RATE_LIMIT counted in memory and on Redis (when redis-server is on PATH),
+ *   against the template as deployed.
  *
  * Load comes from autocannon; contenders are interleaved and every measurement is repeated
  * (3 times by default), reporting the median with min–max. Latency is measured separately, one
@@ -28,7 +31,7 @@ import { startServer } from "../helpers/server.mjs";
 import { startRedis } from "../targets/redis.mjs";
 import { ensureBenchDependencies } from "./dependencies.mjs";
 import { median, renderReport } from "./report.mjs";
-import { firstCall, rateLimitedCall, scenarios } from "./scenarios.mjs";
+import { firstCall, costCall, scenarios } from "./scenarios.mjs";
 
 ensureBenchDependencies();
 const { default: autocannon } = await import("autocannon");
@@ -50,6 +53,15 @@ const peer = (file) => () => startServer({ entry: `tests/bench/contenders/${file
 const CONTENDERS = [
   // With its request log on, as deployed: what it prints goes down the pipe and is dropped here.
   { key: "template", label: "this template", start: () => startServer({ output: ".output-bench", env: withSecret, keepOutput: false }) },
+  {
+    key: "jsonrpc-floor",
+    label: "JSON-RPC floor: parse, check, answer with the id",
+    baseline: true,
+    start: async () => {
+      const server = await startServer({ output: ".output-nitro-floor" });
+      return { ...server, url: server.url.replace(/\/mcp$/, "/jsonrpc") };
+    },
+  },
   { key: "nitro-floor", label: "Nitro floor: read body, answer a constant", baseline: true, start: () => startServer({ output: ".output-nitro-floor" }) },
   { key: "bare", label: "bare h3: answer a constant", baseline: true, start: () => startServer({ entry: "tests/bench/contenders/bare-h3.mjs" }) },
   { key: "sdk", label: "official SDK 2.4 server", start: peer("sdk.mjs") },
@@ -60,16 +72,20 @@ const CONTENDERS = [
 /** A limit no run reaches (the bench's one caller, 127.0.0.1, never exhausts it): what is measured is the counting. */
 const NEVER_REACHED = { NITRO_MCP_RATE_LIMIT: "100000000/1000h" };
 
-/** The template counting a rate limit in memory and, when redis-server is there, on Redis; the unlimited one is the "template" contender. */
-async function startLimited() {
-  const limited = { memory: await startServer({ output: ".output-bench", env: { ...withSecret, ...NEVER_REACHED }, keepOutput: false }) };
+/**
+ * The template with one thing changed, against the "template" contender (as deployed): its request log off, a rate
+ * limit counted in memory and, when redis-server is there, on Redis.
+ */
+async function startVariants() {
+  const start = (env) => startServer({ output: ".output-bench", env: { ...withSecret, ...env }, keepOutput: false });
+  const variants = { "log-off": await start({ NITRO_MCP_LOG_REQUESTS: "false" }), memory: await start(NEVER_REACHED) };
   if (!findProgram("redis-server")) {
     process.stderr.write("redis-server is not on PATH: the rate limit on Redis is not measured\n");
-    return { limited, stop: () => limited.memory.stop() };
+    return { variants, stop: () => Promise.all(Object.values(variants).map((server) => server.stop())) };
   }
   const redis = await startRedis();
-  limited.redis = await startServer({ output: ".output-bench", env: { ...withSecret, ...NEVER_REACHED, REDIS_URL: redis.url }, keepOutput: false });
-  return { limited, stop: async () => (await Promise.all(Object.values(limited).map((server) => server.stop())), await redis.stop()) };
+  variants.redis = await start({ ...NEVER_REACHED, REDIS_URL: redis.url });
+  return { variants, stop: async () => (await Promise.all(Object.values(variants).map((server) => server.stop())), await redis.stop()) };
 }
 
 const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
@@ -141,15 +157,15 @@ async function main() {
   await ensureBuilds();
   const servers = {};
   for (const contender of CONTENDERS) servers[contender.key] = await contender.start();
-  const { limited, stop: stopLimited } = await startLimited();
+  const { variants, stop: stopVariants } = await startVariants();
   const measured = {}; // scenario → contender → { rps: [], p50: [], p99: [] }
-  const rateLimit = {}; // unlimited | memory | redis → { rps: [], p50: [], p99: [] }
+  const costs = {}; // deployed | log-off | memory | redis → { rps: [], p50: [], p99: [] }
   try {
     for (let repeat = 0; repeat < settings.repeats; repeat++) {
-      for (const [variant, server] of Object.entries({ unlimited: servers.template, ...limited })) {
-        const slot = (rateLimit[variant] ??= { rps: [], p50: [], p99: [] });
-        slot.rps.push(await throughput(server.url, rateLimitedCall, variant));
-        const { p50, p99 } = await latency(() => rateLimitedCall.call(server.url));
+      for (const [variant, server] of Object.entries({ deployed: servers.template, ...variants })) {
+        const slot = (costs[variant] ??= { rps: [], p50: [], p99: [] });
+        slot.rps.push(await throughput(server.url, costCall, variant));
+        const { p50, p99 } = await latency(() => costCall.call(server.url));
         slot.p50.push(p50);
         slot.p99.push(p99);
       }
@@ -168,7 +184,7 @@ async function main() {
     }
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()));
-    await stopLimited();
+    await stopVariants();
   }
   process.stderr.write("\n");
 
@@ -176,7 +192,7 @@ async function main() {
     settings,
     contenders: CONTENDERS,
     measured,
-    rateLimit,
+    costs,
     micro: microBenchmarks(),
     coldStartMs: await coldStart(),
     nodeBundle: bundleSize(".output-bench/server"),

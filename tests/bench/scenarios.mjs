@@ -1,6 +1,6 @@
 /**
- * The benchmark scenarios: the same JSON-RPC requests for every contender (the bare h3 and
- * Nitro floor contenders ignore them and answer their fixed result).
+ * The benchmark scenarios: the same JSON-RPC requests for every contender (the three floors
+ * ignore what is asked and answer their fixed result).
  *
  * Each scenario gives autocannon its `requests` (one step, or two for a full flow) and a
  * `call` used to measure latency one request at a time. `prepare` runs before each
@@ -39,7 +39,7 @@ async function send(url, method, params) {
 }
 
 /** Contenders that answer a constant, whatever is asked: they issue no state. */
-const FIXED_ANSWER = new Set(["bare", "nitro-floor"]);
+const FIXED_ANSWER = new Set(["bare", "nitro-floor", "jsonrpc-floor"]);
 
 /** Round one of bench_confirm: its sealed state. */
 const askToConfirm = async (url, contender) => (FIXED_ANSWER.has(contender) ? "" : (await send(url, "tools/call", CONFIRM_7)).requestState);
@@ -102,8 +102,8 @@ export function scenarios({ smoke }) {
   ];
 }
 
-/** The call the rate limit's cost is measured on (the template alone, with and without a limit). */
-export const rateLimitedCall = constant("tools/call (text), rate-limited", "tools/call", { name: "bench_greet", arguments: { name: "Ada" } });
+/** The call the request log's and the rate limit's costs are measured on (the template alone, with and without each). */
+export const costCall = constant("tools/call (text), variant", "tools/call", { name: "bench_greet", arguments: { name: "Ada" } });
 
 /** The request cold start waits for. */
 export const firstCall = (url) => send(url, "tools/call", { name: "bench_greet", arguments: { name: "Ada" } });
