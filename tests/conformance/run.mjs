@@ -21,13 +21,11 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { buildTarget } from "../helpers/builds.mjs";
-import { nodeBinary } from "../helpers/node-binary.mjs";
+import { MODERN_NODE, nodeBinary } from "../helpers/node-binary.mjs";
 import { hasFeature } from "../helpers/project.mjs";
 import { OUTPUT, startServer } from "../helpers/server.mjs";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
-/** The suite needs Node >= 22: on an older Node, this version is fetched from the npm registry. */
-const SUITE_NODE = "22.23.5";
 const RUNS_DIR = join(ROOT, "tests", ".runs");
 const CLI = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
 const args = new Set(process.argv.slice(2));
@@ -96,7 +94,7 @@ function tally(outputDir) {
 
 async function main() {
   if (!args.has("--no-build")) await buildTarget("conformance");
-  const node = Number(process.versions.node.split(".")[0]) >= 22 ? process.execPath : nodeBinary(SUITE_NODE, ROOT);
+  const node = Number(process.versions.node.split(".")[0]) >= 22 ? process.execPath : nodeBinary(MODERN_NODE, ROOT);
   const server = await startServer({ output: join(ROOT, OUTPUT.conformance) });
   const verdicts = [];
   try {

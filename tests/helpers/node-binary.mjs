@@ -10,6 +10,9 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
+/** The Node the tools that need Node >= 22 run on (the conformance suite, the MCP Inspector), when the suite's is older. */
+export const MODERN_NODE = "22.23.5";
+
 /**
  * The path of Node `version`'s binary, fetched on first use.
  * @param {string} version exact, e.g. "24.22.3"

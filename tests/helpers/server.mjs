@@ -25,6 +25,7 @@ export const OUTPUT = {
 /**
  * @typedef {object} RunningServer
  * @property {string} url the MCP endpoint
+ * @property {string} base what the `ready` pattern's group 1 matched (the base URL)
  * @property {() => string} logs everything the server printed, its JSON log lines rendered as text
  *   (`[mcp] level: message`, then an error's stack), for assertions on what it said
  * @property {() => string} rawLogs everything the server printed, as printed
@@ -74,7 +75,7 @@ function readableLog(output) {
  * @param {{ command: string, args: string[], env: Record<string, string | undefined>, ready: RegExp, timeoutMs?: number, keepOutput?: boolean }} options
  * @returns {Promise<RunningServer>}
  */
-async function startProcess({ command, args, env, ready, timeoutMs = 15_000, keepOutput = true }) {
+export async function startProcess({ command, args, env, ready, timeoutMs = 15_000, keepOutput = true }) {
   let resolveBase;
   const collected = spawnCollecting(command, args, env, {
     keep: keepOutput,
@@ -98,6 +99,7 @@ async function startProcess({ command, args, env, ready, timeoutMs = 15_000, kee
   });
   return {
     url: `${base}/mcp`,
+    base,
     pid: child.pid,
     logs: () => readableLog(collected.output),
     rawLogs: () => collected.output,

@@ -56,8 +56,8 @@ export function connectSnippets(serverName: string, endpoint: string): ConnectSn
     {
       id: "inspector",
       title: "MCP Inspector",
-      lead: html`Run it, then in the page it opens choose the <strong>Streamable HTTP</strong> transport, paste the URL and press <strong>Connect</strong>.`,
-      code: `npx @modelcontextprotocol/inspector\n# Transport: Streamable HTTP   URL: ${endpoint}`,
+      lead: html`Its web UI (Inspector 2, Node 22.19 or later) opens with this server listed: switch it on, then open <strong>Tools</strong>. <code>--protocol-era modern</code> speaks ${MODERN_PROTOCOL_VERSION}; <code>legacy</code>, its default, the 2025 revision most hosts still speak.`,
+      code: `npx @modelcontextprotocol/inspector --transport http --server-url ${endpoint} --protocol-era modern`,
     },
     {
       id: "typescript",

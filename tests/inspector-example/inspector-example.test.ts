@@ -1,0 +1,143 @@
+/**
+ * The MCP Inspector as developers use it: its web UI (2.x), opened on the product build with the command the front page
+ * gives (`--transport http --server-url … --protocol-era …`), driven in headless Chromium through the examples that ask:
+ * `delete_note` (confirm, decline) and `wizard` (three rounds). The Inspector needs Node >= 22.19: it runs on a Node 22
+ * binary from the npm registry, and its packages are this folder's own (installed on first use).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../helpers/chromium.mjs";
+import { MODERN_NODE, nodeBinary } from "../helpers/node-binary.mjs";
+import { ensureOwnDependencies } from "../helpers/own-dependencies.mjs";
+import { needs } from "../helpers/programs.mjs";
+import { OUTPUT, startProcess, startServer, type RunningServer } from "../helpers/server.mjs";
+
+const HERE = fileURLToPath(new URL(".", import.meta.url));
+const ROOT = join(HERE, "../..");
+const LAUNCHER = join(HERE, "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js");
+
+/** A port free right now: the Inspector's web server needs a fixed one (its allowed origins derive from it). */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.once("error", reject);
+  });
+
+/** The Inspector's web UI on `serverUrl`, in `era`; `base` is its page, with the session's API token. */
+async function startInspector(serverUrl: string, era: "modern" | "legacy"): Promise<RunningServer & { home: string }> {
+  const node = nodeBinary(MODERN_NODE);
+  const home = mkdtempSync(join(tmpdir(), "inspector-"));
+  const inspector = await startProcess({
+    command: node,
+    args: [LAUNCHER, "--transport", "http", "--server-url", serverUrl, "--protocol-era", era],
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      MCP_STORAGE_DIR: home,
+      MCP_INSPECTOR_SECRET_STORE: "memory",
+      MCP_AUTO_OPEN_ENABLED: "false",
+      CLIENT_PORT: String(await freePort()),
+      MCP_SANDBOX_PORT: "0",
+      MCP_APP_ORIGIN_PORT: "0",
+    },
+    ready: /running at:\s+(http:\/\/\S+MCP_INSPECTOR_API_TOKEN=[0-9a-f]+)/,
+    timeoutMs: 60_000,
+  });
+  return { ...inspector, home };
+}
+
+/** Connects the Inspector's one server and opens `tool` on the Tools tab. */
+async function openTool(page: Page, tool: string): Promise<void> {
+  // The switch's own track covers its input: the click goes to the input itself.
+  await page.getByRole("switch", { name: /Connect or disconnect/ }).check({ force: true });
+  await page.getByText("Connected", { exact: true }).waitFor();
+  await page.getByText("Tools", { exact: true }).first().click();
+  await page.getByText(tool, { exact: true }).first().click();
+}
+
+const results = (page: Page): Locator => page.getByText("Results", { exact: true }).locator("xpath=ancestor::*[3]");
+
+describe.each(["modern"] as const)("the MCP Inspector, %s era", needs("chromium"), (era) => {
+  let server: RunningServer;
+  let inspector: RunningServer & { home: string };
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    ensureOwnDependencies(HERE, { node: nodeBinary(MODERN_NODE) });
+    server = await startServer({ output: OUTPUT.product });
+    inspector = await startInspector(server.url, era);
+    browser = await launchChromium();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await inspector?.stop();
+    if (inspector) rmSync(inspector.home, { recursive: true, force: true });
+    await server?.stop();
+  });
+
+  beforeAll(async () => {
+    page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
+    page.setDefaultTimeout(10_000);
+  });
+  // What the page showed when a step failed, for the person reading the failure.
+  afterEach(async (context) => {
+    if (context.task.result?.state === "fail") await page.screenshot({ path: join(ROOT, "tests/.runs", `inspector-${era}-${context.task.name.split(":")[0]}.png`) });
+  });
+
+  it("connects in its era", async () => {
+    await page.goto(inspector.base);
+    await page.getByRole("switch", { name: /Connect or disconnect/ }).check({ force: true });
+    await page.getByText("Connected", { exact: true }).waitFor();
+    await expect.poll(() => page.locator("body").innerText()).toContain(era === "modern" ? "MCP 2026-07-28" : "MCP 2025-11-25");
+  });
+
+  it("delete_note: declining keeps the note, confirming deletes it", async () => {
+    await page.goto(inspector.base);
+    await openTool(page, "delete_note");
+    const dialog = page.getByRole("dialog");
+
+    await page.getByRole("textbox", { name: "note_id" }).fill("12");
+    await page.getByRole("button", { name: "Execute Tool" }).click();
+    await expect.poll(() => dialog.innerText()).toContain('Delete note 12 ("Conference talk")? This cannot be undone.');
+    await dialog.getByRole("button", { name: "Decline" }).click();
+    await expect.poll(() => results(page).innerText()).toMatch(/Kept note 12/);
+
+    await page.getByRole("button", { name: "Close results" }).click();
+    await page.getByRole("textbox", { name: "note_id" }).fill("12");
+    await page.getByRole("button", { name: "Execute Tool" }).click();
+    await expect.poll(() => dialog.innerText()).toContain("Delete note 12");
+    await dialog.getByRole("checkbox").check();
+    await dialog.getByRole("button", { name: "Submit" }).click();
+    await expect.poll(() => results(page).innerText()).toMatch(/Deleted note 12/);
+  });
+
+  it("wizard: three rounds, one question each, then the summary", async () => {
+    await page.goto(inspector.base);
+    await openTool(page, "wizard");
+    const dialog = page.getByRole("dialog");
+    await page.getByRole("button", { name: "Execute Tool" }).click();
+
+    await expect.poll(() => dialog.innerText()).toContain("Step 1 of 3");
+    await dialog.getByRole("textbox").first().fill("Ada");
+    await dialog.getByRole("button", { name: "Submit" }).click();
+
+    await expect.poll(() => dialog.innerText()).toContain("Step 2 of 3: Ada, pick a colour.");
+    await dialog.locator("input[aria-haspopup=listbox]").click();
+    await page.getByRole("option", { name: "green" }).click();
+    await dialog.getByRole("button", { name: "Submit" }).click();
+
+    await expect.poll(() => dialog.innerText()).toContain("Step 3 of 3");
+    await dialog.locator("input[inputmode=decimal]").fill("4");
+    await dialog.getByRole("button", { name: "Submit" }).click();
+    await expect.poll(() => results(page).innerText()).toContain("All set, Ada: a green one, size 4.");
+  });
+});
