@@ -10,6 +10,12 @@
  * subscribed when it was published: subscribe first, then do what makes the message come.
  */
 
+/**
+ * The principal of a message meant for every subscriber of its channel (a public resource changed). No caller
+ * can be it: it starts with NUL, which neither an environment variable (static tokens) nor an issuer URL (OAuth) can.
+ */
+export const EVERY_PRINCIPAL = "\u0000every";
+
 /** One subscription to a channel, for one principal. */
 export interface BusSubscription {
   /** The next message for this subscription's principal, or undefined after `timeoutMs`, or once closed. */

@@ -1,6 +1,6 @@
 /**
- * Storage that fails loudly but cleanly: every operation of the mounted driver and of the atomic
- * store is wrapped so that a failure (Redis down, a binding error) or an operation that does not
+ * Storage that fails loudly but cleanly: every operation of the mounted driver, of the atomic
+ * store and of the bus (publishing, subscribing) is wrapped so that a failure (Redis down, a binding error) or an operation that does not
  * finish within OPERATION_TIMEOUT_MS surfaces as one `StorageUnavailableError`, which the server
  * answers -32603 "storage unavailable" (HTTP 503), the reason in the log. A request never waits
  * on a store forever. Every operation is also an observed step (a span, with the observability feature).
@@ -8,6 +8,7 @@
 import type { Driver } from "unstorage";
 import { useObserver } from "../mcp/features";
 import { StorageUnavailableError, type AtomicStore } from "../mcp/atomic-store";
+import type { MessageBus } from "../mcp/bus";
 
 const OPERATION_TIMEOUT_MS = 5000;
 
@@ -38,3 +39,4 @@ function guarded<T extends { name?: string }>(target: T, passThrough: ReadonlySe
 
 export const guardDriver = (driver: Driver): Driver => guarded(driver, new Set(["getInstance", "watch"]));
 export const guardAtomicStore = (store: AtomicStore): AtomicStore => guarded(store);
+export const guardBus = (bus: MessageBus): MessageBus => guarded(bus);
