@@ -73,3 +73,26 @@ export async function expectJson404(response: Response, path: string) {
   expect(JSON.parse(text)).toEqual({ error: "Not found", path });
   expect(text).not.toMatch(/stack|<|at .*\(/);
 }
+
+/** Reads an SSE response as it arrives: `next()` is its next JSON-RPC message, or undefined once it ended; `close()` goes away. */
+export function sseReader(response: Response): { next(): Promise<Json | undefined>; close(): Promise<void> } {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  return {
+    async next() {
+      for (;;) {
+        const end = buffer.indexOf("\n\n");
+        if (end >= 0) {
+          const [message] = parseSse(buffer.slice(0, end));
+          buffer = buffer.slice(end + 2);
+          if (message) return message;
+          continue;
+        }
+        const read = await reader.read();
+        if (read.done) return undefined;
+        buffer += read.value;
+      }
+    },
+    close: () => reader.cancel().catch(() => {}),
+  };
+}

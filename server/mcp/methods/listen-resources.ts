@@ -1,0 +1,66 @@
+/**
+ * Resource updates for 2026-07-28 clients: `subscriptions/listen` with `notifications.resourceSubscriptions`
+ * (URIs this server serves, at most MAX_URIS) honours them all, and its stream then carries
+ * `notifications/resources/updated` each time a handler says one of them changed (`resourceChanged`, see
+ * `resource-updates.ts`), on whichever instance: the message bus carries it, one channel per URI.
+ * The stream ends gracefully after STREAM_LIFETIME_MS (under Vercel's default 300 s limit on a function),
+ * or when the client goes away; the client listens again to go on.
+ */
+import { useMessageBus, type BusSubscription } from "../bus";
+import type { McpContext } from "../context";
+import { invalidParams } from "../errors";
+import type { ListenSource } from "../features";
+import { notificationMessage } from "../jsonrpc";
+import { registry } from "../registry";
+import { resourceChannel } from "../resource-updates";
+
+const MAX_URIS = 20;
+const MAX_URI_LENGTH = 2048;
+const STREAM_LIFETIME_MS = 280_000;
+
+function requestedUris(notifications: Readonly<Record<string, unknown>>): string[] {
+  const uris = notifications.resourceSubscriptions;
+  if (uris === undefined) return [];
+  if (!Array.isArray(uris) || uris.length > MAX_URIS || !uris.every((uri) => typeof uri === "string" && uri.length <= MAX_URI_LENGTH)) {
+    throw invalidParams(`params.notifications.resourceSubscriptions must be a list of at most ${MAX_URIS} resource URIs`);
+  }
+  const unknown = uris.filter((uri) => !registry.findResource(uri));
+  if (unknown.length) throw invalidParams(`no resource on this server has the URI ${JSON.stringify(unknown[0])}`);
+  return [...new Set(uris as string[])];
+}
+
+/** Sends each update heard on `subscription` until the deadline or until the subscription closes. */
+async function carry(mcp: McpContext, uri: string, subscription: BusSubscription, tag: Record<string, unknown>, deadline: number): Promise<void> {
+  for (let left = deadline - Date.now(); left > 0 && !mcp.signal.aborted; left = deadline - Date.now()) {
+    if ((await subscription.next(left)) !== undefined) mcp.channel.send(notificationMessage("notifications/resources/updated", { _meta: tag, uri }));
+  }
+}
+
+export const resourceUpdates: ListenSource = {
+  async open(mcp, notifications) {
+    const uris = requestedUris(notifications);
+    const bus = useMessageBus();
+    if (!uris.length || !bus) return { honoured: {}, watch: async () => {} };
+    const subscribed = await Promise.allSettled(uris.map(async (uri) => bus.subscribe(await resourceChannel(uri), mcp.principal)));
+    const subscriptions = subscribed.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
+    const failed = subscribed.find((outcome) => outcome.status === "rejected");
+    if (failed) {
+      for (const subscription of subscriptions) subscription.close();
+      throw failed.reason;
+    }
+    const closeAll = () => subscriptions.forEach((subscription) => subscription.close());
+    return {
+      honoured: { resourceSubscriptions: uris },
+      async watch(tag) {
+        mcp.signal.addEventListener("abort", closeAll, { once: true });
+        const deadline = Date.now() + STREAM_LIFETIME_MS;
+        try {
+          await Promise.all(uris.map((uri, index) => carry(mcp, uri, subscriptions[index]!, tag, deadline)));
+        } finally {
+          mcp.signal.removeEventListener("abort", closeAll);
+          closeAll();
+        }
+      },
+    };
+  },
+};

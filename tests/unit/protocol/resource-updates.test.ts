@@ -1,0 +1,94 @@
+/**
+ * Resource updates on `subscriptions/listen` (2026-07-28), in-process on the memory bus: the acknowledgement, the
+ * updates a change brings (through the examples' delete_note, and a fixture tool calling `resourceChanged`), the
+ * refusals, and the principal. Across instances, per bus driver: tests/targets/resource-updates.test.ts.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTestServer, type Json, type TestServer } from "../../helpers/in-process";
+import { hasFeature } from "../../helpers/project.mjs";
+import { meta, sseReader, standardHeaders } from "../../helpers/rpc";
+import { FIXTURES } from "./flows";
+
+const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
+
+/** Opens a listen stream for `uris` (as sent), and returns its reader and first message. */
+async function listen(server: TestServer, uris: unknown, headers: Record<string, string> = {}) {
+  const id = `listen-${crypto.randomUUID()}`;
+  const body = { jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications: { resourceSubscriptions: uris }, _meta: meta() } };
+  const response = await server.stream(new Request("http://localhost/mcp", { method: "POST", headers: { ...standardHeaders("subscriptions/listen"), ...headers }, body: JSON.stringify(body) }));
+  const stream = sseReader(response);
+  return { id, response, stream, first: await stream.next() };
+}
+
+const updated = (id: string, uri: string) => ({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { _meta: { [SUBSCRIPTION_ID]: id }, uri } });
+
+describe("resource updates on subscriptions/listen, with the examples", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await createTestServer();
+  });
+
+  it("declares resources.subscribe in server/discover", async () => {
+    const discover = await server.connect().request("server/discover", {});
+    expect(discover.body.result.capabilities.resources).toEqual({ subscribe: true });
+  });
+
+  it("acknowledges the URIs asked for, then carries deletions through delete_note to note://{id} and notes://export only", async () => {
+    const { id, response, stream, first } = await listen(server, ["note://12", "notes://export", "note://12"]);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(first).toEqual({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: { [SUBSCRIPTION_ID]: id }, notifications: { resourceSubscriptions: ["note://12", "notes://export"] } } });
+
+    const client = server.connect({ capabilities: { elicitation: { form: {} } } });
+    const yes = { confirm: { action: "accept", content: { confirm: true } } };
+    // Kept (nothing changes), then note 7 (its own URI is not listened to, the export is), then note 12.
+    expect((await client.callTool("delete_note", { note_id: "12" }, { answers: { confirm: "decline" } })).content[0].text).toMatch(/^Kept note 12/);
+    expect((await client.callTool("delete_note", { note_id: "7" }, { answers: yes })).content[0].text).toMatch(/^Deleted note 7/);
+    expect((await client.callTool("delete_note", { note_id: "12" }, { answers: yes })).content[0].text).toMatch(/^Deleted note 12/);
+    expect([await stream.next(), await stream.next(), await stream.next()]).toEqual([updated(id, "notes://export"), updated(id, "note://12"), updated(id, "notes://export")]);
+    await stream.close();
+  });
+
+  it.each([
+    ["a URI no resource has", ["nothing://here"]],
+    ["a URI of no template", ["note://a/b"]],
+    ["more than 20 URIs", Array.from({ length: 21 }, (_, index) => `note://${index}`)],
+    ["a string instead of a list", "note://7"],
+    ["a number in the list", ["note://7", 7]],
+    ["a URI longer than 2048 characters", [`note://${"x".repeat(2048)}`]],
+  ])("refuses %s with -32602, before acknowledging anything", async (_, uris) => {
+    const refused = await server.connect().request("subscriptions/listen", { notifications: { resourceSubscriptions: uris as Json } });
+    expect(refused.status).toBe(200);
+    expect(refused.body.error.code).toBe(-32602);
+    expect(refused.messages).toHaveLength(1);
+  });
+
+  it("ends the stream at once when no resource is asked for", async () => {
+    const result = await server.connect().request("subscriptions/listen", { notifications: { resourceSubscriptions: [] } }, { id: "empty" });
+    expect(result.messages.map((message) => message.method ?? "response")).toEqual(["notifications/subscriptions/acknowledged", "response"]);
+    expect(result.messages[0]!.params.notifications).toEqual({});
+  });
+});
+
+describe("resource updates and principals", () => {
+  it.runIf(hasFeature("sign-in"))("carries a change announced for one caller to that caller's streams only; a public one to everyone", async () => {
+    const server = await createTestServer({ ...FIXTURES, env: { NITRO_MCP_AUTH_TOKENS: "alice:alice-token-0123456789,bob:bob-token-0123456789" } });
+    const as = (name: string) => ({ authorization: `Bearer ${name}-token-0123456789` });
+    const [mine, everyones] = ["fixture://items/1", "fixture://items/12"];
+    const alice = await listen(server, [mine, everyones], as("alice"));
+    const bob = await listen(server, [mine, everyones], as("bob"));
+    expect(bob.first?.params.notifications).toEqual({ resourceSubscriptions: [mine, everyones] });
+
+    const change = (who: string, uri: string, only_me: boolean) => server.connect({ headers: as(who) }).callTool("change_resource", { uri, only_me });
+    await change("alice", mine, true);
+    await change("alice", everyones, false);
+    expect(await alice.stream.next()).toEqual(updated(alice.id, mine));
+    expect(await alice.stream.next()).toEqual(updated(alice.id, everyones));
+    // Bob's first update is the public one: alice's own never reached him.
+    expect(await bob.stream.next()).toEqual(updated(bob.id, everyones));
+    await bob.stream.close();
+    await change("bob", mine, true);
+    await change("alice", everyones, true);
+    expect(await alice.stream.next()).toEqual(updated(alice.id, everyones));
+    await alice.stream.close();
+  });
+});
