@@ -114,7 +114,7 @@ export function busOver(name: string, sharedAcrossInstances: boolean, transport:
       for (const channel of channels.values()) count += channel.subscriptions.size;
       return count;
     },
-    publish: (channel, principal, data) => transport.publish(channel, encodeEnvelope(principal, data)),
+    publish: async (channel, principal, data) => transport.publish(channel, encodeEnvelope(principal, data)),
     async subscribe(name, principal) {
       let channel = channels.get(name);
       if (channel && channel.subscriptions.size >= BUS_LIMITS.subscribersPerChannel) {
