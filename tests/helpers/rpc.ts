@@ -96,3 +96,22 @@ export function sseReader(response: Response): { next(): Promise<Json | undefine
     close: () => reader.cancel().catch(() => {}),
   };
 }
+
+/**
+ * Opens a `subscriptions/listen` stream asking for `notifications`, through `send` (`fetch`, or an in-process
+ * server's `stream`), and reads its first message (the acknowledgement, or the error).
+ */
+export async function openListen(send: (request: Request) => Promise<Response>, url: string, notifications: Json, headers: Record<string, string> = {}) {
+  const id = `listen-${crypto.randomUUID()}`;
+  const body = { jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications, _meta: meta() } };
+  const response = await send(new Request(url, { method: "POST", headers: { ...standardHeaders("subscriptions/listen"), ...headers }, body: JSON.stringify(body) }));
+  const stream = sseReader(response);
+  return { id, response, stream, first: await stream.next() };
+}
+
+/** A `notifications/resources/updated` as a listen stream carries it. */
+export const resourceUpdated = (subscriptionId: string, uri: string) => ({
+  jsonrpc: "2.0",
+  method: "notifications/resources/updated",
+  params: { _meta: { "io.modelcontextprotocol/subscriptionId": subscriptionId }, uri },
+});

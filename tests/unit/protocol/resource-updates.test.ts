@@ -6,21 +6,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTestServer, type Json, type TestServer } from "../../helpers/in-process";
 import { hasFeature } from "../../helpers/project.mjs";
-import { meta, sseReader, standardHeaders } from "../../helpers/rpc";
+import { openListen, resourceUpdated } from "../../helpers/rpc";
 import { FIXTURES } from "./flows";
 
 const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 
-/** Opens a listen stream for `uris` (as sent), and returns its reader and first message. */
-async function listen(server: TestServer, uris: unknown, headers: Record<string, string> = {}) {
-  const id = `listen-${crypto.randomUUID()}`;
-  const body = { jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications: { resourceSubscriptions: uris }, _meta: meta() } };
-  const response = await server.stream(new Request("http://localhost/mcp", { method: "POST", headers: { ...standardHeaders("subscriptions/listen"), ...headers }, body: JSON.stringify(body) }));
-  const stream = sseReader(response);
-  return { id, response, stream, first: await stream.next() };
-}
-
-const updated = (id: string, uri: string) => ({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { _meta: { [SUBSCRIPTION_ID]: id }, uri } });
+const listen = (server: TestServer, uris: unknown, headers: Record<string, string> = {}) =>
+  openListen((request) => server.stream(request), "http://localhost/mcp", { resourceSubscriptions: uris }, headers);
+const updated = resourceUpdated;
 
 describe("resource updates on subscriptions/listen, with the examples", () => {
   let server: TestServer;
