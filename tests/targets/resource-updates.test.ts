@@ -9,7 +9,7 @@ import { CONFIRM, ELICITATION } from "../helpers/flows";
 import { needs } from "../helpers/programs.mjs";
 import { openListen, post, resourceUpdated } from "../helpers/rpc";
 import { startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
-import { startRedis } from "./redis.mjs";
+import { resourceChannel, startRedis } from "./redis.mjs";
 import { startUpstashStandIn } from "./upstash.mjs";
 
 interface Instances {
@@ -76,12 +76,6 @@ function describeInstances(name: string, options: { skip?: boolean }, start: () 
   });
 }
 
-/** The Redis channel of a resource's updates, as server/mcp/resource-updates.ts names it. */
-async function channelOf(uri: string): Promise<string> {
-  const digest = Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(uri))).toString("base64url");
-  return `mcp:bus:resource-${digest}`;
-}
-
 describeInstances("two Node instances on Redis (pub/sub)", needs("redis-server"), async () => {
   const redis = await startRedis();
   const env = { REDIS_URL: redis.url };
@@ -91,7 +85,7 @@ describeInstances("two Node instances on Redis (pub/sub)", needs("redis-server")
   return {
     a,
     b,
-    subscribersOf: async (uri) => Number(((await client.pubsub("NUMSUB", await channelOf(uri))) as [string, number])[1]),
+    subscribersOf: async (uri) => Number(((await client.pubsub("NUMSUB", await resourceChannel(uri))) as [string, number])[1]),
     stop: async () => {
       client.disconnect();
       await Promise.all([a.stop(), b.stop()]);

@@ -12,7 +12,7 @@ import { openListen, post } from "../helpers/rpc";
 import { needs } from "../helpers/programs.mjs";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
 import { createTask, taskRequest, WITH_TASKS } from "../helpers/tasks";
-import { startRedis } from "./redis.mjs";
+import { resourceChannel, startRedis } from "./redis.mjs";
 
 type Counts = Record<string, number>;
 
@@ -119,8 +119,8 @@ describe("store operations per request, on Redis", needs("redis-server"), () => 
 
   it("resource updates: SUBSCRIBE and UNSUBSCRIBE around a listen stream, one PUBLISH per change", async () => {
     const uri = "fixture://items/1";
-    const digest = Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(uri))).toString("base64url");
-    const listeners = async () => Number(((await probe.pubsub("NUMSUB", `mcp:bus:resource-${digest}`)) as [string, number])[1]);
+    const channel = await resourceChannel(uri);
+    const listeners = async () => Number(((await probe.pubsub("NUMSUB", channel)) as [string, number])[1]);
     const listenAndLeave = async () => {
       const { stream } = await openListen(fetch, server.url, { resourceSubscriptions: [uri] });
       await stream.close();
