@@ -5,6 +5,7 @@
  * to it, so a channel nobody here listens to costs nothing. A message reaches a subscription only when it is
  * for that subscription's principal (or for EVERY_PRINCIPAL).
  */
+import { StorageUnavailableError } from "../mcp/atomic-store";
 import { EVERY_PRINCIPAL, type BusSubscription, type MessageBus } from "../mcp/bus";
 import { isPlainObject } from "../mcp/internal/basics";
 
@@ -13,6 +14,10 @@ export const BUS_LIMITS = {
   messageBytes: 64 * 1024,
   /** Subscriptions to one channel held by one instance; one more is refused. */
   subscribersPerChannel: 100,
+  /** Subscriptions held by one instance, all channels together; one more is refused. */
+  subscriptionsPerInstance: 10_000,
+  /** How long subscribing waits for the transport to listen (the storage guard's bound does not apply: see guard.ts). */
+  listenTimeoutMs: 5000,
   /** Messages kept for a subscription that has not asked for them yet; later ones are dropped (delivery is at most once). */
   queuedPerSubscription: 100,
   /** The longest one `next` waits, whatever it asks. */
@@ -90,6 +95,7 @@ interface Channel {
 /** A bus over `transport`: this instance's subscriptions fan out what its listeners hear. */
 export function busOver(name: string, sharedAcrossInstances: boolean, transport: BusTransport): MessageBus & { readonly subscriberCount: number } {
   const channels = new Map<string, Channel>();
+  let subscriberCount = 0;
 
   function deliver(channel: string, message: string): void {
     const envelope = decodeEnvelope(message);
@@ -100,7 +106,7 @@ export function busOver(name: string, sharedAcrossInstances: boolean, transport:
   }
 
   function release(name: string, channel: Channel, subscription: Subscription): void {
-    channel.subscriptions.delete(subscription);
+    if (channel.subscriptions.delete(subscription)) subscriberCount--;
     if (channel.subscriptions.size > 0 || channels.get(name) !== channel) return;
     channels.delete(name);
     void channel.listening.then((stop) => stop()).catch(() => {});
@@ -110,9 +116,7 @@ export function busOver(name: string, sharedAcrossInstances: boolean, transport:
     name,
     sharedAcrossInstances,
     get subscriberCount() {
-      let count = 0;
-      for (const channel of channels.values()) count += channel.subscriptions.size;
-      return count;
+      return subscriberCount;
     },
     publish: async (channel, principal, data) => transport.publish(channel, encodeEnvelope(principal, data)),
     async subscribe(name, principal) {
@@ -120,6 +124,7 @@ export function busOver(name: string, sharedAcrossInstances: boolean, transport:
       if (channel && channel.subscriptions.size >= BUS_LIMITS.subscribersPerChannel) {
         throw new Error(`a bus channel is limited to ${BUS_LIMITS.subscribersPerChannel} subscriptions per instance`);
       }
+      if (subscriberCount >= BUS_LIMITS.subscriptionsPerInstance) throw new Error(`the bus is limited to ${BUS_LIMITS.subscriptionsPerInstance} subscriptions per instance`);
       if (!channel) {
         channel = { subscriptions: new Set(), listening: transport.listen(name, (message) => deliver(name, message)) };
         channels.set(name, channel);
@@ -127,12 +132,19 @@ export function busOver(name: string, sharedAcrossInstances: boolean, transport:
       const joined = channel;
       const subscription = new Subscription(principal, (closed) => release(name, joined, closed));
       joined.subscriptions.add(subscription);
+      subscriberCount++;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`not listening within ${BUS_LIMITS.listenTimeoutMs} ms`)), BUS_LIMITS.listenTimeoutMs);
+      });
       try {
-        await joined.listening;
+        await Promise.race([joined.listening, timeout]);
       } catch (error) {
         subscription.close();
         if (channels.get(name) === joined) channels.delete(name);
-        throw error;
+        throw new StorageUnavailableError("subscribe", error);
+      } finally {
+        clearTimeout(timer);
       }
       return subscription;
     },

@@ -39,4 +39,5 @@ function guarded<T extends { name?: string }>(target: T, passThrough: ReadonlySe
 
 export const guardDriver = (driver: Driver): Driver => guarded(driver, new Set(["getInstance", "watch"]));
 export const guardAtomicStore = (store: AtomicStore): AtomicStore => guarded(store);
-export const guardBus = (bus: MessageBus): MessageBus => guarded(bus);
+/** Subscribing bounds its own wait (`bus-local.ts`): a subscription made after a timeout here would never be closed. */
+export const guardBus = (bus: MessageBus): MessageBus => guarded(bus, new Set(["subscribe"]));

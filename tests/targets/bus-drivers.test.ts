@@ -116,6 +116,15 @@ describe("the memory bus", () => {
     expect(await subscription.next(0)).toBe("after");
     subscription.close();
   });
+
+  it("refuses a subscription past the limit per instance, all channels together", async () => {
+    const bus = memoryBus();
+    const subscriptions = await Promise.all(Array.from({ length: BUS_LIMITS.subscriptionsPerInstance }, (_, n) => bus.subscribe(`channel-${n}`, "alice")));
+    await expect(bus.subscribe(channel(), "alice")).rejects.toThrow(/limited to/);
+    for (const subscription of subscriptions) subscription.close();
+    expect(bus.subscriberCount).toBe(0);
+    (await bus.subscribe(channel(), "alice")).close();
+  });
 });
 
 describeDriver("Redis", needs("redis-server"), async () => {

@@ -1,6 +1,7 @@
 /**
  * Resource updates for 2026-07-28 clients: `subscriptions/listen` with `notifications.resourceSubscriptions`
- * (URIs this server serves, at most MAX_URIS) honours them all, and its stream then carries
+ * (URIs this server serves, at most MAX_URIS) honours those the bus can subscribe to (all, unless it is unreachable
+ * or at its bounds), and its stream then carries
  * `notifications/resources/updated` each time a handler says one of them changed (`resourceChanged`, see
  * `resource-updates.ts`), on whichever instance: the message bus carries it, one channel per URI.
  * The stream ends gracefully after STREAM_LIFETIME_MS (under Vercel's default 300 s limit on a function),
@@ -9,6 +10,7 @@
 import { useMessageBus, type BusSubscription } from "../bus";
 import type { McpContext } from "../context";
 import { invalidParams } from "../errors";
+import { logWarning } from "../log";
 import type { ListenSource } from "../features";
 import { notificationMessage } from "../jsonrpc";
 import { registry } from "../registry";
@@ -38,24 +40,23 @@ async function carry(mcp: McpContext, uri: string, subscription: BusSubscription
 
 export const resourceUpdates: ListenSource = {
   async open(mcp, notifications) {
-    const uris = requestedUris(notifications);
+    const requested = requestedUris(notifications);
     const bus = useMessageBus();
-    if (!uris.length || !bus) return { honoured: {}, watch: async () => {} };
-    const subscribed = await Promise.allSettled(uris.map(async (uri) => bus.subscribe(await resourceChannel(uri), mcp.principal)));
-    const subscriptions = subscribed.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
+    if (!requested.length || !bus) return { honoured: {}, watch: async () => {} };
+    // A URI that cannot be subscribed to now (the bus unreachable, or at its bounds) is left out of the acknowledgement.
+    const subscribed = await Promise.allSettled(requested.map(async (uri) => bus.subscribe(await resourceChannel(uri), mcp.principal)));
     const failed = subscribed.find((outcome) => outcome.status === "rejected");
-    if (failed) {
-      for (const subscription of subscriptions) subscription.close();
-      throw failed.reason;
-    }
-    const closeAll = () => subscriptions.forEach((subscription) => subscription.close());
+    if (failed) logWarning(`subscriptions/listen: some resource updates are not honoured (${String(failed.reason)})`);
+    const watched = requested.flatMap((uri, index) => (subscribed[index]!.status === "fulfilled" ? [{ uri, subscription: subscribed[index]!.value }] : []));
+    if (!watched.length) return { honoured: {}, watch: async () => {} };
+    const closeAll = () => watched.forEach(({ subscription }) => subscription.close());
     return {
-      honoured: { resourceSubscriptions: uris },
+      honoured: { resourceSubscriptions: watched.map(({ uri }) => uri) },
       async watch(tag) {
         mcp.signal.addEventListener("abort", closeAll, { once: true });
         const deadline = Date.now() + STREAM_LIFETIME_MS;
         try {
-          await Promise.all(uris.map((uri, index) => carry(mcp, uri, subscriptions[index]!, tag, deadline)));
+          await Promise.all(watched.map(({ uri, subscription }) => carry(mcp, uri, subscription, tag, deadline)));
         } finally {
           mcp.signal.removeEventListener("abort", closeAll);
           closeAll();

@@ -55,6 +55,23 @@ describe("resource updates on subscriptions/listen, with the examples", () => {
     expect(refused.messages).toHaveLength(1);
   });
 
+  it("leaves out of the acknowledgement a URI whose channel is at its bound (100 streams per instance); with none left, the stream ends", async () => {
+    const uri = "notes://export";
+    const open = await Promise.all(Array.from({ length: 100 }, () => listen(server, [uri])));
+    expect(open.every(({ first }) => first?.params.notifications.resourceSubscriptions[0] === uri)).toBe(true);
+    const { first, stream } = await listen(server, [uri, "info://about"]);
+    expect(first?.params.notifications).toEqual({ resourceSubscriptions: ["info://about"] });
+    // With nothing left to carry, the stream ends at once, gracefully.
+    const none = await listen(server, [uri]);
+    expect(none.first?.params.notifications).toEqual({});
+    expect(await none.stream.next()).toMatchObject({ id: none.id, result: { resultType: "complete", _meta: { [SUBSCRIPTION_ID]: none.id } } });
+    await Promise.all(open.map(({ stream }) => stream.close()));
+    await stream.close();
+    const { first: after, stream: again } = await listen(server, [uri]);
+    expect(after?.params.notifications).toEqual({ resourceSubscriptions: [uri] });
+    await again.close();
+  });
+
   it("ends the stream at once when no resource is asked for", async () => {
     const result = await server.connect().request("subscriptions/listen", { notifications: { resourceSubscriptions: [] } }, { id: "empty" });
     expect(result.messages.map((message) => message.method ?? "response")).toEqual(["notifications/subscriptions/acknowledged", "response"]);
