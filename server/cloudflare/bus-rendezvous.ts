@@ -10,6 +10,11 @@ const encoder = new TextEncoder();
 export class BusRendezvous {
   private readonly listeners = new Set<ReadableByteStreamController>();
 
+  /** The streams open on this channel. */
+  get listening(): number {
+    return this.listeners.size;
+  }
+
   listen(): ReadableStream<Uint8Array> {
     if (this.listeners.size >= MAX_LISTENERS) throw new Error(`a bus channel is limited to ${MAX_LISTENERS} listening isolates`);
     let own: ReadableByteStreamController;

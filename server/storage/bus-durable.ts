@@ -4,7 +4,7 @@
  * isolate with subscribers to a channel holds one stream from it, over which the object pushes each message.
  */
 import type { MessageBus } from "../mcp/bus";
-import { busOver } from "./bus-local";
+import { BUS_LIMITS, busOver } from "./bus-local";
 
 /** The RPC methods of the `$DurableObject` class the bus calls. */
 export interface BusObject {
@@ -18,14 +18,15 @@ export interface BusNamespaceLike {
   get(id: unknown): BusObject;
 }
 
-/** Hands each line of `stream` to `deliver` until the stream ends or is cancelled. */
-async function readLines(stream: ReadableStream<Uint8Array>, deliver: (line: string) => void): Promise<void> {
+/** Hands each line `reader` reads to `deliver` until the stream ends or is cancelled. */
+async function readLines(reader: ReadableStreamDefaultReader<Uint8Array>, deliver: (line: string) => void): Promise<void> {
   const decoder = new TextDecoder();
   let pending = "";
-  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
-    pending += decoder.decode(chunk, { stream: true });
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    pending += decoder.decode(read.value, { stream: true });
     const lines = pending.split("\n");
     pending = lines.pop()!;
+    if (pending.length > BUS_LIMITS.messageBytes) pending = ""; // no message is that long: not one of ours
     for (const line of lines) if (line) deliver(line);
   }
 }
@@ -34,10 +35,16 @@ export function durableBus(namespace: BusNamespaceLike): MessageBus {
   const objectFor = (channel: string) => namespace.get(namespace.idFromName(`bus-${channel}`));
   return busOver("Durable Object ($DurableObject, one per channel)", true, {
     publish: (channel, message) => objectFor(channel).busPublish(message),
-    async listen(channel, deliver) {
-      const stream = await objectFor(channel).busListen();
-      const reading = readLines(stream, deliver).catch(() => {});
-      return () => void stream.cancel().catch(() => {}).then(() => reading);
+    async listen(channel, deliver, lost) {
+      const reader = (await objectFor(channel).busListen()).getReader();
+      let stopped = false;
+      void readLines(reader, deliver)
+        .catch(() => {})
+        .then(() => stopped || lost()); // the object went away (a deploy, an eviction): its listeners start over
+      return () => {
+        stopped = true;
+        void reader.cancel().catch(() => {});
+      };
     },
   });
 }

@@ -27,8 +27,11 @@ export const BUS_LIMITS = {
 /** How a driver moves the envelopes (JSON text) between instances. */
 export interface BusTransport {
   publish(channel: string, message: string): Promise<void>;
-  /** Starts hearing `channel`, handing each message to `deliver`; resolves once listening, with the function that stops. */
-  listen(channel: string, deliver: (message: string) => void): Promise<() => void>;
+  /**
+   * Starts hearing `channel`, handing each message to `deliver`; resolves once listening, with the function that stops.
+   * Calls `lost` if it stops hearing on its own (a Durable Object restarted): the channel's subscriptions then close.
+   */
+  listen(channel: string, deliver: (message: string) => void, lost: () => void): Promise<() => void>;
 }
 
 export function encodeEnvelope(principal: string, data: unknown): string {
@@ -126,8 +129,9 @@ export function busOver(name: string, sharedAcrossInstances: boolean, transport:
       }
       if (subscriberCount >= BUS_LIMITS.subscriptionsPerInstance) throw new Error(`the bus is limited to ${BUS_LIMITS.subscriptionsPerInstance} subscriptions per instance`);
       if (!channel) {
-        channel = { subscriptions: new Set(), listening: transport.listen(name, (message) => deliver(name, message)) };
-        channels.set(name, channel);
+        const lost = () => channels.get(name) === created && [...created.subscriptions].forEach((subscription) => subscription.close());
+        const created: Channel = { subscriptions: new Set(), listening: transport.listen(name, (message) => deliver(name, message), lost) };
+        channels.set(name, (channel = created));
       }
       const joined = channel;
       const subscription = new Subscription(principal, (closed) => release(name, joined, closed));

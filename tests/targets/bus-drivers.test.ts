@@ -2,13 +2,15 @@
  * The message bus drivers themselves (server/storage/bus-*.ts), each the same way: fan-out to every subscription of
  * a channel (on two instances of the bus, for a shared one), principals kept apart, `next` ending on its timeout or
  * on `close`, closed subscriptions leaving nothing behind, and the bounds. Memory in this process; Redis on a real
- * redis-server; Upstash through the local stand-in of its REST API on that Redis. (Workers' Durable Object bus:
- * tests/targets/resource-updates-cloudflare.test.ts.)
+ * redis-server; Upstash through the local stand-in of its REST API on that Redis; the Durable Object's, its rendezvous
+ * objects held in this process (in workerd, over RPC: tests/targets/resource-updates.test.ts).
  */
 import { Redis } from "ioredis";
 import upstash from "unstorage/drivers/upstash";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EVERY_PRINCIPAL, type MessageBus } from "../../server/mcp/bus";
+import { BusRendezvous } from "../../server/cloudflare/bus-rendezvous";
+import { durableBus } from "../../server/storage/bus-durable";
 import { BUS_LIMITS, memoryBus } from "../../server/storage/bus-local";
 import { ioRedisBus, upstashBus } from "../../server/storage/bus-redis";
 import { needs } from "../helpers/programs.mjs";
@@ -21,7 +23,7 @@ type CountedBus = MessageBus & { readonly subscriberCount: number };
 interface Drivers {
   a: CountedBus;
   b: CountedBus;
-  /** The channels the transport still listens to on Redis (0 once every subscription closed), when it can tell. */
+  /** How many instances the transport listens to a channel for (0 once every subscription closed), when it can tell. */
   listened?: (channel: string) => Promise<number>;
   stop(): Promise<void>;
 }
@@ -124,6 +126,40 @@ describe("the memory bus", () => {
     for (const subscription of subscriptions) subscription.close();
     expect(bus.subscriberCount).toBe(0);
     (await bus.subscribe(channel(), "alice")).close();
+  });
+});
+
+describeDriver("Durable Object (its rendezvous in this process)", {}, async () => {
+  const objects = new Map<string, BusRendezvous>();
+  const objectFor = (name: string) => objects.get(name) ?? objects.set(name, new BusRendezvous()).get(name)!;
+  // As an RPC stub: every call is asynchronous.
+  const namespace = {
+    idFromName: (name: string) => name,
+    get: (id: unknown) => ({ busPublish: async (message: string) => objectFor(String(id)).publish(message), busListen: async () => objectFor(String(id)).listen() }),
+  };
+  return {
+    a: durableBus(namespace) as CountedBus,
+    b: durableBus(namespace) as CountedBus,
+    listened: async (name) => objects.get(`bus-${name}`)?.listening ?? 0,
+    stop: async () => {},
+  };
+});
+
+describe("the Durable Object bus", () => {
+  it("closes the subscriptions of a channel whose object went away (a deploy), so that their streams end", async () => {
+    const rendezvous = new BusRendezvous();
+    const restart = new AbortController();
+    const busListen = async () => {
+      const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+      void rendezvous.listen().pipeTo(writable, { signal: restart.signal }).catch(() => {});
+      return readable;
+    };
+    const bus = durableBus({ idFromName: (name) => name, get: () => ({ busPublish: async (message) => rendezvous.publish(message), busListen }) }) as CountedBus;
+    const subscription = await bus.subscribe(channel(), "alice");
+    const pending = subscription.next(600_000);
+    restart.abort();
+    expect(await pending).toBeUndefined();
+    expect(bus.subscriberCount).toBe(0);
   });
 });
 

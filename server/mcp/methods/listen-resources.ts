@@ -31,10 +31,10 @@ function requestedUris(notifications: Readonly<Record<string, unknown>>): string
   return [...new Set(uris as string[])];
 }
 
-/** Sends each update heard on `subscription` until the deadline or until the subscription closes. */
+/** Sends each update heard on `subscription` until the deadline, or until the subscription closes (nothing then comes). */
 async function carry(mcp: McpContext, uri: string, subscription: BusSubscription, tag: Record<string, unknown>, deadline: number): Promise<void> {
-  for (let left = deadline - Date.now(); left > 0 && !mcp.signal.aborted; left = deadline - Date.now()) {
-    if ((await subscription.next(left)) !== undefined) mcp.channel.send(notificationMessage("notifications/resources/updated", { _meta: tag, uri }));
+  while ((await subscription.next(deadline - Date.now())) !== undefined) {
+    mcp.channel.send(notificationMessage("notifications/resources/updated", { _meta: tag, uri }));
   }
 }
 
