@@ -5,9 +5,9 @@
  * to it, so a channel nobody here listens to costs nothing. A message reaches a subscription only when it is
  * for that subscription's principal (or for EVERY_PRINCIPAL).
  */
-import { StorageUnavailableError } from "../mcp/atomic-store";
 import { EVERY_PRINCIPAL, type BusSubscription, type MessageBus } from "../mcp/bus";
 import { isPlainObject } from "../mcp/internal/basics";
+import { bounded } from "./guard";
 
 export const BUS_LIMITS = {
   /** A message's JSON, envelope included; a larger one is refused when published. */
@@ -16,8 +16,6 @@ export const BUS_LIMITS = {
   subscribersPerChannel: 100,
   /** Subscriptions held by one instance, all channels together; one more is refused. */
   subscriptionsPerInstance: 10_000,
-  /** How long subscribing waits for the transport to listen (the storage guard's bound does not apply: see guard.ts). */
-  listenTimeoutMs: 5000,
   /** Messages kept for a subscription that has not asked for them yet; later ones are dropped (delivery is at most once). */
   queuedPerSubscription: 100,
   /** The longest one `next` waits, whatever it asks. */
@@ -137,18 +135,12 @@ export function busOver(name: string, sharedAcrossInstances: boolean, transport:
       const subscription = new Subscription(principal, (closed) => release(name, joined, closed));
       joined.subscriptions.add(subscription);
       subscriberCount++;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`not listening within ${BUS_LIMITS.listenTimeoutMs} ms`)), BUS_LIMITS.listenTimeoutMs);
-      });
       try {
-        await Promise.race([joined.listening, timeout]);
+        await bounded("subscribe", joined.listening); // as the storage guard bounds any operation, but closing what it gave up on
       } catch (error) {
         subscription.close();
         if (channels.get(name) === joined) channels.delete(name);
-        throw new StorageUnavailableError("subscribe", error);
-      } finally {
-        clearTimeout(timer);
+        throw error;
       }
       return subscription;
     },

@@ -12,7 +12,8 @@ import type { MessageBus } from "../mcp/bus";
 
 const OPERATION_TIMEOUT_MS = 5000;
 
-function bounded<T>(operation: string, work: Promise<T>): Promise<T> {
+/** `work`, or a StorageUnavailableError once it failed or took OPERATION_TIMEOUT_MS. */
+export function bounded<T>(operation: string, work: Promise<T>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${OPERATION_TIMEOUT_MS} ms`)), OPERATION_TIMEOUT_MS);
@@ -39,5 +40,5 @@ function guarded<T extends { name?: string }>(target: T, passThrough: ReadonlySe
 
 export const guardDriver = (driver: Driver): Driver => guarded(driver, new Set(["getInstance", "watch"]));
 export const guardAtomicStore = (store: AtomicStore): AtomicStore => guarded(store);
-/** Subscribing bounds its own wait (`bus-local.ts`): a subscription made after a timeout here would never be closed. */
+/** Subscribing bounds its own wait (`bus-local.ts`): a subscription made after a timeout here would never be closed. Publishing is guarded. */
 export const guardBus = (bus: MessageBus): MessageBus => guarded(bus, new Set(["subscribe"]));
