@@ -1,14 +1,14 @@
 /**
  * Resource updates across instances, over real HTTP: a client listening on instance A hears a change made through
  * instance B — two Node processes of the fixture build on a real Redis (pub/sub), the same on the Upstash driver
- * (through the local stand-in of its REST API on that Redis), and the Workers build in workerd, whose bus is the
+ * (through the local stand-in of its REST API on that Redis), two Vercel function outputs on it, and the Workers build in workerd, whose bus is the
  * Durable Object (one wrangler dev: its isolate publishes to the object and hears back from it).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONFIRM, ELICITATION } from "../helpers/flows";
 import { needs } from "../helpers/programs.mjs";
 import { openListen, post, resourceUpdated } from "../helpers/rpc";
-import { startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
+import { startServer, startVercelOutput, startWorker, type RunningServer } from "../helpers/server.mjs";
 import { resourceChannel, startRedis } from "./redis.mjs";
 import { startUpstashStandIn } from "./upstash.mjs";
 
@@ -99,6 +99,22 @@ describeInstances("two Node instances on Upstash (its REST API, polled)", needs(
   const upstash = await startUpstashStandIn(redis.url);
   const env = { UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token };
   const [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
+  return {
+    a,
+    b,
+    stop: async () => {
+      await Promise.all([a.stop(), b.stop()]);
+      await upstash.stop();
+      await redis.stop();
+    },
+  };
+});
+
+describeInstances("two Vercel function outputs on Upstash", needs("redis-server"), async () => {
+  const redis = await startRedis();
+  const upstash = await startUpstashStandIn(redis.url);
+  const env = { UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token };
+  const [a, b] = await Promise.all([startVercelOutput({ env }), startVercelOutput({ env })]);
   return {
     a,
     b,
