@@ -1,9 +1,8 @@
 /**
  * Resource updates for 2026-07-28 clients: `subscriptions/listen` with `notifications.resourceSubscriptions`
  * (URIs this server serves, at most MAX_URIS) honours those the bus can subscribe to (all, unless it is unreachable
- * or at its bounds), and its stream then carries
- * `notifications/resources/updated` each time a handler says one of them changed (`resourceChanged`, see
- * `resource-updates.ts`), on whichever instance: the message bus carries it, one channel per URI.
+ * or at its bounds), and its stream then carries `notifications/resources/updated` each time a handler says one of
+ * them changed (`resourceChanged`, see `resource-updates.ts`), on whichever instance: the bus has a channel per URI.
  * The stream ends gracefully after STREAM_LIFETIME_MS (under Vercel's default 300 s limit on a function),
  * or when the client goes away; the client listens again to go on.
  */
