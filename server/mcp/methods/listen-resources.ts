@@ -53,6 +53,7 @@ export const resourceUpdates: ListenSource = {
       honoured: { resourceSubscriptions: watched.map(({ uri }) => uri) },
       async watch(tag) {
         mcp.signal.addEventListener("abort", closeAll, { once: true });
+        if (mcp.signal.aborted) closeAll(); // gone before the acknowledgement was sent
         const deadline = Date.now() + STREAM_LIFETIME_MS;
         try {
           await Promise.all(watched.map(({ uri, subscription }) => carry(mcp, uri, subscription, tag, deadline)));
