@@ -102,7 +102,7 @@ export const registry = buildRegistry({ tools: toolModules, prompts: promptModul
 
 /**
  * What `server/discover` (modern) or `initialize` (legacy) declares: the registry's capabilities, `resources.subscribe`
- * where updates are honoured (2026-07-28, with a message bus: `resource-updates.ts`), and the extensions features declared for that era.
+ * where updates are honoured (2026-07-28, with a message bus: `methods/listen-resources.ts`), and the extensions features declared for that era.
  */
 export function serverCapabilities(era: Era): ServerCapabilities {
   const extensions = declaredExtensions(era);
