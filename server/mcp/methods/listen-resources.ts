@@ -7,10 +7,10 @@
  * or when the client goes away; the client listens again to go on.
  */
 import { useMessageBus, type BusSubscription } from "../bus";
-import type { McpContext } from "../context";
+import type { McpContext, RequestTarget } from "../context";
 import { invalidParams } from "../errors";
 import { logWarning } from "../log";
-import type { ListenSource } from "../features";
+import { useSignIn, type ListenSource } from "../features";
 import { notificationMessage } from "../jsonrpc";
 import { registry } from "../registry";
 import { resourceChannel } from "../resource-updates";
@@ -19,15 +19,26 @@ const MAX_URIS = 20;
 const MAX_URI_LENGTH = 2048;
 const STREAM_LIFETIME_MS = 280_000;
 
-function requestedUris(notifications: Readonly<Record<string, unknown>>): string[] {
+/** The URIs asked for, checked (-32602); those the caller may not read (sign-in's scopes, as for `resources/read`) are left out. */
+function requestedUris(mcp: McpContext, notifications: Readonly<Record<string, unknown>>): string[] {
   const uris = notifications.resourceSubscriptions;
   if (uris === undefined) return [];
   if (!Array.isArray(uris) || uris.length > MAX_URIS || !uris.every((uri) => typeof uri === "string" && uri.length <= MAX_URI_LENGTH)) {
     throw invalidParams(`params.notifications.resourceSubscriptions must be a list of at most ${MAX_URIS} resource URIs`);
   }
-  const unknown = uris.filter((uri) => !registry.findResource(uri));
-  if (unknown.length) throw invalidParams(`no resource on this server has the URI ${JSON.stringify(unknown[0])}`);
-  return [...new Set(uris as string[])];
+  const targets = [...new Set(uris as string[])].map((uri) => ({ field: "uri" as const, name: uri, ...registry.findResource(uri) }));
+  const unknown = targets.find((target) => !target.entry);
+  if (unknown) throw invalidParams(`no resource on this server has the URI ${JSON.stringify(unknown.name)}`);
+  return targets.filter((target) => mayRead(mcp, target as RequestTarget)).map((target) => target.name);
+}
+
+function mayRead(mcp: McpContext, target: RequestTarget): boolean {
+  try {
+    useSignIn()?.authorize(mcp.auth, target);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Sends each update heard on `subscription` until the deadline, or until the subscription closes (nothing then comes). */
@@ -39,7 +50,7 @@ async function carry(mcp: McpContext, uri: string, subscription: BusSubscription
 
 export const resourceUpdates: ListenSource = {
   async open(mcp, notifications) {
-    const requested = requestedUris(notifications);
+    const requested = requestedUris(mcp, notifications);
     const bus = useMessageBus();
     if (!requested.length || !bus) return { honoured: {}, watch: async () => {} };
     // A URI that cannot be subscribed to now (the bus unreachable, or at its bounds) is left out of the acknowledgement.
