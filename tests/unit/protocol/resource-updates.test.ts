@@ -1,53 +1,54 @@
 /**
- * Resource updates on `subscriptions/listen` (2026-07-28), in-process on the memory bus: the acknowledgement, the
- * updates a change brings (through the examples' delete_note, and a fixture tool calling `resourceChanged`), the
- * refusals, and the principal. Across instances, per bus driver: tests/targets/resource-updates.test.ts.
+ * Resource updates on `subscriptions/listen` (2026-07-28), in-process on the memory bus, read as the stream comes
+ * (`server.stream`): the acknowledgement, the updates a change brings (the fixture `change_resource` calls the
+ * `resourceChanged` helper), the refusals, the bus's bounds, and principals. The examples' `delete_note`:
+ * tests/unit/examples-in-process.example.test.ts; across instances, per bus driver: tests/targets/resource-updates.test.ts.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTestServer, type Json, type TestServer } from "../../helpers/in-process";
 import { hasFeature } from "../../helpers/project.mjs";
-import { openListen, resourceUpdated } from "../../helpers/rpc";
+import { openListen, resourceUpdated as updated } from "../../helpers/rpc";
 import { FIXTURES } from "./flows";
 
 const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 
 const listen = (server: TestServer, uris: unknown, headers: Record<string, string> = {}) =>
   openListen((request) => server.stream(request), "http://localhost/mcp", { resourceSubscriptions: uris }, headers);
-const updated = resourceUpdated;
 
-describe("resource updates on subscriptions/listen, with the examples", () => {
+describe("resource updates on subscriptions/listen", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await createTestServer();
+    server = await createTestServer(FIXTURES);
   });
+  const change = (uri: string) => server.connect().callTool("change_resource", { uri });
 
   it("declares resources.subscribe in server/discover", async () => {
     const discover = await server.connect().request("server/discover", {});
     expect(discover.body.result.capabilities.resources).toEqual({ subscribe: true });
   });
 
-  it("acknowledges the URIs asked for, then carries deletions through delete_note to note://{id} and notes://export only", async () => {
-    const { id, response, stream, first } = await listen(server, ["note://12", "notes://export", "note://12"]);
+  it("acknowledges the URIs asked for (once each), then carries their changes and no other", async () => {
+    const { id, response, stream, first } = await listen(server, ["fixture://items/1", "fixture://about", "fixture://items/1"]);
     expect(response.headers.get("content-type")).toBe("text/event-stream");
-    expect(first).toEqual({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: { [SUBSCRIPTION_ID]: id }, notifications: { resourceSubscriptions: ["note://12", "notes://export"] } } });
-
-    const client = server.connect({ capabilities: { elicitation: { form: {} } } });
-    const yes = { confirm: { action: "accept", content: { confirm: true } } };
-    // Kept (nothing changes), then note 7 (its own URI is not listened to, the export is), then note 12.
-    expect((await client.callTool("delete_note", { note_id: "12" }, { answers: { confirm: "decline" } })).content[0].text).toMatch(/^Kept note 12/);
-    expect((await client.callTool("delete_note", { note_id: "7" }, { answers: yes })).content[0].text).toMatch(/^Deleted note 7/);
-    expect((await client.callTool("delete_note", { note_id: "12" }, { answers: yes })).content[0].text).toMatch(/^Deleted note 12/);
-    expect([await stream.next(), await stream.next(), await stream.next()]).toEqual([updated(id, "notes://export"), updated(id, "note://12"), updated(id, "notes://export")]);
+    expect(first).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { _meta: { [SUBSCRIPTION_ID]: id }, notifications: { resourceSubscriptions: ["fixture://items/1", "fixture://about"] } },
+    });
+    await change("fixture://items/12");
+    await change("fixture://about");
+    await change("fixture://items/1");
+    expect([await stream.next(), await stream.next()]).toEqual([updated(id, "fixture://about"), updated(id, "fixture://items/1")]);
     await stream.close();
   });
 
   it.each([
     ["a URI no resource has", ["nothing://here"]],
-    ["a URI of no template", ["note://a/b"]],
-    ["more than 20 URIs", Array.from({ length: 21 }, (_, index) => `note://${index}`)],
-    ["a string instead of a list", "note://7"],
-    ["a number in the list", ["note://7", 7]],
-    ["a URI longer than 2048 characters", [`note://${"x".repeat(2048)}`]],
+    ["a URI of no template", ["fixture://items/a/b"]],
+    ["more than 20 URIs", Array.from({ length: 21 }, (_, index) => `fixture://items/${index}`)],
+    ["a string instead of a list", "fixture://items/1"],
+    ["a number in the list", ["fixture://items/1", 7]],
+    ["a URI longer than 2048 characters", [`fixture://items/${"x".repeat(2048)}`]],
   ])("refuses %s with -32602, before acknowledging anything", async (_, uris) => {
     const refused = await server.connect().request("subscriptions/listen", { notifications: { resourceSubscriptions: uris as Json } });
     expect(refused.status).toBe(200);
@@ -56,11 +57,11 @@ describe("resource updates on subscriptions/listen, with the examples", () => {
   });
 
   it("leaves out of the acknowledgement a URI whose channel is at its bound (100 streams per instance); with none left, the stream ends", async () => {
-    const uri = "notes://export";
+    const uri = "fixture://items/15";
     const open = await Promise.all(Array.from({ length: 100 }, () => listen(server, [uri])));
     expect(open.every(({ first }) => first?.params.notifications.resourceSubscriptions[0] === uri)).toBe(true);
-    const { first, stream } = await listen(server, [uri, "info://about"]);
-    expect(first?.params.notifications).toEqual({ resourceSubscriptions: ["info://about"] });
+    const { first, stream } = await listen(server, [uri, "fixture://about"]);
+    expect(first?.params.notifications).toEqual({ resourceSubscriptions: ["fixture://about"] });
     // With nothing left to carry, the stream ends at once, gracefully.
     const none = await listen(server, [uri]);
     expect(none.first?.params.notifications).toEqual({});
