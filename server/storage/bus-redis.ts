@@ -36,7 +36,12 @@ export function ioRedisBus(publisher: IoRedisPublisher, connectSubscriber: () =>
     publish: async (channel, message) => void (await publisher.publish(at(channel), message)),
     async listen(channel, deliver) {
       listeners.set(at(channel), deliver);
-      await connection().subscribe(at(channel));
+      await connection()
+        .subscribe(at(channel))
+        .catch((error: unknown) => {
+          if (listeners.get(at(channel)) === deliver) listeners.delete(at(channel));
+          throw error;
+        });
       return () => {
         if (listeners.get(at(channel)) !== deliver) return; // listened again since
         listeners.delete(at(channel));
