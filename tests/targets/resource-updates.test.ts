@@ -97,11 +97,12 @@ describeInstances("two Node instances on Redis (pub/sub)", needs("redis-server")
   };
 });
 
-describeInstances("two Node instances on Upstash (its REST API, polled)", needs("redis-server"), async () => {
+/** Two instances (as `start` starts them) on the Upstash driver, through the stand-in of its REST API on a fresh Redis. */
+async function onUpstash(start: (env: Record<string, string>) => Promise<RunningServer>): Promise<Instances> {
   const redis = await startRedis();
   const upstash = await startUpstashStandIn(redis.url);
   const env = { UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token };
-  const [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
+  const [a, b] = await Promise.all([start(env), start(env)]);
   return {
     a,
     b,
@@ -111,23 +112,11 @@ describeInstances("two Node instances on Upstash (its REST API, polled)", needs(
       await redis.stop();
     },
   };
-});
+}
 
-describeInstances("two Vercel function outputs on Upstash", needs("redis-server"), async () => {
-  const redis = await startRedis();
-  const upstash = await startUpstashStandIn(redis.url);
-  const env = { UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token };
-  const [a, b] = await Promise.all([startVercelOutput({ env }), startVercelOutput({ env })]);
-  return {
-    a,
-    b,
-    stop: async () => {
-      await Promise.all([a.stop(), b.stop()]);
-      await upstash.stop();
-      await redis.stop();
-    },
-  };
-});
+describeInstances("two Node instances on Upstash (its REST API, polled)", needs("redis-server"), () => onUpstash((env) => startServer({ env })));
+
+describeInstances("two Vercel function outputs on Upstash", needs("redis-server"), () => onUpstash((env) => startVercelOutput({ env })));
 
 describeInstances("the Workers build in workerd (a Durable Object per channel)", {}, async () => {
   const worker = await startWorker();
