@@ -1,8 +1,8 @@
 /**
- * Request-scoped notifications: progress and (deprecated) log messages.
- * Both travel on the request's own response, which then becomes an SSE stream.
+ * Request-scoped notifications: progress and (deprecated) log messages, which travel on the request's own
+ * response (it then becomes an SSE stream); and resource updates, which reach the clients listening for them.
  */
-import { LOG_LEVELS, logWarning, notificationMessage, type LoggingLevel, type McpContext } from "../server/mcp/author";
+import { LOG_LEVELS, logWarning, notificationMessage, publishResourceChange, type LoggingLevel, type McpContext } from "../server/mcp/author";
 
 /**
  * Reports progress on the request's own response stream, when the client asked for it
@@ -39,4 +39,18 @@ export function sendLog(mcp: McpContext, level: LoggingLevel, data: unknown, log
   const params: Record<string, unknown> = { level, data };
   if (logger !== undefined) params.logger = logger;
   mcp.channel.send(notificationMessage("notifications/message", params));
+}
+
+/**
+ * Says that a resource changed: every client listening for it (`subscriptions/listen` with
+ * `resourceSubscriptions`), on any instance, gets `notifications/resources/updated` for `uri`. Call it after
+ * the change is stored. For a resource that differs per caller, pass `onlyFor: mcp.principal` so that
+ * only that caller's streams hear of it. Never throws: with the bus unreachable, the update is lost (and logged).
+ *
+ * @example
+ * await deleteNote(id);
+ * await resourceChanged(`note://${id}`);
+ */
+export async function resourceChanged(uri: string, options: { onlyFor?: string } = {}): Promise<void> {
+  await publishResourceChange(uri, options.onlyFor);
 }

@@ -42,6 +42,8 @@ export interface SelectedStorage {
   readonly atomic?: AtomicStore;
   /** Its message bus between instances (see `bus.ts`); undefined when it has none. */
   readonly bus?: import("./bus").MessageBus;
+  /** True when several instances may share this store (Redis, Upstash, Workers KV): its bus must then be shared too. */
+  readonly sharedAcrossInstances?: boolean;
   /** Without `atomic`: what to configure to get them (for the start-up error). */
   readonly missingAtomic?: string;
 }

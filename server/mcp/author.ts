@@ -19,3 +19,4 @@ export { LOG_LEVELS, type CacheHints, type CallToolResult, type ContentBlock, ty
 export { digestKeySegment, KEY_SEGMENT } from "./storage-keys";
 export { askFor, parseAnswer, type AnswerOf, type AskFor, type Asks } from "./outcome";
 export { compileUriTemplate } from "./uri-template";
+export { publishResourceChange } from "./resource-updates";

@@ -10,6 +10,12 @@
  * subscribed when it was published: subscribe first, then do what makes the message come.
  */
 
+/**
+ * The principal of a message meant for every subscriber of its channel (a public resource changed). No caller
+ * can be it: it starts with NUL, which neither an environment variable (static tokens) nor an issuer URL (OAuth) can.
+ */
+export const EVERY_PRINCIPAL = "\u0000every";
+
 /** One subscription to a channel, for one principal. */
 export interface BusSubscription {
   /** The next message for this subscription's principal, or undefined after `timeoutMs`, or once closed. */
@@ -38,3 +44,11 @@ export function setMessageBus(bus: MessageBus | undefined): void {
 
 /** The bus of the configured store; undefined when it has none. */
 export const useMessageBus = (): MessageBus | undefined => current;
+
+/** At start-up: throws, naming what to configure, when the store is shared across instances and its bus is not (or is missing). */
+export function refuseUnsharedBus(selected: import("./atomic-store").SelectedStorage): void {
+  if (!selected.sharedAcrossInstances || selected.bus?.sharedAcrossInstances) return;
+  throw new Error(
+    `${selected.name} is shared across instances but its message bus (${selected.bus?.name ?? "none"}) is not, so a resource update would reach only the instance it was made on. ${selected.missingAtomic ?? "Give the store a bus shared across instances (see server/storage/README.md)."}`,
+  );
+}

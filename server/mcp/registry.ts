@@ -7,6 +7,7 @@
 import { prompts as promptModules, resources as resourceModules, tools as toolModules } from "#mcp-definitions";
 import type { Era } from "./context";
 import { isEntry, type Entry, type PromptEntry, type ResourceEntry, type ToolEntry } from "./entries";
+import { useMessageBus } from "./bus";
 import { declaredExtensions } from "./features";
 import type { ServerCapabilities } from "./protocol";
 
@@ -99,8 +100,12 @@ function buildRegistry(modules: { tools: Definitions; prompts: Definitions; reso
 
 export const registry = buildRegistry({ tools: toolModules, prompts: promptModules, resources: resourceModules });
 
-/** What `server/discover` (modern) or `initialize` (legacy) declares: the registry's capabilities and the extensions features declared for that era. */
+/**
+ * What `server/discover` (modern) or `initialize` (legacy) declares: the registry's capabilities, `resources.subscribe`
+ * where updates are honoured (2026-07-28, with a message bus: `methods/listen-resources.ts`), and the extensions features declared for that era.
+ */
 export function serverCapabilities(era: Era): ServerCapabilities {
   const extensions = declaredExtensions(era);
-  return Object.keys(extensions).length ? { ...registry.capabilities, extensions } : registry.capabilities;
+  const subscribe = era === "modern" && registry.capabilities.resources && useMessageBus() ? { resources: { subscribe: true } } : {};
+  return { ...registry.capabilities, ...subscribe, ...(Object.keys(extensions).length ? { extensions } : {}) };
 }

@@ -1,6 +1,6 @@
 /**
- * Storage that fails loudly but cleanly: every operation of the mounted driver and of the atomic
- * store is wrapped so that a failure (Redis down, a binding error) or an operation that does not
+ * Storage that fails loudly but cleanly: every operation of the mounted driver, of the atomic
+ * store and of the bus (publishing, subscribing) is wrapped so that a failure (Redis down, a binding error) or an operation that does not
  * finish within OPERATION_TIMEOUT_MS surfaces as one `StorageUnavailableError`, which the server
  * answers -32603 "storage unavailable" (HTTP 503), the reason in the log. A request never waits
  * on a store forever. Every operation is also an observed step (a span, with the observability feature).
@@ -8,10 +8,12 @@
 import type { Driver } from "unstorage";
 import { useObserver } from "../mcp/features";
 import { StorageUnavailableError, type AtomicStore } from "../mcp/atomic-store";
+import type { MessageBus } from "../mcp/bus";
 
 const OPERATION_TIMEOUT_MS = 5000;
 
-function bounded<T>(operation: string, work: Promise<T>): Promise<T> {
+/** `work`, or a StorageUnavailableError once it failed or took OPERATION_TIMEOUT_MS. */
+export function bounded<T>(operation: string, work: Promise<T>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${OPERATION_TIMEOUT_MS} ms`)), OPERATION_TIMEOUT_MS);
@@ -38,3 +40,5 @@ function guarded<T extends { name?: string }>(target: T, passThrough: ReadonlySe
 
 export const guardDriver = (driver: Driver): Driver => guarded(driver, new Set(["getInstance", "watch"]));
 export const guardAtomicStore = (store: AtomicStore): AtomicStore => guarded(store);
+/** Subscribing bounds its own wait (`bus-local.ts`): a subscription made after a timeout here would never be closed. Publishing is guarded. */
+export const guardBus = (bus: MessageBus): MessageBus => guarded(bus, new Set(["subscribe"]));

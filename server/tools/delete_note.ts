@@ -30,6 +30,8 @@ export default defineTool({
 
     if (confirm.action === "accept" && confirm.content.confirm) {
       await deleteNote(note_id);
+      await resourceChanged(`note://${note_id}`);
+      await resourceChanged("notes://export");
       return `Deleted note ${note_id} ("${note.title}").`;
     }
     const why = confirm.action === "accept" ? "the box was left unchecked" : `the person chose ${confirm.action}`;

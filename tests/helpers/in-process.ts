@@ -18,7 +18,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createApp, createRouter, toNodeListener, type EventHandler } from "h3";
+import { createApp, createRouter, toNodeListener, toPlainHandler, type EventHandler } from "h3";
 import { fetchNodeRequestHandler } from "node-mock-http";
 import { applyEnv } from "nitropack/runtime/internal/utils.env";
 import { vi } from "vitest";
@@ -90,6 +90,8 @@ export interface Exchange {
 export interface TestServer {
   /** Serves one web request, as a Workers build would. */
   fetch(request: Request): Promise<Response>;
+  /** Serves one web request whose response body is readable as it is written (a `subscriptions/listen` stream); cancelling the body is the client going away. */
+  stream(request: Request): Promise<Response>;
   /** POSTs `body` (an object is sent as JSON) to `path` (default `/mcp`) with exactly these headers. */
   post(body: unknown, headers?: Readonly<Record<string, string>>, path?: string): Promise<Exchange>;
   /** A client of this server. */
@@ -258,7 +260,7 @@ async function startServer(options: TestServerOptions): Promise<TestServer> {
     ? options.definitions.map((file) => resolve(ROOT, file))
     : KINDS.flatMap((kind) => scanDirs.flatMap((dir) => listFiles(join(dir, kind))));
 
-  const handler = await withServerEnvironment(options.env, async () => {
+  const { handler, app } = await withServerEnvironment(options.env, async () => {
     const setup: ServerSetup = {
       // nitro.config.ts's runtime config, with the NITRO_* variables applied by Nitro's own function.
       runtimeConfig: applyEnv({ mcp: { ...(await featureSettingDefaults()), ...(nitroConfig.runtimeConfig!.mcp as object) } }, { prefix: "NITRO_", altPrefix: "_", envExpansion: false }),
@@ -284,6 +286,8 @@ async function startServer(options: TestServerOptions): Promise<TestServer> {
       onRequest: (event) => {
         // Nitro's app gives every event `waitUntil` (a task's rounds go on after the response); on Node the work just runs on.
         event.waitUntil = () => {};
+        // A streamed request's body, where a Node request carries it (see `stream` below).
+        if (event.context.inProcessBody !== undefined) (event.node.req as { body?: unknown }).body = event.context.inProcessBody;
         return hooks.call("request", event);
       },
       onAfterResponse: (event, response) => hooks.call("afterResponse", event, response),
@@ -297,7 +301,7 @@ async function startServer(options: TestServerOptions): Promise<TestServer> {
       const plugin = ((await import(file)) as { default: (nitroApp: unknown) => void }).default;
       plugin({ hooks, h3App: app, router });
     }
-    return toNodeListener(app);
+    return { handler: toNodeListener(app), app };
   });
 
   const serve = async (request: Request): Promise<Response> => {
@@ -305,8 +309,18 @@ async function startServer(options: TestServerOptions): Promise<TestServer> {
     const body = /^(?:post|put|patch)$/i.test(request.method) ? Buffer.from(await request.arrayBuffer()) : undefined;
     return fetchNodeRequestHandler(handler, url.pathname + url.search, { method: request.method, headers: request.headers, body, host: url.host });
   };
+  // h3's plain handler hands a stream back as it is, unread; the Host header a web Request cannot carry is added.
+  const streamed = toPlainHandler(app);
+  const stream = async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    const headers = { ...Object.fromEntries(request.headers), host: url.host };
+    const body = /^(?:post|put|patch)$/i.test(request.method) ? await request.text() : undefined;
+    const answer = await streamed({ method: request.method, path: url.pathname + url.search, headers, context: { inProcessBody: body } });
+    return new Response(answer.body as BodyInit, { status: answer.status, headers: answer.headers });
+  };
   const server: TestServer = {
     fetch: serve,
+    stream,
     async post(body, headers = { "content-type": "application/json" }, path = "/mcp") {
       const response = await serve(new Request(`http://localhost${path}`, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) }));
       return readExchange(response);

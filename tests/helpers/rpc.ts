@@ -73,3 +73,45 @@ export async function expectJson404(response: Response, path: string) {
   expect(JSON.parse(text)).toEqual({ error: "Not found", path });
   expect(text).not.toMatch(/stack|<|at .*\(/);
 }
+
+/** Reads an SSE response as it arrives: `next()` is its next JSON-RPC message, or undefined once it ended; `close()` goes away. */
+export function sseReader(response: Response): { next(): Promise<Json | undefined>; close(): Promise<void> } {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  return {
+    async next() {
+      for (;;) {
+        const end = buffer.indexOf("\n\n");
+        if (end >= 0) {
+          const [message] = parseSse(buffer.slice(0, end));
+          buffer = buffer.slice(end + 2);
+          if (message) return message;
+          continue;
+        }
+        const read = await reader.read();
+        if (read.done) return undefined;
+        buffer += read.value;
+      }
+    },
+    close: () => reader.cancel().catch(() => {}),
+  };
+}
+
+/**
+ * Opens a `subscriptions/listen` stream asking for `notifications`, through `send` (`fetch`, or an in-process
+ * server's `stream`), and reads its first message (the acknowledgement, or the error).
+ */
+export async function openListen(send: (request: Request) => Promise<Response>, url: string, notifications: Json, headers: Record<string, string> = {}) {
+  const id = `listen-${crypto.randomUUID()}`;
+  const body = { jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications, _meta: meta() } };
+  const response = await send(new Request(url, { method: "POST", headers: { ...standardHeaders("subscriptions/listen"), ...headers }, body: JSON.stringify(body) }));
+  const stream = sseReader(response);
+  return { id, response, stream, first: await stream.next() };
+}
+
+/** A `notifications/resources/updated` as a listen stream carries it. */
+export const resourceUpdated = (subscriptionId: string, uri: string) => ({
+  jsonrpc: "2.0",
+  method: "notifications/resources/updated",
+  params: { _meta: { "io.modelcontextprotocol/subscriptionId": subscriptionId }, uri },
+});

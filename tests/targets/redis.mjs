@@ -54,3 +54,13 @@ export async function startInstancesOnRedis(env = {}) {
   const [a, b] = await Promise.all([startServer({ env: { ...env, REDIS_URL: redis.url } }), startServer({ env: { ...env, REDIS_URL: redis.url } })]);
   return { redis, a, b, stop: async () => (await Promise.all([a.stop(), b.stop()]), await redis.stop()) };
 }
+
+/**
+ * The Redis pub/sub channel of a resource's updates, as server/mcp/resource-updates.ts and the Redis bus name it.
+ * @param {string} uri
+ * @returns {Promise<string>}
+ */
+export async function resourceChannel(uri) {
+  const digest = Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(uri))).toString("base64url");
+  return `mcp:bus:resource-${digest}`;
+}

@@ -1,7 +1,8 @@
 /**
  * Faults in the store: while Redis is down, a request that needs it gets a clear -32603 "storage
  * unavailable" (HTTP 503) at once, the reason in the log, the guarded action does not run and
- * nothing is half-written; once Redis is back, the same requests succeed without a restart.
+ * nothing is half-written (a resource update that cannot be published is lost and logged; a listen stream honours
+ * no URI); once Redis is back, the same requests succeed without a restart.
  * In workerd, a Durable Object error is answered the same way.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,6 +41,12 @@ describe("Redis stops and comes back", needs("redis-server"), () => {
     const plainCall = await post(server.url, "tools/call", { name: "read_counter", arguments: { key: done } });
     expect(plainCall.status).toBe(503);
     expect(plainCall.body.error).toEqual(STORAGE_UNAVAILABLE);
+    // A resource update that cannot be published is lost, not the call that made the change.
+    const change = await post(server.url, "tools/call", { name: "change_resource", arguments: { uri: "fixture://items/1" } });
+    expect(change.body.result.content[0].text).toBe("Announced fixture://items/1.");
+    await expect.poll(() => server.logs().slice(mark)).toMatch(/resource update not sent \(storage unavailable \(publish\)/);
+    const listen = await post(server.url, "subscriptions/listen", { notifications: { resourceSubscriptions: ["fixture://items/1"] } }, { id: "while-down" });
+    expect(listen.messages.map((message) => message.params?.notifications ?? message.result?.resultType)).toEqual([{}, "complete"]);
     await expect.poll(() => server.logs().slice(mark)).toMatch(/storage unavailable \((setIfAbsent|getItem)\): /);
 
     await redis.start();

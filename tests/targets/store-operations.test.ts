@@ -8,11 +8,11 @@
 import Redis from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { askToIncrement, ELICITATION, retryIncrement, uniqueKey } from "../helpers/flows";
-import { post } from "../helpers/rpc";
+import { openListen, post } from "../helpers/rpc";
 import { needs } from "../helpers/programs.mjs";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
 import { createTask, taskRequest, WITH_TASKS } from "../helpers/tasks";
-import { startRedis } from "./redis.mjs";
+import { resourceChannel, startRedis } from "./redis.mjs";
 
 type Counts = Record<string, number>;
 
@@ -115,5 +115,23 @@ describe("store operations per request, on Redis", needs("redis-server"), () => 
       "set general": 1,
     });
     expect(table["subscription (subscriptions/listen, one ended task)"]).toEqual({ "eval(consume) atomic": 1, "get atomic": 2 });
+  });
+
+  it("resource updates: SUBSCRIBE and UNSUBSCRIBE around a listen stream, one PUBLISH per change", async () => {
+    const uri = "fixture://items/1";
+    const channel = await resourceChannel(uri);
+    const listeners = async () => Number(((await probe.pubsub("NUMSUB", channel)) as [string, number])[1]);
+    const listenAndLeave = async () => {
+      const { stream } = await openListen(fetch, server.url, { resourceSubscriptions: [uri] });
+      await stream.close();
+      await expect.poll(listeners).toBe(0);
+    };
+    await listenAndLeave(); // the first one opens the bus's own connection
+    // The test's own PUBSUB NUMSUB (waiting for the UNSUBSCRIBE) is not the server's.
+    const { "pubsub general": _ours, ...listened } = await count(listenAndLeave);
+    table["resource subscription (subscriptions/listen, opened then left)"] = listened;
+    table["resource change (one resourceChanged)"] = await count(() => post(server.url, "tools/call", { name: "change_resource", arguments: { uri } }));
+    expect(table["resource subscription (subscriptions/listen, opened then left)"]).toEqual({ "eval(consume) atomic": 1, "subscribe general": 1, "unsubscribe general": 1 });
+    expect(table["resource change (one resourceChanged)"]).toEqual({ "eval(consume) atomic": 1, "publish general": 1 });
   });
 });

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { createTestClient } from "../helpers/in-process";
 import { hasFeature } from "../helpers/project.mjs";
+import { openListen, resourceUpdated } from "../helpers/rpc";
 
 const FORMS = { elicitation: { form: {} } };
 const YES = { confirm: { action: "accept", content: { confirm: true } } };
@@ -15,6 +16,23 @@ describe("delete_note", () => {
     const result = await client.callTool("delete_note", { note_id: "7" }, { answers: YES });
     expect(result.content[0].text).toBe('Deleted note 7 ("Groceries").');
     expect((await client.callTool("list_notes")).content[0].text).not.toContain("Groceries");
+  });
+
+  it("tells a client listening for the note and the export (subscriptions/listen) when it deletes, and only then", async () => {
+    const definitions = ["server/tools/delete_note.ts", "server/resources/note.ts", "server/resources/export.ts"];
+    const client = await createTestClient({ definitions, capabilities: FORMS });
+    const { id, first, stream } = await openListen((request) => client.server.stream(request), "http://localhost/mcp", { resourceSubscriptions: ["note://12", "notes://export"] });
+    expect(first?.params.notifications).toEqual({ resourceSubscriptions: ["note://12", "notes://export"] });
+    // Kept (nothing changes), then note 7 (its own URI is not listened to, the export is), then note 12.
+    await client.callTool("delete_note", { note_id: "12" }, { answers: "decline" });
+    await client.callTool("delete_note", { note_id: "7" }, { answers: YES });
+    await client.callTool("delete_note", { note_id: "12" }, { answers: YES });
+    expect([await stream.next(), await stream.next(), await stream.next()]).toEqual([
+      resourceUpdated(id, "notes://export"),
+      resourceUpdated(id, "note://12"),
+      resourceUpdated(id, "notes://export"),
+    ]);
+    await stream.close();
   });
 
   it("keeps the note on decline", async () => {

@@ -10,6 +10,7 @@ import { createTestServer, type TestClient, type TestServer } from "../../helper
 import { badTokens, bearer, signToken } from "../../helpers/oauth";
 import { ELICITATION, FIXTURES, askToIncrement, expectOpaqueRejection, retryIncrement, uniqueKey } from "./flows";
 import { PACKAGE, hasFeature } from "../../helpers/project.mjs";
+import { openListen } from "../../helpers/rpc";
 
 const ISSUER = "https://issuer.test";
 const RESOURCE = "http://localhost/mcp";
@@ -103,6 +104,20 @@ describe("scopes", () => {
   it("lets a broader scope cover a narrower one", async () => {
     const state = await askToIncrement(client, uniqueKey(), bearer(await token({ scope: "fixtures" })));
     expect(state).toMatch(/^v1\./);
+  });
+
+  it("leaves out of a subscriptions/listen acknowledgement the resources the token may not read", async () => {
+    const scoped = await createTestServer({
+      definitions: ["tests/fixtures/scoped/scoped-resource.ts", "tests/fixtures/resources/fixture-items.ts"],
+      env: { NITRO_MCP_AUTH_ISSUER: ISSUER, NITRO_MCP_RESOURCE_URL: RESOURCE, NITRO_MCP_AUTH_SCOPES: "fixtures:read" },
+    });
+    const listen = async (scope: string) => {
+      const opened = await openListen((request) => scoped.stream(request), RESOURCE, { resourceSubscriptions: ["fixture://scoped", "fixture://items/1"] }, bearer(await token({ scope })).headers);
+      await opened.stream.close();
+      return opened.first?.params.notifications;
+    };
+    expect(await listen("fixtures:read")).toEqual({ resourceSubscriptions: ["fixture://items/1"] });
+    expect(await listen("fixtures:read fixtures:write")).toEqual({ resourceSubscriptions: ["fixture://scoped", "fixture://items/1"] });
   });
 
   it("never restricts lists", async () => {

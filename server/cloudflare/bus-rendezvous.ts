@@ -1,0 +1,39 @@
+/**
+ * The bus's side of a Durable Object (one object per channel, see `server/storage/bus-durable.ts`): the
+ * streams of the isolates listening to the channel, and each published message pushed to all of them. A
+ * listener that falls BACKLOG_BYTES behind loses messages instead of growing the object's memory.
+ */
+const MAX_LISTENERS = 1000;
+const BACKLOG_BYTES = 1024 * 1024;
+const encoder = new TextEncoder();
+
+export class BusRendezvous {
+  private readonly listeners = new Set<ReadableByteStreamController>();
+
+  /** The streams open on this channel. */
+  get listening(): number {
+    return this.listeners.size;
+  }
+
+  listen(): ReadableStream<Uint8Array> {
+    if (this.listeners.size >= MAX_LISTENERS) throw new Error(`a bus channel is limited to ${MAX_LISTENERS} listening isolates`);
+    let own: ReadableByteStreamController;
+    return new ReadableStream({
+      type: "bytes",
+      start: (controller) => void this.listeners.add((own = controller)),
+      cancel: () => void this.listeners.delete(own),
+    });
+  }
+
+  publish(message: string): void {
+    const line = encoder.encode(`${message}\n`);
+    for (const listener of this.listeners) {
+      if ((listener.desiredSize ?? 0) < -BACKLOG_BYTES) continue;
+      try {
+        listener.enqueue(line.slice());
+      } catch {
+        this.listeners.delete(listener); // closed
+      }
+    }
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * What every bus driver shares: this instance's subscriptions by channel, the envelope, and the bounds.
+ * A driver brings only its transport: how a published message travels (nothing for memory; Redis pub/sub,
+ * Upstash polled, a Durable Object's stream), and a listener per channel while this instance has subscribers
+ * to it, so a channel nobody here listens to costs nothing. A message reaches a subscription only when it is
+ * for that subscription's principal (or for EVERY_PRINCIPAL).
+ */
+import { EVERY_PRINCIPAL, type BusSubscription, type MessageBus } from "../mcp/bus";
+import { isPlainObject } from "../mcp/internal/basics";
+import { bounded } from "./guard";
+
+export const BUS_LIMITS = {
+  /** A message's JSON, envelope included; a larger one is refused when published. */
+  messageBytes: 64 * 1024,
+  /** Subscriptions to one channel held by one instance; one more is refused. */
+  subscribersPerChannel: 100,
+  /** Subscriptions held by one instance, all channels together; one more is refused. */
+  subscriptionsPerInstance: 10_000,
+  /** Messages kept for a subscription that has not asked for them yet; later ones are dropped (delivery is at most once). */
+  queuedPerSubscription: 100,
+  /** The longest one `next` waits, whatever it asks. */
+  maxWaitMs: 15 * 60_000,
+} as const;
+
+/** How a driver moves the envelopes (JSON text) between instances. */
+export interface BusTransport {
+  publish(channel: string, message: string): Promise<void>;
+  /**
+   * Starts hearing `channel`, handing each message to `deliver`; resolves once listening, with the function that stops.
+   * Calls `lost` if it stops hearing on its own (a Durable Object restarted): the channel's subscriptions then close.
+   */
+  listen(channel: string, deliver: (message: string) => void, lost: () => void): Promise<() => void>;
+}
+
+export function encodeEnvelope(principal: string, data: unknown): string {
+  const message = JSON.stringify({ principal, data });
+  if (new TextEncoder().encode(message).byteLength > BUS_LIMITS.messageBytes) throw new Error(`a bus message is limited to ${BUS_LIMITS.messageBytes} bytes`);
+  return message;
+}
+
+/** What arrives is read as untrusted: anything but an envelope is dropped. */
+function decodeEnvelope(message: string): { principal: string; data: unknown } | undefined {
+  try {
+    const parsed: unknown = JSON.parse(message);
+    return isPlainObject(parsed) && typeof parsed.principal === "string" ? { principal: parsed.principal, data: parsed.data } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+class Subscription implements BusSubscription {
+  private readonly queue: unknown[] = [];
+  private waiting: ((data: unknown) => void) | undefined;
+  closed = false;
+
+  constructor(readonly principal: string, private readonly onClose: (subscription: Subscription) => void) {}
+
+  push(data: unknown): void {
+    if (this.waiting) {
+      const resolve = this.waiting;
+      this.waiting = undefined;
+      resolve(data);
+    } else if (this.queue.length < BUS_LIMITS.queuedPerSubscription) this.queue.push(data);
+  }
+
+  next(timeoutMs: number): Promise<unknown> {
+    if (this.queue.length) return Promise.resolve(this.queue.shift());
+    if (this.closed) return Promise.resolve(undefined);
+    this.waiting?.(undefined); // one pending `next` at a time: an earlier one gives up
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(undefined), Math.max(0, Math.min(timeoutMs, BUS_LIMITS.maxWaitMs)));
+      const done = (data: unknown) => {
+        clearTimeout(timer);
+        if (this.waiting === done) this.waiting = undefined;
+        resolve(data);
+      };
+      this.waiting = done;
+    });
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue.length = 0;
+    this.waiting?.(undefined);
+    this.onClose(this);
+  }
+}
+
+interface Channel {
+  readonly subscriptions: Set<Subscription>;
+  /** The transport's listener: resolves once it listens, with its stop. */
+  readonly listening: Promise<() => void>;
+}
+
+/** A bus over `transport`: this instance's subscriptions fan out what its listeners hear. */
+export function busOver(name: string, sharedAcrossInstances: boolean, transport: BusTransport): MessageBus & { readonly subscriberCount: number } {
+  const channels = new Map<string, Channel>();
+  let subscriberCount = 0;
+
+  function deliver(channel: string, message: string): void {
+    const envelope = decodeEnvelope(message);
+    if (!envelope) return;
+    for (const subscription of channels.get(channel)?.subscriptions ?? []) {
+      if (envelope.principal === subscription.principal || envelope.principal === EVERY_PRINCIPAL) subscription.push(envelope.data);
+    }
+  }
+
+  function release(name: string, channel: Channel, subscription: Subscription): void {
+    if (channel.subscriptions.delete(subscription)) subscriberCount--;
+    if (channel.subscriptions.size > 0 || channels.get(name) !== channel) return;
+    channels.delete(name);
+    void channel.listening.then((stop) => stop()).catch(() => {});
+  }
+
+  return {
+    name,
+    sharedAcrossInstances,
+    get subscriberCount() {
+      return subscriberCount;
+    },
+    publish: async (channel, principal, data) => transport.publish(channel, encodeEnvelope(principal, data)),
+    async subscribe(name, principal) {
+      let channel = channels.get(name);
+      if (channel && channel.subscriptions.size >= BUS_LIMITS.subscribersPerChannel) {
+        throw new Error(`a bus channel is limited to ${BUS_LIMITS.subscribersPerChannel} subscriptions per instance`);
+      }
+      if (subscriberCount >= BUS_LIMITS.subscriptionsPerInstance) throw new Error(`the bus is limited to ${BUS_LIMITS.subscriptionsPerInstance} subscriptions per instance`);
+      if (!channel) {
+        const lost = () => channels.get(name) === created && [...created.subscriptions].forEach((subscription) => subscription.close());
+        const created: Channel = { subscriptions: new Set(), listening: transport.listen(name, (message) => deliver(name, message), lost) };
+        channels.set(name, (channel = created));
+      }
+      const joined = channel;
+      const subscription = new Subscription(principal, (closed) => release(name, joined, closed));
+      joined.subscriptions.add(subscription);
+      subscriberCount++;
+      try {
+        await bounded("subscribe", joined.listening); // as the storage guard bounds any operation, but closing what it gave up on
+      } catch (error) {
+        subscription.close();
+        if (channels.get(name) === joined) channels.delete(name);
+        throw error;
+      }
+      return subscription;
+    },
+  };
+}
+
+/** One process: a message goes straight to this instance's subscriptions. */
+export function memoryBus(): MessageBus & { readonly subscriberCount: number } {
+  const listeners = new Map<string, (message: string) => void>();
+  return busOver("memory (this process)", false, {
+    publish: async (channel, message) => listeners.get(channel)?.(message),
+    listen: async (channel, deliver) => {
+      listeners.set(channel, deliver);
+      return () => listeners.get(channel) === deliver && listeners.delete(channel);
+    },
+  });
+}
