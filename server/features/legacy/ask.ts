@@ -58,7 +58,7 @@ type RoundEnd = { answers: Record<string, unknown> } | { failed: string } | { ca
 
 /** Asks one round's questions and waits for every answer, the deadline, or a cancellation. */
 async function askRound(mcp: McpContext, session: LegacySession, bus: MessageBus, channel: string, outcome: InputRequiredOutcome): Promise<RoundEnd> {
-  const { askTimeoutSeconds } = useSettings(SETTINGS);
+  const { legacyAskTimeoutSeconds: askTimeoutSeconds } = useSettings(SETTINGS);
   const round = base64UrlEncode(randomBytes(12));
   const until = Date.now() + askTimeoutSeconds * 1000;
   // Subscribed before anything is sent: an answer published before the subscription would be lost.
@@ -116,7 +116,7 @@ export interface LegacyShapes {
  */
 export async function askLegacyClient(mcp: McpContext, session: LegacySession, first: InputRequiredOutcome, retry: Retry, shapes: LegacyShapes): Promise<Record<string, unknown>> {
   const bus = useMessageBus()!;
-  const { askMaxRounds } = useSettings(SETTINGS);
+  const { legacyAskMaxRounds: askMaxRounds } = useSettings(SETTINGS);
   const channel = await callChannel(session, mcp.id);
   let outcome: unknown = first;
   for (let rounds = 0; isInputRequiredOutcome(outcome); rounds++) {

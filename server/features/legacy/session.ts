@@ -64,7 +64,7 @@ export function usableCapabilities(version: string, declared: Readonly<Record<st
 /** The `Mcp-Session-Id` for a client that just initialized, or undefined when this server cannot seal one. */
 export function mintSession(principal: string, version: string, declared: Readonly<Record<string, unknown>>): Promise<string | undefined> {
   const data = { v: version, c: usableCapabilities(version, declared) };
-  return sealToken(principal, PURPOSE.session, "", data, useSettings(SETTINGS).sessionTtlSeconds);
+  return sealToken(principal, PURPOSE.session, "", data, useSettings(SETTINGS).legacySessionTtlSeconds);
 }
 
 /** Opens a presented `Mcp-Session-Id` for `principal`; undefined (the reason logged) when it does not open. */

@@ -1,0 +1,255 @@
+/**
+ * Asking 2025-era clients (server/features/legacy/ask.ts, answers.ts, session.ts) against the Node build, over real
+ * HTTP: the official 1.x client with elicitation, sampling and roots handlers, then a raw client for what the official
+ * one will not do (answers to ids that do not exist, another principal's, late, repeated, floods; sessions tampered).
+ * The fixture build brings a message bus in this one process (tests/fixtures/plugins/test-bus.ts) until the stores' own.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { uniqueKey } from "../helpers/flows";
+import { answerLegacy, initializeLegacy, openLegacyCall, postLegacy } from "../helpers/legacy";
+import { startServer, type RunningServer } from "../helpers/server.mjs";
+
+const CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
+const CONFIRM = { action: "accept", content: { confirm: true } };
+const NOT_ACCEPTED = { jsonrpc: "2.0", error: { code: -32600, message: "This response answers no pending request of this session" } };
+const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.stop());
+
+/** The official client, declaring every capability, answering each question with `answer`. */
+async function officialClient(answer: (params: Record<string, any>) => ElicitResult, capabilities: Record<string, object> = CAPABILITIES) {
+  const client = new Client({ name: "legacy-ask-test", version: "1.0.0" }, { capabilities });
+  const asked: Record<string, any>[] = [];
+  if (capabilities.elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params);
+      return answer(request.params);
+    });
+  }
+  if (capabilities.sampling) {
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: "assistant", content: { type: "text", text: "hello" }, model: "test-model" }));
+  }
+  if (capabilities.roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: "file:///work/project", name: "project" }] }));
+  const transport = new StreamableHTTPClientTransport(new URL(server.url));
+  await client.connect(transport);
+  return { client, transport, asked };
+}
+
+/** The counter a fixture tool acts on, read through the server. */
+async function counter(key: string): Promise<number> {
+  const read = await postLegacy(server.url, undefined, { id: 1, method: "tools/call", params: { name: "read_counter", arguments: { key } } });
+  return read.body!.result.structuredContent.value;
+}
+
+describe("the official 1.x client, asked on its POST's stream", () => {
+  it("gets a sealed session from initialize", async () => {
+    const { client, transport } = await officialClient(() => ({ action: "cancel" }));
+    expect(transport.sessionId).toMatch(/^v1\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]+$/);
+    await client.close();
+  });
+
+  it("delete_note: accept deletes, decline keeps", async () => {
+    const { client, asked } = await officialClient((params) =>
+      params.message.includes("note 7") ? { action: "accept", content: { confirm: true } } : { action: "decline" },
+    );
+    expect(text(await client.callTool({ name: "delete_note", arguments: { note_id: "7" } }))).toBe('Deleted note 7 ("Groceries").');
+    expect(text(await client.callTool({ name: "delete_note", arguments: { note_id: "12" } }))).toBe(
+      'Kept note 12 ("Conference talk"): the person chose decline.',
+    );
+    expect(asked.map((params) => params.mode)).toEqual(["form", "form"]);
+    const { content } = await client.callTool({ name: "list_notes", arguments: {} });
+    expect(JSON.stringify(content)).not.toContain("Groceries");
+    expect(JSON.stringify(content)).toContain("Conference talk");
+    await client.close();
+  });
+
+  it("wizard: three rounds, one question each, earlier answers carried in the sealed state", async () => {
+    const answers: Record<string, unknown> = { name: "Ada", color: "green", size: 4 };
+    const { client, asked } = await officialClient((params) => {
+      const field = Object.keys(params.requestedSchema.properties)[0]!;
+      return { action: "accept", content: { [field]: answers[field] as string } };
+    });
+    const result = await client.callTool({ name: "wizard", arguments: {} });
+    expect(text(result)).toBe("All set, Ada: a green one, size 4.");
+    expect(asked.map((params) => params.message)).toEqual([
+      "Step 1 of 3: what should we call you?",
+      "Step 2 of 3: Ada, pick a colour.",
+      "Step 3 of 3: how big should it be?",
+    ]);
+    await client.close();
+  });
+
+  it("a sampling request and a roots request, in one round", async () => {
+    const { client } = await officialClient(() => ({ action: "cancel" }));
+    const result = await client.callTool({ name: "ask_model_and_roots", arguments: {} });
+    expect(text(result)).toBe("The model said hello; roots: file:///work/project.");
+    await client.close();
+  });
+
+  it("URL mode on 2025-11-25: elicitation/create with mode url and an elicitationId", async () => {
+    const { client, asked } = await officialClient(() => ({ action: "accept" }));
+    expect(text(await client.callTool({ name: "open_link", arguments: {} }))).toBe("You chose accept.");
+    expect(asked[0]).toMatchObject({ mode: "url", url: "https://example.test/step", elicitationId: expect.any(String) });
+    await client.close();
+  });
+
+  it("without the capability, behaves as before: the tool refuses to act", async () => {
+    const { client } = await officialClient(() => CONFIRM as ElicitResult, { sampling: {} });
+    const key = uniqueKey();
+    const result = await client.callTool({ name: "confirm_increment", arguments: { key } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/requires an MCP client that supports protocol 2026-07-28/);
+    expect(await counter(key)).toBe(0);
+    await client.close();
+  });
+});
+
+describe("sessions", () => {
+  it("a request without a session is served as before", async () => {
+    const key = uniqueKey();
+    const call = await openLegacyCall(server.url, undefined, "confirm_increment", { key });
+    const final = await call.final();
+    expect(final!.result.isError).toBe(true);
+    expect(final!.result.content[0].text).toMatch(/requires an MCP client that supports protocol 2026-07-28/);
+  });
+
+  it("a tampered session gets 404, for a request, a notification and a response", async () => {
+    const session = (await initializeLegacy(server.url, CAPABILITIES))!;
+    const tampered = `${session.slice(0, -2)}${session.endsWith("A") ? "B" : "A"}`;
+    const request = await postLegacy(server.url, tampered, { id: 1, method: "tools/list" });
+    expect(request.status).toBe(404);
+    expect(request.body).toMatchObject({ error: { code: -32600 } });
+    expect((await postLegacy(server.url, tampered, { method: "notifications/initialized" })).status).toBe(404);
+    expect((await answerLegacy(server.url, tampered, "x", {})).status).toBe(404);
+    expect((await postLegacy(server.url, session, { id: 2, method: "tools/list" })).status).toBe(200);
+  });
+
+  it("DELETE with a session is 405 (this server does not end sessions), and the session still works", async () => {
+    const session = (await initializeLegacy(server.url, CAPABILITIES))!;
+    const response = await fetch(server.url, { method: "DELETE", headers: { "mcp-session-id": session } });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("POST");
+    expect((await postLegacy(server.url, session, { id: 1, method: "ping" })).body).toMatchObject({ result: {} });
+  });
+});
+
+describe("answers the server cannot take, each refused with 400 and delivered nowhere", () => {
+  /** A session and a call waiting on its first question. */
+  async function waitingCall(tool = "confirm_increment", args: Record<string, unknown> = { key: uniqueKey() }) {
+    const session = (await initializeLegacy(server.url, CAPABILITIES))!;
+    const call = await openLegacyCall(server.url, session, tool, args);
+    const question = (await call.next())!;
+    expect(question).toMatchObject({ jsonrpc: "2.0", method: "elicitation/create", id: expect.stringMatching(/^v1\./) });
+    return { session, call, question, args };
+  }
+
+  it("an id that was never issued: a number, a string, a forged token, another session's", async () => {
+    const { session, call, question, args } = await waitingCall();
+    const other = (await initializeLegacy(server.url, CAPABILITIES))!;
+    const forged = `${question.id.slice(0, -2)}${question.id.endsWith("A") ? "B" : "A"}`;
+    for (const [id, on] of [[7, session], ["nope", session], [forged, session], [question.id, other]] as const) {
+      const refused = await answerLegacy(server.url, on, id, CONFIRM);
+      expect([refused.status, refused.body]).toEqual([400, NOT_ACCEPTED]);
+    }
+    // The question is still open: the real answer is taken, and acts once.
+    expect((await answerLegacy(server.url, session, question.id, CONFIRM)).status).toBe(202);
+    expect((await call.final())!.result.content[0].text).toBe(`Counter ${args.key} is now 1.`);
+  });
+
+  it("the same answer twice: the second is refused, and the tool acts once", async () => {
+    const { session, call, question, args } = await waitingCall();
+    expect((await answerLegacy(server.url, session, question.id, CONFIRM)).status).toBe(202);
+    expect((await answerLegacy(server.url, session, question.id, CONFIRM)).status).toBe(400);
+    expect((await call.final())!.result.content[0].text).toBe(`Counter ${args.key} is now 1.`);
+    expect(await counter(args.key as string)).toBe(1);
+  });
+
+  it("exactly once: 50 concurrent answers to one single-use question → one 202, 49 refusals, one deletion", async () => {
+    const { session, call, question } = await waitingCall("delete_note", { note_id: "15" });
+    const statuses = await Promise.all(Array.from({ length: 50 }, () => answerLegacy(server.url, session, question.id, CONFIRM).then((r) => r.status)));
+    expect(statuses.filter((status) => status === 202)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(49);
+    expect((await call.final())!.result.content[0].text).toBe('Deleted note 15 ("Plant care").');
+    const again = await postLegacy(server.url, undefined, { id: 3, method: "tools/call", params: { name: "delete_note", arguments: { note_id: "15" } } });
+    expect(again.body!.result.content[0].text).toMatch(/There is no note with id 15/);
+  });
+
+  it("notifications/cancelled for the call ends the wait and its stream without a result; nothing is done", async () => {
+    const { session, call, question, args } = await waitingCall();
+    const cancelled = await postLegacy(server.url, session, { method: "notifications/cancelled", params: { requestId: call.id, reason: "changed my mind" } });
+    expect(cancelled.status).toBe(202);
+    expect(await call.final()).toBeUndefined();
+    // Nobody waits any more: the answer is taken (its id is still good) and acts on nothing.
+    expect((await answerLegacy(server.url, session, question.id, CONFIRM)).status).toBe(202);
+    expect(await counter(args.key as string)).toBe(0);
+  });
+
+  it("a flood of 300 bad answers is refused one by one, and the waiting call still completes", async () => {
+    const { session, call, question, args } = await waitingCall();
+    const flood = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => answerLegacy(server.url, session, i % 2 ? `v1.AAAAAAAA.${"A".repeat(i + 40)}` : i, CONFIRM).then((r) => r.status)),
+    );
+    expect(new Set(flood)).toEqual(new Set([400]));
+    expect((await answerLegacy(server.url, session, question.id, CONFIRM)).status).toBe(202);
+    expect((await call.final())!.result.content[0].text).toBe(`Counter ${args.key} is now 1.`);
+  });
+
+  it("a response without a session, or not answering anything, is refused as before (400, -32600)", async () => {
+    const bare = await answerLegacy(server.url, undefined, "x", {});
+    expect(bare.status).toBe(400);
+    expect(bare.body).toMatchObject({ error: { code: -32600 } });
+    const session = (await initializeLegacy(server.url, CAPABILITIES))!;
+    const neither = await postLegacy(server.url, session, { id: 5 });
+    expect([neither.status, neither.body!.error.code]).toEqual([400, -32600]);
+  });
+});
+
+describe("limits", () => {
+  it("a round not answered in time ends the call (isError), and an answer after that is refused", async () => {
+    const quick = await startServer({ env: { NITRO_MCP_LEGACY_ASK_TIMEOUT_SECONDS: "1" } });
+    const key = uniqueKey();
+    const session = (await initializeLegacy(quick.url, CAPABILITIES))!;
+    const call = await openLegacyCall(quick.url, session, "confirm_increment", { key });
+    const question = (await call.next())!;
+    const final = (await call.final())!;
+    expect(final.result).toMatchObject({ isError: true, content: [{ text: "The client did not answer within 1 s." }] });
+    expect((await answerLegacy(quick.url, session, question.id, CONFIRM)).status).toBe(400);
+    await quick.stop();
+  });
+
+  it("a request that keeps asking stops after the round limit", async () => {
+    const short = await startServer({ env: { NITRO_MCP_LEGACY_ASK_MAX_ROUNDS: "2" } });
+    const session = (await initializeLegacy(short.url, CAPABILITIES))!;
+    const call = await openLegacyCall(short.url, session, "wizard", {});
+    for (const content of [{ name: "Ada" }, { color: "red" }]) {
+      const question = (await call.next())!;
+      expect((await answerLegacy(short.url, session, question.id, { action: "accept", content })).status).toBe(202);
+    }
+    expect((await call.final())!.result).toMatchObject({ isError: true, content: [{ text: "This request asked more than 2 rounds of questions without finishing." }] });
+    await short.stop();
+  });
+});
+
+describe("principals (static tokens)", () => {
+  it("another principal can neither use the session nor answer its questions", async () => {
+    const signedIn = await startServer({ env: { NITRO_MCP_AUTH_TOKENS: "alice:alice-token-0123456789,bob:bob-token-0123456789" } });
+    const as = (who: string) => ({ authorization: `Bearer ${who}-token-0123456789` });
+    const key = uniqueKey();
+    const alice = (await initializeLegacy(signedIn.url, CAPABILITIES, as("alice")))!;
+    const bob = (await initializeLegacy(signedIn.url, CAPABILITIES, as("bob")))!;
+    const call = await openLegacyCall(signedIn.url, alice, "confirm_increment", { key }, as("alice"));
+    const question = (await call.next())!;
+    expect((await answerLegacy(signedIn.url, alice, question.id, CONFIRM, as("bob"))).status).toBe(404);
+    expect((await answerLegacy(signedIn.url, bob, question.id, CONFIRM, as("bob"))).status).toBe(400);
+    expect((await answerLegacy(signedIn.url, alice, question.id, CONFIRM, as("alice"))).status).toBe(202);
+    expect((await call.final())!.result.content[0].text).toBe(`Counter ${key} is now 1.`);
+    await signedIn.stop();
+  });
+});
