@@ -93,6 +93,13 @@ describe("the official 1.x client, asked on its POST's stream", () => {
     await client.close();
   });
 
+  it("a prompt asks the same way", async () => {
+    const { client } = await officialClient(() => ({ action: "accept", content: { topic: "tea", tone: "formal" } }));
+    const prompt = await client.getPrompt({ name: "asking_prompt" });
+    expect(prompt.messages[0]!.content).toMatchObject({ type: "text", text: "A formal text about tea." });
+    await client.close();
+  });
+
   it("URL mode on 2025-11-25: elicitation/create with mode url and an elicitationId", async () => {
     const { client, asked } = await officialClient(() => ({ action: "accept" }));
     expect(text(await client.callTool({ name: "open_link", arguments: {} }))).toBe("You chose accept.");
@@ -108,6 +115,22 @@ describe("the official 1.x client, asked on its POST's stream", () => {
     expect(text(result)).toMatch(/requires an MCP client that supports protocol 2026-07-28/);
     expect(await counter(key)).toBe(0);
     await client.close();
+  });
+});
+
+describe("2025-06-18", () => {
+  it("a form question without mode, answered the same way; URL mode is not asked", async () => {
+    const version = { "mcp-protocol-version": "2025-06-18" };
+    const key = uniqueKey();
+    const session = (await initializeLegacy(server.url, { elicitation: {} }, version, "2025-06-18"))!;
+    const call = await openLegacyCall(server.url, session, "confirm_increment", { key }, version);
+    const question = (await call.next())!;
+    expect(question).toMatchObject({ method: "elicitation/create", params: { message: `Increment counter ${key}?` } });
+    expect(question.params).not.toHaveProperty("mode");
+    expect((await answerLegacy(server.url, session, question.id, CONFIRM, version)).status).toBe(202);
+    expect((await call.final())!.result.content[0].text).toBe(`Counter ${key} is now 1.`);
+    const link = await (await openLegacyCall(server.url, session, "open_link", {}, version)).final();
+    expect(link!.result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/requires an MCP client that supports protocol 2026-07-28/) }] });
   });
 });
 

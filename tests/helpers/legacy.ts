@@ -19,8 +19,8 @@ function headers(session: string | undefined, extra: Record<string, string> = {}
   };
 }
 
-/** `initialize` with these capabilities: the session id the server minted (undefined when none). */
-export async function initializeLegacy(url: string, capabilities: Json, extra: Record<string, string> = {}): Promise<string | undefined> {
+/** `initialize` with these capabilities (at `version`): the session id the server minted (undefined when none). */
+export async function initializeLegacy(url: string, capabilities: Json, extra: Record<string, string> = {}, version = LEGACY_VERSION): Promise<string | undefined> {
   const response = await fetch(url, {
     method: "POST",
     headers: headers(undefined, extra),
@@ -28,7 +28,7 @@ export async function initializeLegacy(url: string, capabilities: Json, extra: R
       jsonrpc: "2.0",
       id: nextId++,
       method: "initialize",
-      params: { protocolVersion: LEGACY_VERSION, capabilities, clientInfo: { name: "raw-legacy", version: "1.0.0" } },
+      params: { protocolVersion: version, capabilities, clientInfo: { name: "raw-legacy", version: "1.0.0" } },
     }),
   });
   if (response.status !== 200) throw new Error(`initialize answered ${response.status}`);

@@ -47,11 +47,12 @@ export function canAsk(session: LegacySession | undefined, outcome: InputRequire
   return !!useMessageBus() && !!session && requests.length > 0 && requests.every((request) => clientCanAnswer(session.capabilities, request));
 }
 
-/** The request as that era sends it: a URL-mode elicitation carries its `elicitationId` there. */
-function legacyRequest(request: InputRequest): InputRequest {
-  const params = request.params as Record<string, unknown>;
-  if (request.method !== "elicitation/create" || params.mode !== "url" || typeof params.elicitationId === "string") return request;
-  return { method: request.method, params: { ...params, elicitationId: crypto.randomUUID() } } as InputRequest;
+/** The request as the session's revision sends it: a URL-mode elicitation carries its `elicitationId`; before 2025-11-25 a form has no `mode`. */
+function legacyRequest(request: InputRequest, version: string): InputRequest {
+  if (request.method !== "elicitation/create") return request;
+  const { mode, ...params } = request.params as Record<string, unknown>;
+  if (mode === "url") return { method: request.method, params: { elicitationId: crypto.randomUUID(), mode, ...params } } as InputRequest;
+  return { method: request.method, params: version === "2025-11-25" ? { mode, ...params } : params } as InputRequest;
 }
 
 type RoundEnd = { answers: Record<string, unknown> } | { failed: string } | { cancelled: true };
@@ -72,7 +73,7 @@ async function askRound(mcp: McpContext, session: LegacySession, bus: MessageBus
       const id = await sealToken(mcp.principal, PURPOSE.answer, session.id, { ...ticket }, askTimeoutSeconds);
       // A session was sealed with the same keys, so they still seal.
       if (!id) throw internalError();
-      mcp.channel.send(JSON.stringify({ jsonrpc: "2.0", id, ...legacyRequest(request) }));
+      mcp.channel.send(JSON.stringify({ jsonrpc: "2.0", id, ...legacyRequest(request, session.version) }));
     }
     const answers: Record<string, unknown> = {};
     while (pending.size > 0) {
