@@ -67,6 +67,8 @@ async function askRound(mcp: McpContext, session: LegacySession, bus: MessageBus
   const stop = () => subscription.close();
   mcp.signal.addEventListener("abort", stop, { once: true });
   try {
+    // The client may have gone while the subscription was being made.
+    if (mcp.signal.aborted) return { cancelled: true };
     const pending = new Map(Object.entries(outcome.inputRequests));
     for (const [key, request] of pending) {
       const ticket: AnswerTicket = { channel, round, key, until };
