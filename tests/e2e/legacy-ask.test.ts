@@ -4,15 +4,12 @@
  * one will not do (answers to ids that do not exist, another principal's, late, repeated, floods; sessions tampered).
  * The fixture build brings a message bus in this one process (tests/fixtures/plugins/test-bus.ts) until the stores' own.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueKey } from "../helpers/flows";
-import { answerLegacy, initializeLegacy, openLegacyCall, postLegacy } from "../helpers/legacy";
+import { ALL_CAPABILITIES as CAPABILITIES, answerLegacy, fillFirstField, initializeLegacy, officialLegacyClient, openLegacyCall, postLegacy } from "../helpers/legacy";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
 
-const CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
 const CONFIRM = { action: "accept", content: { confirm: true } };
 const NOT_ACCEPTED = { jsonrpc: "2.0", error: { code: -32600, message: "This response answers no pending request of this session" } };
 const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
@@ -23,24 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-/** The official client, declaring every capability, answering each question with `answer`. */
-async function officialClient(answer: (params: Record<string, any>) => ElicitResult, capabilities: Record<string, object> = CAPABILITIES) {
-  const client = new Client({ name: "legacy-ask-test", version: "1.0.0" }, { capabilities });
-  const asked: Record<string, any>[] = [];
-  if (capabilities.elicitation) {
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
-      asked.push(request.params);
-      return answer(request.params);
-    });
-  }
-  if (capabilities.sampling) {
-    client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: "assistant", content: { type: "text", text: "hello" }, model: "test-model" }));
-  }
-  if (capabilities.roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: "file:///work/project", name: "project" }] }));
-  const transport = new StreamableHTTPClientTransport(new URL(server.url));
-  await client.connect(transport);
-  return { client, transport, asked };
-}
+const officialClient = (answer: (params: Record<string, any>) => ElicitResult, capabilities?: Record<string, object>) =>
+  officialLegacyClient(server.url, answer, capabilities);
 
 /** The counter a fixture tool acts on, read through the server. */
 async function counter(key: string): Promise<number> {
@@ -55,34 +36,20 @@ describe("the official 1.x client, asked on its POST's stream", () => {
     await client.close();
   });
 
-  it("delete_note: accept deletes, decline keeps", async () => {
-    const { client, asked } = await officialClient((params) =>
-      params.message.includes("note 7") ? { action: "accept", content: { confirm: true } } : { action: "decline" },
-    );
-    expect(text(await client.callTool({ name: "delete_note", arguments: { note_id: "7" } }))).toBe('Deleted note 7 ("Groceries").');
-    expect(text(await client.callTool({ name: "delete_note", arguments: { note_id: "12" } }))).toBe(
-      'Kept note 12 ("Conference talk"): the person chose decline.',
-    );
+  it("a single-use confirmation: accept acts once, decline does nothing", async () => {
+    const [yes, no] = [uniqueKey(), uniqueKey()];
+    const { client, asked } = await officialClient((params) => (params.message.includes(yes) ? (CONFIRM as ElicitResult) : { action: "decline" }));
+    expect(text(await client.callTool({ name: "confirm_increment", arguments: { key: yes } }))).toBe(`Counter ${yes} is now 1.`);
+    expect(text(await client.callTool({ name: "confirm_increment", arguments: { key: no } }))).toBe(`Counter ${no} unchanged: decline.`);
     expect(asked.map((params) => params.mode)).toEqual(["form", "form"]);
-    const { content } = await client.callTool({ name: "list_notes", arguments: {} });
-    expect(JSON.stringify(content)).not.toContain("Groceries");
-    expect(JSON.stringify(content)).toContain("Conference talk");
+    expect([await counter(yes), await counter(no)]).toEqual([1, 0]);
     await client.close();
   });
 
-  it("wizard: three rounds, one question each, earlier answers carried in the sealed state", async () => {
-    const answers: Record<string, unknown> = { name: "Ada", color: "green", size: 4 };
-    const { client, asked } = await officialClient((params) => {
-      const field = Object.keys(params.requestedSchema.properties)[0]!;
-      return { action: "accept", content: { [field]: answers[field] as string } };
-    });
-    const result = await client.callTool({ name: "wizard", arguments: {} });
-    expect(text(result)).toBe("All set, Ada: a green one, size 4.");
-    expect(asked.map((params) => params.message)).toEqual([
-      "Step 1 of 3: what should we call you?",
-      "Step 2 of 3: Ada, pick a colour.",
-      "Step 3 of 3: how big should it be?",
-    ]);
+  it("three rounds, one question each, earlier answers carried in the sealed state", async () => {
+    const { client, asked } = await officialClient(fillFirstField({ word: "kite", color: "green", size: 4 }));
+    expect(text(await client.callTool({ name: "three_questions", arguments: {} }))).toBe("kite, green, 4.");
+    expect(asked.map((params) => params.message)).toEqual(["Question 1: a word?", "Question 2: a colour for kite?", "Question 3: a size?"]);
     await client.close();
   });
 
@@ -165,9 +132,10 @@ describe("sessions", () => {
 
 describe("answers the server cannot take, each refused with 400 and delivered nowhere", () => {
   /** A session and a call waiting on its first question. */
-  async function waitingCall(tool = "confirm_increment", args: Record<string, unknown> = { key: uniqueKey() }) {
+  async function waitingCall() {
+    const args = { key: uniqueKey() };
     const session = (await initializeLegacy(server.url, CAPABILITIES))!;
-    const call = await openLegacyCall(server.url, session, tool, args);
+    const call = await openLegacyCall(server.url, session, "confirm_increment", args);
     const question = (await call.next())!;
     expect(question).toMatchObject({ jsonrpc: "2.0", method: "elicitation/create", id: expect.stringMatching(/^v1\./) });
     return { session, call, question, args };
@@ -191,17 +159,16 @@ describe("answers the server cannot take, each refused with 400 and delivered no
     expect((await answerLegacy(server.url, session, question.id, CONFIRM)).status).toBe(202);
     expect((await answerLegacy(server.url, session, question.id, CONFIRM)).status).toBe(400);
     expect((await call.final())!.result.content[0].text).toBe(`Counter ${args.key} is now 1.`);
-    expect(await counter(args.key as string)).toBe(1);
+    expect(await counter(args.key)).toBe(1);
   });
 
-  it("exactly once: 50 concurrent answers to one single-use question → one 202, 49 refusals, one deletion", async () => {
-    const { session, call, question } = await waitingCall("delete_note", { note_id: "15" });
+  it("exactly once: 50 concurrent answers to one single-use question → one 202, 49 refusals, the counter moved by one", async () => {
+    const { session, call, question, args } = await waitingCall();
     const statuses = await Promise.all(Array.from({ length: 50 }, () => answerLegacy(server.url, session, question.id, CONFIRM).then((r) => r.status)));
     expect(statuses.filter((status) => status === 202)).toHaveLength(1);
     expect(statuses.filter((status) => status === 400)).toHaveLength(49);
-    expect((await call.final())!.result.content[0].text).toBe('Deleted note 15 ("Plant care").');
-    const again = await postLegacy(server.url, undefined, { id: 3, method: "tools/call", params: { name: "delete_note", arguments: { note_id: "15" } } });
-    expect(again.body!.result.content[0].text).toMatch(/There is no note with id 15/);
+    expect((await call.final())!.result.content[0].text).toBe(`Counter ${args.key} is now 1.`);
+    expect(await counter(args.key)).toBe(1);
   });
 
   it("notifications/cancelled for the call ends the wait and its stream without a result; nothing is done", async () => {
@@ -211,7 +178,7 @@ describe("answers the server cannot take, each refused with 400 and delivered no
     expect(await call.final()).toBeUndefined();
     // Nobody waits any more: the answer is taken (its id is still good) and acts on nothing.
     expect((await answerLegacy(server.url, session, question.id, CONFIRM)).status).toBe(202);
-    expect(await counter(args.key as string)).toBe(0);
+    expect(await counter(args.key)).toBe(0);
   });
 
   it("a flood of 300 bad answers is refused one by one, and the waiting call still completes", async () => {
@@ -250,8 +217,8 @@ describe("limits", () => {
   it("a request that keeps asking stops after the round limit", async () => {
     const short = await startServer({ env: { NITRO_MCP_LEGACY_ASK_MAX_ROUNDS: "2" } });
     const session = (await initializeLegacy(short.url, CAPABILITIES))!;
-    const call = await openLegacyCall(short.url, session, "wizard", {});
-    for (const content of [{ name: "Ada" }, { color: "red" }]) {
+    const call = await openLegacyCall(short.url, session, "three_questions", {});
+    for (const content of [{ word: "kite" }, { color: "red" }]) {
       const question = (await call.next())!;
       expect((await answerLegacy(short.url, session, question.id, { action: "accept", content })).status).toBe(202);
     }

@@ -1,9 +1,44 @@
 /**
- * A raw 2025-11-25 client over fetch, for what the official client will not do: answering with ids it did not get,
- * answering twice, on another session, after the deadline. A call's SSE response is read as it arrives, so a test can
- * answer the server's questions while the call is still open.
+ * 2025-era clients for the tests of asking them (server/features/legacy/ask.ts): the official 1.x client with handlers,
+ * and a raw one over fetch for what the official client will not do: answering with ids it did not get, answering
+ * twice, on another session, after the deadline. A raw call's SSE response is read as it arrives, so a test can answer
+ * the server's questions while the call is still open.
  */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Json } from "./rpc";
+
+/** Every capability a 2025-11-25 client can be asked through. */
+export const ALL_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
+
+/**
+ * The official 1.x client on `url`, declaring `capabilities`, with a handler for each: elicitation answered by `answer`
+ * (each question's params kept in `asked`), sampling with "hello", roots with one root.
+ */
+export async function officialLegacyClient(url: string, answer: (params: Record<string, any>) => ElicitResult, capabilities: Record<string, object> = ALL_CAPABILITIES) {
+  const client = new Client({ name: "legacy-ask-test", version: "1.0.0" }, { capabilities });
+  const asked: Record<string, any>[] = [];
+  if (capabilities.elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params);
+      return answer(request.params);
+    });
+  }
+  if (capabilities.sampling) {
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: "assistant", content: { type: "text", text: "hello" }, model: "test-model" }));
+  }
+  if (capabilities.roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: "file:///work/project", name: "project" }] }));
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  await client.connect(transport);
+  return { client, transport, asked };
+}
+
+/** A form answer filling the question's first field from `values`. */
+export const fillFirstField = (values: Record<string, unknown>) => (params: Record<string, any>): ElicitResult => {
+  const field = Object.keys(params.requestedSchema.properties)[0]!;
+  return { action: "accept", content: { [field]: values[field] as string } };
+};
 
 export const LEGACY_VERSION = "2025-11-25";
 

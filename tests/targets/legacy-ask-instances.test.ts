@@ -6,11 +6,9 @@
  */
 import { createServer, request as forward, type Server } from "node:http";
 import { readFileSync } from "node:fs";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerLegacy, initializeLegacy, openLegacyCall } from "../helpers/legacy";
+import { uniqueKey } from "../helpers/flows";
+import { answerLegacy, fillFirstField, initializeLegacy, officialLegacyClient, openLegacyCall, postLegacy } from "../helpers/legacy";
 import { needs } from "../helpers/programs.mjs";
 import { startInstancesOnRedis } from "./redis.mjs";
 
@@ -58,17 +56,12 @@ describe.skipIf(!storeBringsABus)("two instances sharing Redis, behind a round-r
     await instances?.stop();
   });
 
-  it("the official client: wizard's three rounds and delete_note, each answer reaching whichever instance", async () => {
-    const client = new Client({ name: "legacy-instances", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
-    const values: Record<string, unknown> = { name: "Ada", color: "blue", size: 2, confirm: true };
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
-      const field = Object.keys((request.params as { requestedSchema: { properties: object } }).requestedSchema.properties)[0]!;
-      return { action: "accept", content: { [field]: values[field] as string } };
-    });
-    await client.connect(new StreamableHTTPClientTransport(new URL(proxy.url)));
+  it("the official client: three rounds and a single-use confirmation, each answer reaching whichever instance", async () => {
+    const key = uniqueKey();
+    const { client } = await officialLegacyClient(proxy.url, fillFirstField({ word: "kite", color: "blue", size: 2, confirm: true }), { elicitation: { form: {} } });
     const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
-    expect(text(await client.callTool({ name: "wizard", arguments: {} }))).toBe("All set, Ada: a blue one, size 2.");
-    expect(text(await client.callTool({ name: "delete_note", arguments: { note_id: "7" } }))).toBe('Deleted note 7 ("Groceries").');
+    expect(text(await client.callTool({ name: "three_questions", arguments: {} }))).toBe("kite, blue, 2.");
+    expect(text(await client.callTool({ name: "confirm_increment", arguments: { key } }))).toBe(`Counter ${key} is now 1.`);
     await client.close();
     const calls = proxy.routed.filter((entry) => entry.kind === "call").map((entry) => entry.target);
     const answers = proxy.routed.filter((entry) => entry.kind === "answer").map((entry) => entry.target);
@@ -76,14 +69,17 @@ describe.skipIf(!storeBringsABus)("two instances sharing Redis, behind a round-r
     expect(new Set([...calls, ...answers])).toEqual(new Set([0, 1]));
   });
 
-  it("exactly once: 50 concurrent answers spread over both instances → one 202, one deletion", async () => {
+  it("exactly once: 50 concurrent answers spread over both instances → one 202, the counter moved by one", async () => {
+    const key = uniqueKey();
     const session = (await initializeLegacy(proxy.url, { elicitation: {} }))!;
-    const call = await openLegacyCall(proxy.url, session, "delete_note", { note_id: "12" });
+    const call = await openLegacyCall(proxy.url, session, "confirm_increment", { key });
     const question = (await call.next())!;
     const answer = { action: "accept", content: { confirm: true } };
     const statuses = await Promise.all(Array.from({ length: 50 }, () => answerLegacy(proxy.url, session, question.id, answer).then((r) => r.status)));
     expect(statuses.filter((status) => status === 202)).toHaveLength(1);
     expect(statuses.filter((status) => status === 400)).toHaveLength(49);
-    expect((await call.final())!.result.content[0].text).toBe('Deleted note 12 ("Conference talk").');
+    expect((await call.final())!.result.content[0].text).toBe(`Counter ${key} is now 1.`);
+    const read = await postLegacy(proxy.url, undefined, { id: 1, method: "tools/call", params: { name: "read_counter", arguments: { key } } });
+    expect(read.body!.result.structuredContent).toEqual({ value: 1 });
   });
 });
