@@ -10,16 +10,19 @@
  *    mirrored headers, version, target (and the caller's right to it);
  * 5. open its `requestState` (verified, claimed if single use);
  * 6. respond: dispatch to the method and write the result as JSON, or as SSE once the
- *    handler sends a notification; a state the handler returns is sealed by `sealRequestState`.
+ *    handler sends a notification; a state the handler returns is sealed by `sealRequestState`
+ *    (and a retry the server makes itself, asking a 2025-era client, is opened by `openIncomingState`).
  */
 import { authenticate } from "../server/mcp/http/authenticate";
 import { guardOriginAndHost } from "../server/mcp/http/guard";
 import { runRequestChecks } from "../server/mcp/http/request-checks";
 import { respond } from "../server/mcp/http/respond";
 import { readMcpRequest } from "../server/mcp/read-request";
-import { openRequestState, sealRequestState } from "../server/mcp/state/request-state";
+import { openIncomingState, openRequestState, sealRequestState } from "../server/mcp/state/request-state";
+
+const stateSteps = { seal: sealRequestState, open: openIncomingState };
 
 export default defineEventHandler({
   onRequest: [guardOriginAndHost, authenticate, runRequestChecks, readMcpRequest, openRequestState],
-  handler: (event) => respond(event, event.context.mcp!, sealRequestState),
+  handler: (event) => respond(event, event.context.mcp!, stateSteps),
 });

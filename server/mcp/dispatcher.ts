@@ -5,10 +5,10 @@
  * era's shapes are the legacy feature's). Methods exist only when the capability behind them does:
  * a server with no prompts answers `prompts/list` with -32601, as its discover result promises.
  */
-import type { Era, McpContext } from "./context";
+import type { Era, McpContext, OpenedState } from "./context";
 import { useMcpConfig } from "./config";
 import { methodNotFound } from "./errors";
-import { addedMethods, useLegacyEra } from "./features";
+import { addedMethods, useLegacyEra, type Retry } from "./features";
 import { errorReply, toMcpError, type JsonRpcReply } from "./http/error-reply";
 import { resultMessage } from "./jsonrpc";
 import { complete } from "./methods/completion";
@@ -65,10 +65,22 @@ function methodsOf(era: Era): ReadonlyMap<string, MethodHandler> {
   return methods[era];
 }
 
-/** Seals a handler's state into `requestState` (state/request-state.ts, which the route hands over). */
-export type Seal = (mcp: McpContext, data: Readonly<Record<string, unknown>>) => Promise<string>;
+/** The `requestState` steps (state/request-state.ts, which the route hands over): seal a handler's state; open a retry's. */
+export interface StateSteps {
+  seal(mcp: McpContext, data: Readonly<Record<string, unknown>>): Promise<string>;
+  open(round: McpContext): Promise<{ state?: OpenedState; inputResponses: Readonly<Record<string, unknown>> }>;
+}
 
-async function result(mcp: McpContext, seal: Seal): Promise<Record<string, unknown>> {
+/** The client's retry, made by the server (the 2025 era's asking): the state sealed, opened (claimed when single use), the handler run again. */
+function retryOf(mcp: McpContext, handler: MethodHandler, steps: StateSteps): Retry {
+  return async (outcome, inputResponses) => {
+    const params = { ...mcp.params, inputResponses, requestState: await steps.seal(mcp, outcome.state) };
+    const round: McpContext = Object.create(mcp, { params: { value: params } });
+    return handler(Object.assign(round, await steps.open(round)));
+  };
+}
+
+async function result(mcp: McpContext, steps: StateSteps): Promise<Record<string, unknown>> {
   const handler = methodsOf(mcp.era).get(mcp.method);
   if (!handler) throw methodNotFound(mcp.method);
   const outcome = await handler(mcp);
@@ -76,13 +88,13 @@ async function result(mcp: McpContext, seal: Seal): Promise<Record<string, unkno
   // Tasks are only ever created for a 2026-07-28 request that declared the extension.
   if (isTaskCreatedOutcome(outcome)) return taskResult(outcome.task);
   if (!isInputRequiredOutcome(outcome)) return legacyEra ? legacyEra.result(outcome) : completeResult(outcome);
-  if (legacyEra) return legacyEra.inputRequired(mcp, outcome);
-  return inputRequiredResult(outcome.inputRequests, await seal(mcp, outcome.state));
+  if (legacyEra) return legacyEra.inputRequired(mcp, outcome, retryOf(mcp, handler, steps));
+  return inputRequiredResult(outcome.inputRequests, await steps.seal(mcp, outcome.state));
 }
 
-export async function dispatch(mcp: McpContext, seal: Seal): Promise<JsonRpcReply> {
+export async function dispatch(mcp: McpContext, steps: StateSteps): Promise<JsonRpcReply> {
   try {
-    const value = await result(mcp, seal);
+    const value = await result(mcp, steps);
     const outcome = { resultType: (value.resultType as string | undefined) ?? "complete", toolError: value.isError === true };
     return { status: 200, body: resultMessage(mcp.id, value), outcome };
   } catch (caught) {

@@ -9,7 +9,7 @@ import type { H3Event } from "h3";
 import type { AuthInfo, Era, McpContext, RequestTarget } from "./context";
 import type { ToolEntry } from "./entries";
 import type { McpError } from "./errors";
-import type { JsonRpcRequest } from "./jsonrpc";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc";
 import type { MethodHandler, MethodResult } from "./methods/types";
 import type { InputRequiredOutcome } from "./outcome";
 import type { LoggingLevel, ServerCapabilities } from "./protocol";
@@ -52,11 +52,20 @@ export interface LegacyEra {
   readonly logLevel: LoggingLevel;
   /** A complete result as those revisions shape it. */
   result(result: Record<string, unknown>): Record<string, unknown>;
-  /** What a handler's "ask first" becomes for a client that cannot be asked. */
-  inputRequired(mcp: McpContext, outcome: InputRequiredOutcome): Record<string, unknown>;
+  /**
+   * What a handler's "ask first" becomes in that era: the result (or error) of the whole request. `retry` runs the
+   * request again with answers, exactly as a 2026-07-28 retry would (the state sealed, then opened and, single use,
+   * claimed), and returns what the handler returned.
+   */
+  inputRequired(mcp: McpContext, outcome: InputRequiredOutcome, retry: Retry): Promise<Record<string, unknown>> | Record<string, unknown>;
   /** An error as the negotiated revision words it. */
   error(error: McpError): McpError;
+  /** A notification or response the client POSTed: answered here (202, or its refusal), or undefined to leave it to the core. */
+  receive(event: H3Event, message: JsonRpcNotification | JsonRpcResponse): Promise<void> | undefined;
 }
+
+/** Runs the request again with `inputResponses` and the state of `outcome`, as the client's retry would: what the handler returns. */
+export type Retry = (outcome: InputRequiredOutcome, inputResponses: Readonly<Record<string, unknown>>) => Promise<unknown>;
 
 /**
  * Who may call (the sign-in feature, registered only when a credential is configured: every call then needs one).

@@ -1,8 +1,9 @@
 /**
  * The JSON-RPC 2.0 envelope: parse one incoming message, build responses.
  *
- * Streamable HTTP carries exactly one request or notification per POST. Batches
- * (arrays) and responses sent by the client are rejected with -32600, and so is a message
+ * Streamable HTTP carries exactly one message per POST. Batches (arrays) are rejected with -32600;
+ * a response (the client answering a server's request) is parsed, and only the 2025 era's asking
+ * takes one (`LegacyEra.receive` in features.ts: -32600 otherwise). So is a message
  * nested deeper than MAX_JSON_DEPTH: every later walk over what the client sent (the state
  * binding, schema checks, JSON.stringify) is recursive, and this bound keeps each of them safe.
  */
@@ -23,7 +24,15 @@ export interface JsonRpcNotification {
   readonly params: Record<string, unknown>;
 }
 
-export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification;
+/** A client's answer to a request the server sent it: `result` or `error`, as sent (untrusted). */
+export interface JsonRpcResponse {
+  readonly kind: "response";
+  readonly id: RequestId;
+  readonly result?: unknown;
+  readonly error?: unknown;
+}
+
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
 
 export interface JsonRpcErrorBody {
   code: number;
@@ -79,7 +88,9 @@ export function parseJsonRpcMessage(text: string): JsonRpcMessage {
 
   if (message.jsonrpc !== "2.0") throw fail('"jsonrpc" must be "2.0"');
   if (!("method" in message)) {
-    throw fail("Clients must not send JSON-RPC responses to the server; expected a request or a notification");
+    const answered = "result" in message !== "error" in message;
+    if (id === undefined || !answered) throw fail("Expected a request, a notification, or a response with an id and either result or error");
+    return { kind: "response", id, ...("result" in message ? { result: message.result } : { error: message.error }) };
   }
   if (typeof message.method !== "string" || message.method === "") throw fail('"method" must be a non-empty string');
   if (message.params !== undefined && !isPlainObject(message.params)) throw fail('"params" must be an object');

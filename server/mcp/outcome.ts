@@ -49,8 +49,8 @@ export function createInputRequiredOutcome(
     logError(`programming error: inputRequired() called while serving ${mcp.method}; only tools/call, prompts/get and resources/read may ask for input`);
     throw internalError();
   }
-  // Legacy clients declared their capabilities at `initialize`, which this stateless server
-  // cannot know; their requests are turned into a clear refusal by the dispatcher instead.
+  // Legacy clients declared their capabilities at `initialize`: the legacy feature checks them
+  // against the session they present (`LegacyEra.inputRequired`), and refuses clearly without one.
   if (mcp.era === "modern") requireClientCapabilities(mcp.clientCapabilities, inputRequests);
   return { [OUTCOME]: true, inputRequests, state };
 }

@@ -2,7 +2,7 @@
  * A step of `POST /mcp`: reads the request into `event.context.mcp`, checking everything
  * before any handler runs, and answers the refusals itself with the spec's code and status:
  * Content-Type (415), body size (413), one JSON-RPC message (-32700, -32600); a notification
- * is answered 202 here; then the message checks optional features added (`http/request-checks.ts`).
+ * is answered 202 here (a response is refused, unless the legacy feature takes it); then the message checks optional features added (`http/request-checks.ts`).
  * For a 2026-07-28 request also `_meta` (-32602/400), the mirrored headers (-32020/400), the
  * version (-32022/400) and `inputResponses` (-32602); sign-in (when present) authorizes the caller
  * for the target (403 `insufficient_scope`), in both eras, before the next step opens any
@@ -75,9 +75,9 @@ function modernFields(read: HeaderReader, message: JsonRpcRequest, auth: AuthInf
 }
 
 /**
- * 2025-era requests: no `_meta` envelope, no mirrored headers, and no memory of what the
- * client declared at `initialize` (which may have reached another instance), so nothing
- * can be asked of it. Logs are sent at the level the legacy feature chose. Only selected when that
+ * 2025-era requests: no `_meta` envelope and no mirrored headers; what the client declared at
+ * `initialize` is the legacy feature's (its session), consulted only when a handler asks.
+ * Logs are sent at the level the legacy feature chose. Only selected when that
  * feature is there (see `selectEra` in request-meta.ts).
  */
 function legacyFields(message: JsonRpcRequest, version: string, auth: AuthInfo): EraFields {
@@ -161,7 +161,13 @@ export async function readMcpRequest(event: H3Event): Promise<void> {
     }
     const config = useMcpConfig();
     const message = parseJsonRpcMessage(await readBodyText(event, { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs }));
-    if (message.kind === "notification") return sendNoContent(event, 202);
+    if (message.kind !== "request") {
+      // The 2025 era's asking takes the answers and cancellations of its sessions; anything else is a notification (202) or refused.
+      const received = useLegacyEra()?.receive(event, message);
+      if (received) return await received;
+      if (message.kind === "notification") return sendNoContent(event, 202);
+      throw invalidRequest("Clients must not send JSON-RPC responses to this server: nothing was asked");
+    }
     id = message.id;
     event.context.mcpMessage = message;
     const observer = useObserver();

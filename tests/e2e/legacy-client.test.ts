@@ -1,7 +1,8 @@
 /**
  * Older clients: the official `@modelcontextprotocol/sdk` 1.x client (2025-11-25, initialize
- * handshake) against the same stateless endpoint. Era selection and the 2025 wire are tested
- * in-process (tests/unit/protocol/legacy.test.ts).
+ * handshake) against the same stateless endpoint, declaring no capability (being asked is
+ * tests/e2e/legacy-ask.test.ts). Era selection and the 2025 wire are tested in-process
+ * (tests/unit/protocol/legacy.test.ts).
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -16,7 +17,7 @@ let client: Client;
 let transport: StreamableHTTPClientTransport;
 beforeAll(async () => {
   server = await startServer();
-  client = new Client({ name: "legacy-test", version: "1.0.0" }, { capabilities: { elicitation: {}, sampling: {} } });
+  client = new Client({ name: "legacy-test", version: "1.0.0" }, { capabilities: {} });
   transport = new StreamableHTTPClientTransport(new URL(server.url));
   await client.connect(transport);
 });
@@ -28,8 +29,8 @@ afterAll(async () => {
 const text = (result: unknown) => ((result as { content: { text: string }[] }).content[0]!.text);
 
 describe("the official 1.x client (2025-11-25)", () => {
-  it("initializes without a session and negotiates 2025-11-25", () => {
-    expect(transport.sessionId).toBeUndefined();
+  it("initializes with a sealed session and negotiates 2025-11-25", () => {
+    expect(transport.sessionId).toMatch(/^v1\./);
     expect(client.getServerVersion()).toMatchObject({ name: PACKAGE.name });
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, prompts: {}, resources: {}, logging: {} });
   });
@@ -69,7 +70,7 @@ describe("the official 1.x client (2025-11-25)", () => {
     expect(completion.completion.values).toEqual(["haiku"]);
   });
 
-  it("a tool that must ask refuses to act, and says why", async () => {
+  it("a tool that must ask a client that cannot answer refuses to act, and says why", async () => {
     const key = uniqueKey();
     const result = await client.callTool({ name: "confirm_increment", arguments: { key } });
     expect(result.isError).toBe(true);

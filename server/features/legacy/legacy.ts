@@ -1,27 +1,32 @@
 /**
  * The legacy era: clients of 2025-11-25, 2025-06-18 and 2025-03-26, served statelessly.
  *
- * - `initialize` negotiates a version and answers with capabilities; no session is minted.
- * - `ping` and `logging/setLevel` answer `{}`. The level cannot be remembered without a session,
- *   so legacy requests get log messages at LEGACY_LOG_LEVEL, which those revisions allow
- *   ("the server MAY decide which messages to send") before any level is known.
+ * - `initialize` negotiates a version and answers with capabilities and a sealed `Mcp-Session-Id`
+ *   (`session.ts`): the client keeps it, and every instance can open it.
+ * - `ping` and `logging/setLevel` answer `{}`. The level is not remembered, so legacy requests get
+ *   log messages at LEGACY_LOG_LEVEL, which those revisions allow ("the server MAY decide which
+ *   messages to send") before any level is known.
  * - Results lose the 2026-only fields (`resultType`, caching hints, `_meta` serverInfo);
  *   errors use the negotiated revision's codes (resource not found is -32002) and HTTP 200.
- * - Nothing can be asked of a legacy client: a server-to-client request would need the
- *   client's answer to reach this very process mid-call. A URL-mode question on a
- *   2025-11-25 request becomes that revision's -32042; anything else ends the call
- *   with a clear message (an `isError` result for tools).
+ * - A question is asked on the POST's stream when the session says the client can answer it
+ *   (`ask.ts`, the answers arrive through `answers.ts`). Otherwise a URL-mode question on a
+ *   2025-11-25 request becomes that revision's -32042, and anything else ends the call with a
+ *   clear message (an `isError` result for tools).
  */
+import { setResponseHeader } from "h3";
 import { useMcpConfig } from "../../mcp/config";
 import type { McpContext } from "../../mcp/context";
 import { ErrorCode, McpError, ResourceNotFoundError, invalidParams, unsupportedProtocolVersion } from "../../mcp/errors";
 import { isPlainObject } from "../../mcp/internal/basics";
 import type { JsonRpcRequest } from "../../mcp/jsonrpc";
 import type { MethodResult } from "../../mcp/methods/types";
+import type { Retry } from "../../mcp/features";
 import type { InputRequiredOutcome } from "../../mcp/outcome";
 import { LOG_LEVELS, MODERN_PROTOCOL_VERSION, type InputRequest, type LoggingLevel } from "../../mcp/protocol";
 import { serverCapabilities } from "../../mcp/registry";
 import { supportedProtocolVersions, type EraSelection } from "../../mcp/request-meta";
+import { askLegacyClient, canAsk, ended } from "./ask";
+import { mintSession } from "./session";
 
 export const LEGACY_LOG_LEVEL: LoggingLevel = "info";
 
@@ -49,11 +54,14 @@ export function selectLegacyEra(message: JsonRpcRequest, versionHeader: string |
   throw unsupportedProtocolVersion(header, supportedProtocolVersions());
 }
 
-export function initialize(mcp: McpContext): MethodResult {
+export async function initialize(mcp: McpContext): Promise<MethodResult> {
   const { protocolVersion, capabilities, clientInfo } = mcp.params;
   if (typeof protocolVersion !== "string" || !isPlainObject(capabilities) || !isPlainObject(clientInfo)) {
     throw invalidParams("initialize requires protocolVersion, capabilities and clientInfo");
   }
+  // The session the client will present: what it declared, sealed for it (none when this server cannot seal).
+  const session = await mintSession(mcp.principal, mcp.protocolVersion, capabilities);
+  if (session) setResponseHeader(mcp.event, "mcp-session-id", session);
   const config = useMcpConfig();
   return {
     protocolVersion: mcp.protocolVersion,
@@ -81,8 +89,18 @@ export function legacyResult(result: Record<string, unknown>): Record<string, un
 const isUrlElicitation = (request: InputRequest) =>
   request.method === "elicitation/create" && (request.params as { mode?: string }).mode === "url";
 
+/**
+ * What a handler's "ask first" becomes: asked on the POST's stream when the client's session declared what the
+ * questions need (and a bus carries the answers: `ask.ts`), else refused as a client that cannot be asked.
+ */
+export function legacyInputRequired(mcp: McpContext, outcome: InputRequiredOutcome, retry: Retry): Promise<Record<string, unknown>> | Record<string, unknown> {
+  const session = mcp.event.context.legacySession;
+  if (!canAsk(session, outcome)) return cannotAsk(mcp, outcome);
+  return askLegacyClient(mcp, session, outcome, retry, { result: legacyResult, cannotAsk });
+}
+
 /** What a handler's "ask first" becomes for a client that cannot be asked. */
-export function legacyInputRequired(mcp: McpContext, outcome: InputRequiredOutcome): Record<string, unknown> {
+function cannotAsk(mcp: McpContext, outcome: InputRequiredOutcome): Record<string, unknown> {
   const requests = Object.values(outcome.inputRequests);
   if (mcp.protocolVersion === "2025-11-25" && requests.length > 0 && requests.every(isUrlElicitation)) {
     const elicitations = requests.map((request) => {
@@ -92,11 +110,11 @@ export function legacyInputRequired(mcp: McpContext, outcome: InputRequiredOutco
     throw new McpError(ErrorCode.UrlElicitationRequired, "This request needs you to open a link first.", { elicitations });
   }
   const what = mcp.method === "tools/call" ? "tool" : mcp.method === "prompts/get" ? "prompt" : "resource";
-  const text =
+  return ended(
+    mcp,
     `This ${what} needs to ask you something first, which requires an MCP client that supports protocol ` +
-    `${MODERN_PROTOCOL_VERSION}; this client uses ${mcp.protocolVersion}.`;
-  if (mcp.method === "tools/call") return { content: [{ type: "text", text }], isError: true };
-  throw new McpError(ErrorCode.InternalError, text);
+      `${MODERN_PROTOCOL_VERSION}; this client uses ${mcp.protocolVersion}.`,
+  );
 }
 
 /** An error as the negotiated revision words it: in-band (HTTP 200), resource-not-found as -32002. */

@@ -30,7 +30,7 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 const VALID_HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9_~-]+(?:\.[a-z0-9_~-]+)*\.?)(?::(\d{1,5}))?$/;
 const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 const PRIVATE_ADDRESS = /^(?:::ffff:)?(?:127\.|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.)|^(?:::1$|f[cd][0-9a-f]{2}:|fe80:)/i;
-const ALLOWED_REQUEST_HEADERS = /^(content-type|accept|authorization|mcp-protocol-version|mcp-method|mcp-name|mcp-param-[!#$%&'*+.^_`|~0-9a-z-]+|traceparent|tracestate|baggage)$/;
+const ALLOWED_REQUEST_HEADERS = /^(content-type|accept|authorization|mcp-protocol-version|mcp-session-id|mcp-method|mcp-name|mcp-param-[!#$%&'*+.^_`|~0-9a-z-]+|traceparent|tracestate|baggage)$/;
 
 function hostnameOf(host: string): string {
   if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
@@ -85,7 +85,7 @@ export function checkOriginAndHost(event: H3Event, config: McpConfig): GuardVerd
 export function corsHeaders(origin: string, requestedHeaders?: string | null): Record<string, string> {
   const headers: Record<string, string> = {
     "access-control-allow-origin": origin,
-    "access-control-expose-headers": "WWW-Authenticate, MCP-Protocol-Version",
+    "access-control-expose-headers": "WWW-Authenticate, MCP-Protocol-Version, Mcp-Session-Id",
     vary: "Origin",
   };
   if (requestedHeaders !== undefined) {

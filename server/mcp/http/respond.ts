@@ -5,7 +5,7 @@
  */
 import { setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import type { McpContext } from "../context";
-import { dispatch, type Seal } from "../dispatcher";
+import { dispatch, type StateSteps } from "../dispatcher";
 import { recordOutcome, useObserver } from "../features";
 import type { JsonRpcReply } from "./error-reply";
 
@@ -20,9 +20,9 @@ function writeHead(event: H3Event, status: number, headers?: Record<string, stri
   setResponseHeaders(event, { "content-type": "application/json", ...headers });
 }
 
-/** Dispatches the validated request (`seal` seals a state a handler returns) and returns the response body: JSON text, or an SSE stream. */
-export async function respond(event: H3Event, mcp: McpContext, seal: Seal): Promise<string | ReadableStream<Uint8Array>> {
-  const reply = useObserver().within(event, () => dispatch(mcp, seal));
+/** Dispatches the validated request (`steps` seal a state a handler returns, and open the server's own retries) and returns the response body: JSON text, or an SSE stream. */
+export async function respond(event: H3Event, mcp: McpContext, steps: StateSteps): Promise<string | ReadableStream<Uint8Array>> {
+  const reply = useObserver().within(event, () => dispatch(mcp, steps));
   // Whichever comes first: the final reply (→ one JSON body) or a notification (→ SSE).
   // A handler may notify before its first await, so the channel replays one already buffered.
   const first = await new Promise<JsonRpcReply | undefined>((resolve) => {
@@ -124,11 +124,16 @@ export class ResponseChannel {
     this.controller.close();
   }
 
-  /** The client went away: the request is cancelled and nothing more is written. */
+  /** The client went away (or cancelled the request): nothing more is written, and a stream still open ends without a result. */
   cancel(): void {
     if (this.done) return;
     this.done = true;
     this.cancelled = true;
     this.abort?.abort();
+    try {
+      this.controller?.close();
+    } catch {
+      // The client already cancelled the stream itself.
+    }
   }
 }

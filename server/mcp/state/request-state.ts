@@ -88,7 +88,7 @@ export interface IncomingRound {
  * Throws the opaque -32602 when a state is presented and does not open (or, single use, was claimed before).
  * Answers sent to a single-use definition without the state it issued are ignored, so it asks again.
  */
-async function openIncomingState(round: IncomingRound): Promise<{ state?: OpenedState; inputResponses: Readonly<Record<string, unknown>> }> {
+export async function openIncomingState(round: IncomingRound): Promise<{ state?: OpenedState; inputResponses: Readonly<Record<string, unknown>> }> {
   const { method, params, principal, target } = round;
   const answers = isPlainObject(params.inputResponses) ? params.inputResponses : {};
   const entry = target?.entry;

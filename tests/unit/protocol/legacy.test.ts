@@ -29,11 +29,11 @@ describe("era selection", () => {
     ["2025-03-26", "2025-03-26"],
     ["1999-01-01", "2025-11-25"],
     ["2026-07-28", "2025-11-25"],
-  ])("initialize asking for %s answers %s, without a session", async (requested, answered) => {
+  ])("initialize asking for %s answers %s, with a sealed session", async (requested, answered) => {
     const { body, headers } = await legacyPost({ method: "initialize", params: { protocolVersion: requested, ...INITIALIZE } }, {});
     expect(body.result).toMatchObject({ protocolVersion: answered, serverInfo: { name: PACKAGE.name }, capabilities: { tools: {}, logging: {} } });
     expect(body.result).not.toHaveProperty("resultType");
-    expect(headers.get("mcp-session-id")).toBeNull();
+    expect(headers.get("mcp-session-id")).toMatch(/^v1\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]+$/);
   });
 
   it("answers initialize without its required fields with -32602", async () => {

@@ -48,7 +48,9 @@ describe("envelope", () => {
   });
 
   it.each([
-    ["a response sent by the client", { jsonrpc: "2.0", id: 9, result: {} }, 9],
+    // Nothing was asked: the refusal of a response names no id (it answers no request), as the transport allows.
+    ["a response sent by the client", { jsonrpc: "2.0", id: 9, result: {} }, undefined],
+    ["a response with both result and error", { jsonrpc: "2.0", id: 9, result: {}, error: {} }, 9],
     ["a null id", { jsonrpc: "2.0", id: null, method: "tools/list", params: {} }, undefined],
     ["a wrong jsonrpc version", { jsonrpc: "1.0", id: 9, method: "tools/list" }, 9],
     ["non-object params", { jsonrpc: "2.0", id: 9, method: "tools/list", params: [1] }, 9],

@@ -1,0 +1,137 @@
+/**
+ * Asking a 2025-era client, as those revisions do: on the SSE response of its POST, each question becomes the matching
+ * server-to-client request (`elicitation/create`, `sampling/createMessage`, `roots/list`), and the answers come back as
+ * separate POSTs, to whichever instance (`answers.ts`), which publishes them on the message bus. The instance holding
+ * the stream waits on the bus, then runs the handler again with the answers and the sealed state exactly as a
+ * 2026-07-28 retry would (the core's `retry`: a single-use state is claimed there), until the result.
+ *
+ * Each question's id is a token sealed for this session, this call's channel, this round and its deadline: unguessable,
+ * and checked by whichever instance the answer reaches. Bounded: `NITRO_MCP_LEGACY_ASK_TIMEOUT_SECONDS` per round,
+ * `NITRO_MCP_LEGACY_ASK_MAX_ROUNDS` rounds. `notifications/cancelled` for the call, or the client closing the stream,
+ * ends the wait.
+ */
+import { type MessageBus, useMessageBus } from "../../mcp/bus";
+import { clientCanAnswer } from "../../mcp/capabilities";
+import type { McpContext } from "../../mcp/context";
+import { ErrorCode, McpError, internalError } from "../../mcp/errors";
+import type { Retry } from "../../mcp/features";
+import { base64UrlEncode, isPlainObject } from "../../mcp/internal/basics";
+import { randomBytes } from "../../mcp/internal/random";
+import { clip } from "../../mcp/internal/text";
+import { isInputRequiredOutcome, type InputRequiredOutcome } from "../../mcp/outcome";
+import type { InputRequest, RequestId } from "../../mcp/protocol";
+import { digestKeySegment } from "../../mcp/storage-keys";
+import { useSettings } from "../../mcp/config";
+import { PURPOSE, sealToken, type LegacySession } from "./session";
+import { SETTINGS } from "./settings";
+
+/** What an answer's id holds (sealed): where to publish it, for which question of which round, and until when. */
+export interface AnswerTicket {
+  readonly channel: string;
+  readonly round: string;
+  readonly key: string;
+  /** Milliseconds since the epoch: an answer after this is late. */
+  readonly until: number;
+}
+
+/** What travels on the bus to the waiting instance. */
+export type BusMessage = { cancel: true } | { round: string; key: string; answer: { result: unknown } | { error: unknown } };
+
+/** The bus channel of one call in one session: the cancellation names the call by its id, the answers by their ticket. */
+export const callChannel = async (session: LegacySession, requestId: RequestId): Promise<string> =>
+  `legacy:${await digestKeySegment(`${session.id}\n${JSON.stringify(requestId)}`)}`;
+
+/** True when this session's client declared what every question needs (and a bus can carry its answers). */
+export function canAsk(session: LegacySession | undefined, outcome: InputRequiredOutcome): session is LegacySession {
+  const requests = Object.values(outcome.inputRequests);
+  return !!useMessageBus() && !!session && requests.length > 0 && requests.every((request) => clientCanAnswer(session.capabilities, request));
+}
+
+/** The request as the session's revision sends it: a URL-mode elicitation carries its `elicitationId`; before 2025-11-25 a form has no `mode`. */
+function legacyRequest(request: InputRequest, version: string): InputRequest {
+  if (request.method !== "elicitation/create") return request;
+  const { mode, ...params } = request.params as Record<string, unknown>;
+  if (mode === "url") return { method: request.method, params: { elicitationId: crypto.randomUUID(), mode, ...params } } as InputRequest;
+  return { method: request.method, params: version === "2025-11-25" ? { mode, ...params } : params } as InputRequest;
+}
+
+type RoundEnd = { answers: Record<string, unknown> } | { failed: string } | { cancelled: true };
+
+/** Asks one round's questions and waits for every answer, the deadline, or a cancellation. */
+async function askRound(mcp: McpContext, session: LegacySession, bus: MessageBus, channel: string, outcome: InputRequiredOutcome): Promise<RoundEnd> {
+  const { legacyAskTimeoutSeconds: askTimeoutSeconds } = useSettings(SETTINGS);
+  const round = base64UrlEncode(randomBytes(12));
+  const until = Date.now() + askTimeoutSeconds * 1000;
+  // Subscribed before anything is sent: an answer published before the subscription would be lost.
+  const subscription = await bus.subscribe(channel, mcp.principal);
+  const stop = () => subscription.close();
+  mcp.signal.addEventListener("abort", stop, { once: true });
+  try {
+    // The client may have gone while the subscription was being made.
+    if (mcp.signal.aborted) return { cancelled: true };
+    const pending = new Map(Object.entries(outcome.inputRequests));
+    for (const [key, request] of pending) {
+      const ticket: AnswerTicket = { channel, round, key, until };
+      const id = await sealToken(mcp.principal, PURPOSE.answer, session.id, { ...ticket }, askTimeoutSeconds);
+      // A session was sealed with the same keys, so they still seal.
+      if (!id) throw internalError();
+      mcp.channel.send(JSON.stringify({ jsonrpc: "2.0", id, ...legacyRequest(request, session.version) }));
+    }
+    const answers: Record<string, unknown> = {};
+    while (pending.size > 0) {
+      const message = await subscription.next(Math.max(0, until - Date.now()));
+      if (mcp.signal.aborted) return { cancelled: true };
+      if (message === undefined) return { failed: `The client did not answer within ${askTimeoutSeconds} s.` };
+      if (!isPlainObject(message)) continue;
+      if (message.cancel === true) return { cancelled: true };
+      const { key, answer } = message as Partial<Extract<BusMessage, { round: string }>>;
+      if (message.round !== round || typeof key !== "string" || !pending.has(key) || !isPlainObject(answer)) continue;
+      const method = pending.get(key)!.method;
+      pending.delete(key);
+      if ("error" in answer) {
+        const reason = isPlainObject(answer.error) && typeof answer.error.message === "string" ? answer.error.message : "no reason given";
+        return { failed: `The client answered ${method} with an error: ${clip(reason)}` };
+      }
+      answers[key] = answer.result;
+    }
+    return { answers };
+  } finally {
+    mcp.signal.removeEventListener("abort", stop);
+    subscription.close();
+  }
+}
+
+/** The request's end when it cannot go on: for a tool, a result the model reads; otherwise an error. */
+export function ended(mcp: McpContext, text: string): Record<string, unknown> {
+  if (mcp.method === "tools/call") return { content: [{ type: "text", text }], isError: true };
+  throw new McpError(ErrorCode.InternalError, text);
+}
+
+/** How the legacy era shapes the end of a request: a complete result, and a question it cannot ask this client. */
+export interface LegacyShapes {
+  result(result: Record<string, unknown>): Record<string, unknown>;
+  cannotAsk(mcp: McpContext, outcome: InputRequiredOutcome): Record<string, unknown>;
+}
+
+/**
+ * Asks until the handler returns something else than questions (its result), or asks what this client cannot answer,
+ * or a round is not answered in time, or the rounds run out. Cancelled: the stream closes without a result.
+ */
+export async function askLegacyClient(mcp: McpContext, session: LegacySession, first: InputRequiredOutcome, retry: Retry, shapes: LegacyShapes): Promise<Record<string, unknown>> {
+  const bus = useMessageBus()!;
+  const { legacyAskMaxRounds: askMaxRounds } = useSettings(SETTINGS);
+  const channel = await callChannel(session, mcp.id);
+  let outcome: unknown = first;
+  for (let rounds = 0; isInputRequiredOutcome(outcome); rounds++) {
+    if (!canAsk(session, outcome)) return shapes.cannotAsk(mcp, outcome);
+    if (rounds === askMaxRounds) return ended(mcp, `This request asked more than ${askMaxRounds} rounds of questions without finishing.`);
+    const end = await askRound(mcp, session, bus, channel, outcome);
+    if ("cancelled" in end) {
+      mcp.channel.cancel();
+      throw new McpError(ErrorCode.InvalidRequest, "Request cancelled");
+    }
+    if ("failed" in end) return ended(mcp, end.failed);
+    outcome = await retry(outcome, end.answers);
+  }
+  return shapes.result(outcome as Record<string, unknown>);
+}

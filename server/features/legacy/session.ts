@@ -1,0 +1,102 @@
+/**
+ * The 2025 era's session, kept by the client: `initialize` answers with an `Mcp-Session-Id` that is a sealed token
+ * (the `requestState` codec and keys, so the same secret, rotation and expiry) holding the negotiated version, the
+ * capabilities the client declared that this server may use, and the principal. Any instance opens it; nothing is stored.
+ *
+ * Each sealed token here names its purpose in its authenticated data (`PURPOSE`), which no `requestState` binding uses:
+ * a session never opens as a `requestState`, an answer's id never as a session, and the other way round.
+ * A session that does not open (expired, tampered, another principal's, sealed with a key no longer configured) gets
+ * 404, so the client initializes again, as the 2025 revisions prescribe; a request without one is served as before.
+ */
+import { getRequestHeader, type H3Event } from "h3";
+import { useMcpConfig, useSettings } from "../../mcp/config";
+import { ErrorCode, McpError } from "../../mcp/errors";
+import type { Refusal } from "../../mcp/http/request-checks";
+import { isPlainObject } from "../../mcp/internal/basics";
+import type { JsonRpcRequest } from "../../mcp/jsonrpc";
+import { logWarning } from "../../mcp/log";
+import { hasModernMeta } from "../../mcp/request-meta";
+import { openRequestState as openSealed, sealRequestState as seal, type RequestBinding } from "../../mcp/state/codec";
+import { useStateKeyRing } from "../../mcp/state/request-state";
+import { SETTINGS } from "./settings";
+
+/** What each kind of token is sealed for: the `method` of its binding, never a JSON-RPC method that seals a `requestState`. */
+export const PURPOSE = { session: "legacy session", answer: "legacy answer" } as const;
+
+export interface LegacySession {
+  /** The session's random id (never sent in clear): what an answer's id is bound to. */
+  readonly id: string;
+  readonly version: string;
+  /** What the client declared of elicitation, sampling and roots, as far as its version has them (see `usableCapabilities`). */
+  readonly capabilities: Readonly<Record<string, unknown>>;
+}
+
+const bindingOf = (principal: string, purpose: string, scope: string): RequestBinding => ({ principal, method: purpose, target: scope, arguments: undefined });
+
+/** Seals `data` for `principal`, for one purpose and scope; undefined when this server cannot seal (no secret in a build). */
+export async function sealToken(principal: string, purpose: string, scope: string, data: Record<string, unknown>, ttlSeconds: number): Promise<string | undefined> {
+  const ring = await useStateKeyRing();
+  if (!ring.sealing) return undefined;
+  return seal(ring, bindingOf(principal, purpose, scope), data, { ttlSeconds });
+}
+
+/** Opens a token sealed by `sealToken`: its id and data, or the reason it does not open (for the log). */
+export async function openToken(token: unknown, principal: string, purpose: string, scope: string) {
+  const ring = await useStateKeyRing();
+  return openSealed(ring, token, bindingOf(principal, purpose, scope), { maxLength: useMcpConfig().stateMaxLength });
+}
+
+/** The part of a declaration worth keeping: presence of each sub-capability, and only those the version defines. */
+export function usableCapabilities(version: string, declared: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const kept: Record<string, Record<string, object>> = {};
+  const pick = (name: string, subs: readonly string[]) => {
+    const value = declared[name];
+    if (!isPlainObject(value)) return;
+    kept[name] = Object.fromEntries(subs.filter((sub) => isPlainObject(value[sub])).map((sub) => [sub, {}]));
+  };
+  // Elicitation came with 2025-06-18, its URL mode with 2025-11-25 (and with it the explicit form mode).
+  if (version !== "2025-03-26") pick("elicitation", version === "2025-11-25" ? ["form", "url"] : []);
+  pick("sampling", ["context", "tools"]);
+  pick("roots", []);
+  return kept;
+}
+
+/** The `Mcp-Session-Id` for a client that just initialized, or undefined when this server cannot seal one. */
+export function mintSession(principal: string, version: string, declared: Readonly<Record<string, unknown>>): Promise<string | undefined> {
+  const data = { v: version, c: usableCapabilities(version, declared) };
+  return sealToken(principal, PURPOSE.session, "", data, useSettings(SETTINGS).legacySessionTtlSeconds);
+}
+
+/** Opens a presented `Mcp-Session-Id` for `principal`; undefined (the reason logged) when it does not open. */
+export async function openSession(token: string, principal: string): Promise<LegacySession | undefined> {
+  const opened = await openToken(token, principal, PURPOSE.session, "");
+  const data = opened.ok ? opened.claims.data : undefined;
+  if (!opened.ok || typeof data?.v !== "string" || !isPlainObject(data.c)) {
+    logWarning(`Mcp-Session-Id rejected: ${opened.ok ? "malformed claims" : opened.reason}`);
+    return undefined;
+  }
+  return { id: opened.claims.jti, version: data.v, capabilities: data.c };
+}
+
+/** 404: the session is over (or never was ours); the client starts a new one with `initialize`. */
+export const sessionNotFound = () => new McpError(ErrorCode.InvalidRequest, "Session not found or expired: send initialize again, without Mcp-Session-Id", undefined, 404);
+
+export const sessionHeader = (event: H3Event): string | undefined => getRequestHeader(event, "mcp-session-id");
+
+/** A message check (before any state opens): the session a 2025-era request presents, opened onto `event.context.legacySession`, or 404. */
+export async function checkSession(event: H3Event, message: JsonRpcRequest): Promise<Refusal | undefined> {
+  const token = sessionHeader(event);
+  // `initialize` starts a new session whatever it presents; a 2026-07-28 request has none.
+  if (token === undefined || message.method === "initialize" || hasModernMeta(message.params)) return undefined;
+  const session = await openSession(token, event.context.mcpAuth!.principal);
+  if (!session) return { error: sessionNotFound() };
+  event.context.legacySession = session;
+  return undefined;
+}
+
+declare module "h3" {
+  interface H3EventContext {
+    /** The 2025-era session the request presented, once opened. */
+    legacySession?: LegacySession;
+  }
+}

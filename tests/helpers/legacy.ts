@@ -1,0 +1,132 @@
+/**
+ * 2025-era clients for the tests of asking them (server/features/legacy/ask.ts): the official 1.x client with handlers,
+ * and a raw one over fetch for what the official client will not do: answering with ids it did not get, answering
+ * twice, on another session, after the deadline. A raw call's SSE response is read as it arrives, so a test can answer
+ * the server's questions while the call is still open.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Json } from "./rpc";
+
+/** Every capability a 2025-11-25 client can be asked through. */
+export const ALL_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
+
+/**
+ * The official 1.x client on `url`, declaring `capabilities`, with a handler for each: elicitation answered by `answer`
+ * (each question's params kept in `asked`), sampling with "hello", roots with one root.
+ */
+export async function officialLegacyClient(url: string, answer: (params: Record<string, any>) => ElicitResult, capabilities: Record<string, object> = ALL_CAPABILITIES) {
+  const client = new Client({ name: "legacy-ask-test", version: "1.0.0" }, { capabilities });
+  const asked: Record<string, any>[] = [];
+  if (capabilities.elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params);
+      return answer(request.params);
+    });
+  }
+  if (capabilities.sampling) {
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: "assistant", content: { type: "text", text: "hello" }, model: "test-model" }));
+  }
+  if (capabilities.roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: "file:///work/project", name: "project" }] }));
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  await client.connect(transport);
+  return { client, transport, asked };
+}
+
+/** A form answer filling the question's first field from `values`. */
+export const fillFirstField = (values: Record<string, unknown>) => (params: Record<string, any>): ElicitResult => {
+  const field = Object.keys(params.requestedSchema.properties)[0]!;
+  return { action: "accept", content: { [field]: values[field] as string } };
+};
+
+export const LEGACY_VERSION = "2025-11-25";
+
+let nextId = 1;
+
+function headers(session: string | undefined, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": LEGACY_VERSION,
+    ...(session === undefined ? {} : { "mcp-session-id": session }),
+    ...extra,
+  };
+}
+
+/** `initialize` with these capabilities (at `version`): the session id the server minted (undefined when none). */
+export async function initializeLegacy(url: string, capabilities: Json, extra: Record<string, string> = {}, version = LEGACY_VERSION): Promise<string | undefined> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: headers(undefined, extra),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: nextId++,
+      method: "initialize",
+      params: { protocolVersion: version, capabilities, clientInfo: { name: "raw-legacy", version: "1.0.0" } },
+    }),
+  });
+  if (response.status !== 200) throw new Error(`initialize answered ${response.status}`);
+  await response.text();
+  return response.headers.get("mcp-session-id") ?? undefined;
+}
+
+/** POSTs any JSON-RPC message on a session; the status and the body, parsed when there is one. */
+export async function postLegacy(url: string, session: string | undefined, message: Json, extra: Record<string, string> = {}) {
+  const response = await fetch(url, { method: "POST", headers: headers(session, extra), body: JSON.stringify({ jsonrpc: "2.0", ...message }) });
+  const text = await response.text();
+  return { status: response.status, type: response.headers.get("content-type") ?? "", body: text ? (JSON.parse(text.replace(/^event: message\ndata: /, "")) as Json) : undefined, text };
+}
+
+/** Answers one of the server's questions (a JSON-RPC response). */
+export const answerLegacy = (url: string, session: string | undefined, id: unknown, result: Json, extra: Record<string, string> = {}) =>
+  postLegacy(url, session, { id, result }, extra);
+
+/** A call whose response is read message by message: the server's questions, then the final response. */
+export interface OpenCall {
+  readonly id: number;
+  /** The next message of the stream (a question, a notification, the final response), or undefined once it ended. */
+  next(): Promise<Json | undefined>;
+  /** Reads on to the final response (undefined when the stream ended without one). */
+  final(): Promise<Json | undefined>;
+}
+
+export async function openLegacyCall(url: string, session: string | undefined, name: string, args: Json, extra: Record<string, string> = {}): Promise<OpenCall> {
+  const id = nextId++;
+  const response = await fetch(url, {
+    method: "POST",
+    headers: headers(session, extra),
+    body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } }),
+  });
+  if (!response.body) throw new Error(`tools/call answered ${response.status} without a body`);
+  const isStream = (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let ended = false;
+  const next = async (): Promise<Json | undefined> => {
+    for (;;) {
+      if (!isStream && ended) return undefined;
+      const frameEnd = buffer.indexOf("\n\n");
+      if (isStream && frameEnd >= 0) {
+        const frame = buffer.slice(0, frameEnd);
+        buffer = buffer.slice(frameEnd + 2);
+        const data = frame.split("\n").filter((line) => line.startsWith("data: ")).map((line) => line.slice(6)).join("\n");
+        if (data) return JSON.parse(data) as Json;
+        continue;
+      }
+      if (ended) return undefined;
+      const { value, done } = await reader.read();
+      if (done) {
+        ended = true;
+        if (!isStream) return buffer ? (JSON.parse(buffer) as Json) : undefined;
+        continue;
+      }
+      buffer += value;
+    }
+  };
+  const final = async () => {
+    for (let message = await next(); message; message = await next()) if ("result" in message || "error" in message) return message;
+    return undefined;
+  };
+  return { id, next, final };
+}

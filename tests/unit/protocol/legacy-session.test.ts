@@ -1,0 +1,123 @@
+/**
+ * The 2025 era's sealed session (server/features/legacy/session.ts), in-process: it opens for its principal on any
+ * server sharing the secret (and its rotation), and nowhere else; expired, tampered, foreign or old-key sessions get
+ * 404; a session, a `requestState` and an answer's id never pass for one another. Being asked over real HTTP, with the
+ * official client: tests/e2e/legacy-ask.test.ts.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { PURPOSE, usableCapabilities } from "../../../server/features/legacy/session";
+import { nowSeconds } from "../../../server/mcp/internal/basics";
+import { stateCipher } from "../../../server/mcp/state/cipher.node";
+import { sealRequestState } from "../../../server/mcp/state/codec";
+import { createStateKeyRing } from "../../../server/mcp/state/keys";
+import { TEST_STATE_SECRET, createTestServer, type TestServer } from "../../helpers/in-process";
+import { askToIncrement, CONFIRM, FIXTURES, OPAQUE_STATE_ERROR, uniqueKey } from "./flows";
+
+const OLD_SECRET = "old-secret-0123456789abcdef0123456789ab";
+const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+const CAPABILITIES = { elicitation: { form: {} }, sampling: {} };
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await createTestServer(FIXTURES);
+});
+
+const initialize = async (on: TestServer, headers: Record<string, string> = {}) => {
+  const params = { protocolVersion: "2025-11-25", capabilities: CAPABILITIES, clientInfo: { name: "raw", version: "1" } };
+  const { headers: answered } = await on.post({ jsonrpc: "2.0", id: 1, method: "initialize", params }, { ...HEADERS, ...headers });
+  return answered.get("mcp-session-id")!;
+};
+/** A 2025-era request presenting `session`: its status. */
+const statusWith = async (on: TestServer, session: string, headers: Record<string, string> = {}) =>
+  (await on.post({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { ...HEADERS, "mcp-session-id": session, ...headers })).status;
+
+/** A token sealed as this server would, for `purpose`, at `now`. */
+async function sealAs(purpose: string, scope: string, data: Record<string, unknown>, now = nowSeconds()) {
+  const ring = await createStateKeyRing({ cipher: stateCipher, secret: TEST_STATE_SECRET, previous: [], allowEphemeral: false });
+  return sealRequestState(ring, { principal: "anonymous", method: purpose, target: scope, arguments: undefined }, data, { ttlSeconds: 60, now });
+}
+
+describe("the sealed session", () => {
+  it("opens on any server with the same secret, and after a rotation that keeps the old one", async () => {
+    const session = await initialize(server);
+    expect(await statusWith(server, session)).toBe(200);
+    expect(await statusWith(await createTestServer(FIXTURES), session)).toBe(200);
+    const old = await initialize(await createTestServer({ ...FIXTURES, env: { NITRO_MCP_STATE_SECRET: OLD_SECRET } }));
+    const rotated = await createTestServer({ ...FIXTURES, env: { NITRO_MCP_STATE_SECRET_PREVIOUS: OLD_SECRET } });
+    expect(await statusWith(rotated, old)).toBe(200);
+  });
+
+  it("sealed with a key no longer configured: 404, the reason logged", async () => {
+    const old = await initialize(await createTestServer({ ...FIXTURES, env: { NITRO_MCP_STATE_SECRET: OLD_SECRET } }));
+    const mark = server.logs().length;
+    expect(await statusWith(server, old)).toBe(404);
+    await expect.poll(() => server.logs().slice(mark)).toMatch(/Mcp-Session-Id rejected: unknown key id/);
+  });
+
+  it("expired: 404 (a fresh one sealed the same way opens)", async () => {
+    const data = { v: "2025-11-25", c: {} };
+    expect(await statusWith(server, await sealAs(PURPOSE.session, "", data))).toBe(200);
+    expect(await statusWith(server, await sealAs(PURPOSE.session, "", data, nowSeconds() - 3600))).toBe(404);
+  });
+
+  it.each([
+    ["a flipped character", (token: string) => token.slice(0, 30) + (token[30] === "A" ? "B" : "A") + token.slice(31)],
+    ["a suffix", (token: string) => `${token}x`],
+    ["another key id", (token: string) => token.replace(/^v1\.[^.]+\./, "v1.AAAAAAAA.")],
+    ["garbage", () => "not-a-session"],
+    ["over the length limit", (token: string) => token + "A".repeat(20_000)],
+  ])("tampered (%s): 404 with a JSON-RPC error", async (_, tamper) => {
+    const { status, body } = await server.post({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { ...HEADERS, "mcp-session-id": tamper(await initialize(server)) });
+    expect(status).toBe(404);
+    expect(body.error).toMatchObject({ code: -32600, message: expect.stringMatching(/initialize again/) });
+  });
+
+  it("another principal's: 404", async () => {
+    const signedIn = await createTestServer({ ...FIXTURES, env: { NITRO_MCP_AUTH_TOKENS: "alice:alice-token-0123456789,bob:bob-token-0123456789" } });
+    const alice = await initialize(signedIn, { authorization: "Bearer alice-token-0123456789" });
+    expect(await statusWith(signedIn, alice, { authorization: "Bearer alice-token-0123456789" })).toBe(200);
+    expect(await statusWith(signedIn, alice, { authorization: "Bearer bob-token-0123456789" })).toBe(404);
+  });
+
+  it("is ignored by initialize (a new session starts) and by 2026-07-28 requests", async () => {
+    expect(await initialize(server, { "mcp-session-id": "stale" })).toMatch(/^v1\./);
+    const modern = await server.connect().request("tools/list", {}, { headers: { "mcp-session-id": "stale" } });
+    expect(modern.status).toBe(200);
+  });
+});
+
+describe("a session, a requestState and an answer's id never pass for one another", () => {
+  it("a requestState is not a session, and a session is not a requestState", async () => {
+    const client = server.connect();
+    const key = uniqueKey();
+    const requestState = await askToIncrement(client, key);
+    expect(await statusWith(server, requestState)).toBe(404);
+    const retry = await client.request("tools/call", { name: "confirm_increment", arguments: { key }, inputResponses: CONFIRM, requestState: await initialize(server) }, { capabilities: CAPABILITIES });
+    expect(retry.body.error).toEqual(OPAQUE_STATE_ERROR);
+  });
+
+  it("an answer's id is not a session, and a session is not an answer's id", async () => {
+    const session = await initialize(server);
+    const ticket = { channel: "c", round: "r", key: "confirm", until: Date.now() + 60_000 };
+    expect(await statusWith(server, await sealAs(PURPOSE.answer, "", ticket))).toBe(404);
+    const answered = await server.post({ jsonrpc: "2.0", id: session, result: {} }, { ...HEADERS, "mcp-session-id": session });
+    expect(answered.status).toBe(400);
+    expect(answered.body).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "This response answers no pending request of this session" } });
+  });
+});
+
+describe("what a session keeps of the declared capabilities", () => {
+  const declared = { elicitation: { form: {}, url: {}, extra: "x" }, sampling: { tools: {}, context: true }, roots: { listChanged: true }, experimental: { big: "x".repeat(1000) } };
+
+  it.each([
+    ["2025-11-25", { elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} }],
+    ["2025-06-18", { elicitation: {}, sampling: { tools: {} }, roots: {} }],
+    ["2025-03-26", { sampling: { tools: {} }, roots: {} }],
+  ])("on %s: only what that revision can be asked, as presence", (version, kept) => {
+    expect(usableCapabilities(version, declared)).toEqual(kept);
+  });
+
+  it("a capability that is not an object declares nothing", () => {
+    expect(usableCapabilities("2025-11-25", { elicitation: true, sampling: "yes", roots: null })).toEqual({});
+  });
+});
