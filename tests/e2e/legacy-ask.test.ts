@@ -2,7 +2,7 @@
  * Asking 2025-era clients (server/features/legacy/ask.ts, answers.ts, session.ts) against the Node build, over real
  * HTTP: the official 1.x client with elicitation, sampling and roots handlers, then a raw client for what the official
  * one will not do (answers to ids that do not exist, another principal's, late, repeated, floods; sessions tampered).
- * The fixture build brings a message bus in this one process (tests/fixtures/plugins/test-bus.ts) until the stores' own.
+ * The fixture build runs on the memory store, whose message bus serves this one process.
  */
 import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,18 +1,13 @@
 /**
  * Asking a 2025-era client across instances: two Node instances sharing one Redis, behind a round-robin proxy, so the
- * answers to a question asked on one instance's stream reach the other, which publishes them on the store's bus.
- * Runs once the store brings a bus shared across instances (server/mcp/bus.ts, chosen in server/storage/drivers.node.ts);
- * until then each instance would have only the test build's own in-process bus, and it is skipped.
+ * answers to a question asked on one instance's stream reach the other, which publishes them on the store's bus (Redis pub/sub).
  */
 import { createServer, request as forward, type Server } from "node:http";
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueKey } from "../helpers/flows";
 import { answerLegacy, fillFirstField, initializeLegacy, officialLegacyClient, openLegacyCall, postLegacy } from "../helpers/legacy";
 import { needs } from "../helpers/programs.mjs";
 import { startInstancesOnRedis } from "./redis.mjs";
-
-const storeBringsABus = /\bbus\b/.test(readFileSync("server/storage/drivers.node.ts", "utf8"));
 
 /** Each request to the next instance in turn; what went where, by the JSON-RPC message's kind. */
 async function roundRobin(targets: string[]) {
@@ -44,7 +39,7 @@ async function roundRobin(targets: string[]) {
   return { url: `http://127.0.0.1:${port}/mcp`, routed, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-describe.skipIf(!storeBringsABus)("two instances sharing Redis, behind a round-robin proxy", { ...needs("redis-server"), timeout: 60_000 }, () => {
+describe("two instances sharing Redis, behind a round-robin proxy", { ...needs("redis-server"), timeout: 60_000 }, () => {
   let instances: Awaited<ReturnType<typeof startInstancesOnRedis>>;
   let proxy: Awaited<ReturnType<typeof roundRobin>>;
   beforeAll(async () => {
