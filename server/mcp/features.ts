@@ -2,32 +2,22 @@
  * The seam through which optional features (`server/features/*`) plug into the core. A feature's
  * Nitro plugin calls these registrations at start-up; the core reads them on the first request,
  * so it never imports a feature and deleting a feature's folder leaves a core that builds.
- * Without any registration the core serves 2026-07-28 alone, observes nothing, and answers only
- * its own methods. See server/mcp/README.md, "Extending the core".
+ * Without any registration the core serves 2026-07-28 alone to anonymous callers, refuses nothing,
+ * observes nothing, and answers only its own methods. See server/mcp/README.md, "Extending the core".
+ *
+ * Two steps of `POST /mcp` are the features' alone, so they live here: `authenticate` (the sign-in
+ * feature decides) and `runRequestChecks` (the checks features added, e.g. the rate limit).
  */
 import type { H3Event } from "h3";
 import type { AuthInfo, Era, McpContext, RequestTarget } from "./context";
 import type { ToolEntry } from "./entries";
 import type { McpError } from "./errors";
+import { sendError } from "./http/error-reply";
 import type { JsonRpcRequest } from "./jsonrpc";
 import type { MethodHandler, MethodResult } from "./methods/types";
 import type { InputRequiredOutcome } from "./outcome";
 import type { LoggingLevel, ServerCapabilities } from "./protocol";
 import type { EraSelection } from "./request-meta";
-
-/** How an MCP request ended, as the dispatcher or a refusing step recorded it (`recordOutcome`), for the observer. */
-export interface RequestOutcome {
-  readonly resultType?: string;
-  /** A tool result with `isError: true` (a failure the model reads, not a protocol error). */
-  readonly toolError?: boolean;
-  readonly errorCode?: number;
-  readonly errorMessage?: string;
-}
-
-/** Records how the request ended, on `event.context.mcpOutcome`, where an observer reads it once the response is complete. */
-export function recordOutcome(event: H3Event, outcome: RequestOutcome): void {
-  event.context.mcpOutcome = outcome;
-}
 
 /** Watches every MCP request (the observability feature: spans). Each method must let errors through unchanged. */
 export interface RequestObserver {
@@ -73,6 +63,20 @@ export interface SignIn {
   refuse(event: H3Event, error: unknown): Promise<void> | undefined;
 }
 
+/**
+ * A check of `POST /mcp` (the rate limit's): a request check runs right after `authenticate`, before the body
+ * is read (it sees the caller and the headers, so a refusal costs no body read); a message check runs once the
+ * JSON-RPC request is read, before any `requestState` opens or handler runs. A check answers a refusal (sent as
+ * a JSON-RPC error with its status and headers) or nothing; what it throws is answered like any other error.
+ */
+export interface Refusal {
+  readonly error: McpError;
+  readonly headers?: Record<string, string>;
+}
+type Verdict = Refusal | undefined | Promise<Refusal | undefined>;
+export type RequestCheck = (event: H3Event) => Verdict;
+export type MessageCheck = (event: H3Event, message: JsonRpcRequest) => Verdict;
+
 /** Runs the tools declared with `task` (the tasks feature): the whole tools/call, plain or as a task. */
 export type TaskRunner = (tool: ToolEntry & { task: NonNullable<ToolEntry["task"]> }, args: Record<string, unknown>, mcp: McpContext) => Promise<MethodResult>;
 
@@ -98,7 +102,9 @@ const registered: {
   methods: Record<Era, Map<string, MethodHandler>>;
   extensions: Record<Era, Extensions>;
   listenSources: ListenSource[];
-} = { observer: passThrough, methods: { modern: new Map(), legacy: new Map() }, extensions: { modern: {}, legacy: {} }, listenSources: [] };
+  requestChecks: RequestCheck[];
+  messageChecks: MessageCheck[];
+} = { observer: passThrough, methods: { modern: new Map(), legacy: new Map() }, extensions: { modern: {}, legacy: {} }, listenSources: [], requestChecks: [], messageChecks: [] };
 
 /** Adds methods (e.g. `tasks/get`) to the eras named (at start-up). A feature adds a method only when the capability behind it is there. */
 export function addMethods(eras: readonly Era[], methods: Readonly<Record<string, MethodHandler>>): void {
@@ -135,6 +141,12 @@ export function requireSignIn(signIn: SignIn): void {
   registered.signIn = signIn;
 }
 
+/** Adds checks of `POST /mcp` (at start-up). */
+export function addRequestChecks(checks: { request?: RequestCheck; message?: MessageCheck }): void {
+  if (checks.request) registered.requestChecks.push(checks.request);
+  if (checks.message) registered.messageChecks.push(checks.message);
+}
+
 /** The registered observer, or one that runs every step as it is. */
 export const useObserver = (): RequestObserver => registered.observer;
 
@@ -156,9 +168,31 @@ export const useTaskRunner = (): TaskRunner | undefined => registered.taskRunner
 /** What `subscriptions/listen` can carry. */
 export const listenSources = (): readonly ListenSource[] => registered.listenSources;
 
-declare module "h3" {
-  interface H3EventContext {
-    /** How the request ended, once answered (or refused). */
-    mcpOutcome?: RequestOutcome;
+const ANONYMOUS: AuthInfo = { principal: "anonymous", via: "anonymous", scopes: [] };
+
+/** Step of `POST /mcp`: the caller on `event.context.mcpAuth` (sign-in decides, and answers its refusals: 400, 401, 503), else `anonymous`. */
+export async function authenticate(event: H3Event): Promise<void> {
+  const auth = registered.signIn ? await registered.signIn.authenticate(event) : ANONYMOUS;
+  if (auth) event.context.mcpAuth = auth;
+}
+
+/** Step of `POST /mcp` after `authenticate`: the request checks, in order, until one refuses. */
+export async function runRequestChecks(event: H3Event): Promise<void> {
+  try {
+    for (const check of registered.requestChecks) {
+      const refusal = await check(event);
+      if (refusal) return sendError(event, undefined, refusal.error, refusal.headers);
+    }
+  } catch (error) {
+    return sendError(event, undefined, error);
   }
+}
+
+/** The first refusal of the message checks (called by `readMcpRequest`, which answers what they throw). */
+export async function runMessageChecks(event: H3Event, message: JsonRpcRequest): Promise<Refusal | undefined> {
+  for (const check of registered.messageChecks) {
+    const refusal = await check(event, message);
+    if (refusal) return refusal;
+  }
+  return undefined;
 }

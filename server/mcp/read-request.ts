@@ -2,7 +2,7 @@
  * A step of `POST /mcp`: reads the request into `event.context.mcp`, checking everything
  * before any handler runs, and answers the refusals itself with the spec's code and status:
  * Content-Type (415), body size (413), one JSON-RPC message (-32700, -32600); a notification
- * is answered 202 here; then the message checks optional features added (`http/request-checks.ts`).
+ * is answered 202 here; then the message checks optional features added (`features.ts`).
  * For a 2026-07-28 request also `_meta` (-32602/400), the mirrored headers (-32020/400), the
  * version (-32022/400) and `inputResponses` (-32602); sign-in (when present) authorizes the caller
  * for the target (403 `insufficient_scope`), in both eras, before the next step opens any
@@ -12,11 +12,10 @@ import { sendNoContent, type H3Event } from "h3";
 import { useMcpConfig } from "./config";
 import type { AuthInfo, McpContext, RequestTarget } from "./context";
 import { invalidParams, invalidRequest } from "./errors";
-import { useLegacyEra, useObserver, useSignIn } from "./features";
+import { runMessageChecks, useLegacyEra, useObserver, useSignIn } from "./features";
 import { BodyTimeoutError, BodyTooLargeError, readBodyText } from "./http/body";
 import { ResponseChannel } from "./http/respond";
 import { sendError } from "./http/error-reply";
-import { runMessageChecks } from "./http/request-checks";
 import { checkMethodHeaders, checkParamHeaders, checkVersionHeader, requestHeader, type HeaderReader } from "./http/mcp-headers";
 import { isPlainObject } from "./internal/basics";
 import { parseJsonRpcMessage, type JsonRpcRequest } from "./jsonrpc";

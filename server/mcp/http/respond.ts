@@ -6,7 +6,7 @@
 import { setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import type { McpContext } from "../context";
 import { dispatch, type Seal } from "../dispatcher";
-import { recordOutcome, useObserver } from "../features";
+import { useObserver } from "../features";
 import type { JsonRpcReply } from "./error-reply";
 
 const SSE_HEADERS = {
@@ -30,7 +30,7 @@ export async function respond(event: H3Event, mcp: McpContext, seal: Seal): Prom
     void reply.then(resolve);
   });
   if (first) {
-    recordOutcome(event, first.outcome);
+    event.context.mcpOutcome = first.outcome;
     mcp.channel.finish(first.body);
     writeHead(event, first.status);
     return first.body;
@@ -41,7 +41,7 @@ export async function respond(event: H3Event, mcp: McpContext, seal: Seal): Prom
   setResponseHeaders(event, SSE_HEADERS);
   const stream = mcp.channel.openStream();
   void reply.then((final) => {
-    recordOutcome(event, final.outcome);
+    event.context.mcpOutcome = final.outcome;
     mcp.channel.finish(final.body);
   });
   return stream;
