@@ -4,7 +4,7 @@ import { z } from "zod";
 import { checkParamHeaders } from "../../server/mcp/http/mcp-headers";
 import { defineResource } from "../../utils/define-resource";
 import { defineTool } from "../../utils/define-tool";
-import { defineForm, elicitForm } from "../../utils/asks";
+import { defineForm, elicitForm } from "../../utils/multi-round";
 
 describe("defineForm", () => {
   it("publishes a flat form without zod's redundant extras", () => {
