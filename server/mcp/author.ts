@@ -12,7 +12,7 @@ export { base64Encode, base64UrlEncode } from "./internal/basics";
 export { escapeHtml } from "./internal/text";
 export { nowSeconds, wait } from "./internal/basics";
 export { describeIssues, objectSchema, type InputOf, type ObjectInput } from "./internal/zod";
-export { notificationMessage } from "./jsonrpc";
+export { notificationMessage } from "./protocol";
 export { logError, logWarning, logWithReference } from "./log";
 export { createInputRequiredOutcome, isInputRequiredOutcome, isToolErrorResult, toolErrorResult, type InputRequiredOutcome, type ToolErrorResult } from "./outcome";
 export { LOG_LEVELS, type CacheHints, type CallToolResult, type ContentBlock, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestFormParams, type GetPromptResult, type InputRequest, type ListRootsResult, type LoggingLevel, type Prompt, type PromptArgument, type PromptMessage, type ReadResourceResult, type Resource, type ResourceTemplate, type Tool, type ToolAnnotations, type UrlElicitationParams } from "./protocol";

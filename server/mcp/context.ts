@@ -82,7 +82,7 @@ declare module "h3" {
     /** Set by the authenticate step of `POST /mcp`. */
     mcpAuth?: AuthInfo;
     /** Set by `readMcpRequest` as soon as the body parses: what a refused request still says about itself. */
-    mcpMessage?: import("./jsonrpc").JsonRpcRequest;
+    mcpMessage?: import("./protocol").JsonRpcRequest;
     /** Set by `readMcpRequest`: the validated request the route's handler answers. */
     mcp?: McpContext;
   }

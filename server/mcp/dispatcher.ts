@@ -12,14 +12,13 @@ import { invalidParams, methodNotFound, ResourceNotFoundError } from "./errors";
 import { addedMethods, useLegacyEra, useTaskRunner } from "./features";
 import { errorReply, toMcpError, type JsonRpcReply } from "./http/error-reply";
 import { isPlainObject } from "./internal/basics";
-import { resultMessage } from "./jsonrpc";
+import { resultMessage, META, type CacheScope, type InputRequest, type Resource } from "./protocol";
 import { complete } from "./methods/completion";
 import { discover } from "./methods/discover";
 import { listen } from "./methods/listen";
 import type { MethodHandler, MethodResult } from "./methods/types";
 import { isInputRequiredOutcome, isTaskCreatedOutcome } from "./outcome";
 import { paginate } from "./pagination";
-import { META, type CacheScope, type InputRequest, type Resource } from "./protocol";
 import { registry } from "./registry";
 
 /** The shape every list method answers with: one page under its key, `nextCursor`, caching hints. */

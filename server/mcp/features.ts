@@ -13,10 +13,9 @@ import type { AuthInfo, Era, McpContext, RequestTarget } from "./context";
 import type { ToolEntry } from "./entries";
 import type { McpError } from "./errors";
 import { sendError } from "./http/error-reply";
-import type { JsonRpcRequest } from "./jsonrpc";
+import type { JsonRpcRequest, LoggingLevel, ServerCapabilities } from "./protocol";
 import type { MethodHandler, MethodResult } from "./methods/types";
 import type { InputRequiredOutcome } from "./outcome";
-import type { LoggingLevel, ServerCapabilities } from "./protocol";
 import type { EraSelection } from "./request-meta";
 
 /** Watches every MCP request (the observability feature: spans). Each method must let errors through unchanged. */

@@ -18,11 +18,9 @@ import { ResponseChannel } from "./http/respond";
 import { sendError } from "./http/error-reply";
 import { checkMethodHeaders, checkParamHeaders, checkVersionHeader, requestHeader, type HeaderReader } from "./http/mcp-headers";
 import { isPlainObject } from "./internal/basics";
-import { parseJsonRpcMessage, type JsonRpcRequest } from "./jsonrpc";
-import { INPUT_REQUIRED_METHODS, nameFieldOf, type RequestId } from "./protocol";
+import { parseJsonRpcMessage, type JsonRpcRequest, INPUT_REQUIRED_METHODS, nameFieldOf, type RequestId } from "./protocol";
 import { registry } from "./registry";
-import { parseRequestMeta, readProgressToken } from "./request-meta";
-import { requireModernVersion, selectEra } from "./request-meta";
+import { parseRequestMeta, readProgressToken, requireModernVersion, selectEra } from "./request-meta";
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(?:;|$)/i;
 

@@ -8,9 +8,8 @@ import { ImplementationSchema } from "@modelcontextprotocol/core";
 import type { Era } from "./context";
 import { invalidParams, unsupportedProtocolVersion } from "./errors";
 import { useLegacyEra } from "./features";
-import type { JsonRpcRequest } from "./jsonrpc";
+import { type JsonRpcRequest, LOG_LEVELS, META, MODERN_PROTOCOL_VERSION, type Implementation, type LoggingLevel, type ProgressToken } from "./protocol";
 import { isPlainObject } from "./internal/basics";
-import { LOG_LEVELS, META, MODERN_PROTOCOL_VERSION, type Implementation, type LoggingLevel, type ProgressToken } from "./protocol";
 
 export interface RequestMeta {
   readonly protocolVersion: string;

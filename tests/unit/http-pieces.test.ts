@@ -4,9 +4,8 @@ import { clientCanAnswer, requireClientCapabilities } from "../../server/mcp/cap
 import { McpError } from "../../server/mcp/errors";
 import { findHeaderParams } from "../../server/mcp/http/header-params";
 import { decodeHeaderValue } from "../../server/mcp/http/mcp-headers";
-import { MAX_JSON_DEPTH, parseJsonRpcMessage } from "../../server/mcp/jsonrpc";
+import { MAX_JSON_DEPTH, parseJsonRpcMessage, type InputRequest } from "../../server/mcp/protocol";
 import { paginate } from "../../server/mcp/pagination";
-import type { InputRequest } from "../../server/mcp/protocol";
 import { compileUriTemplate } from "../../server/mcp/uri-template";
 
 describe("header values", () => {

@@ -16,10 +16,9 @@ import { useMcpConfig } from "../../mcp/config";
 import type { McpContext } from "../../mcp/context";
 import { ErrorCode, McpError, ResourceNotFoundError, invalidParams, unsupportedProtocolVersion } from "../../mcp/errors";
 import { isPlainObject } from "../../mcp/internal/basics";
-import type { JsonRpcRequest } from "../../mcp/jsonrpc";
+import { type JsonRpcRequest, LOG_LEVELS, MODERN_PROTOCOL_VERSION, type InputRequest, type LoggingLevel } from "../../mcp/protocol";
 import type { MethodResult } from "../../mcp/methods/types";
 import type { InputRequiredOutcome } from "../../mcp/outcome";
-import { LOG_LEVELS, MODERN_PROTOCOL_VERSION, type InputRequest, type LoggingLevel } from "../../mcp/protocol";
 import { serverCapabilities } from "../../mcp/registry";
 import { supportedProtocolVersions, type EraSelection } from "../../mcp/request-meta";
 

@@ -6,9 +6,8 @@
 import { send, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import { StorageUnavailableError } from "../atomic-store";
 import { McpError, internalError, storageUnavailable } from "../errors";
-import { errorBody, errorMessage } from "../jsonrpc";
+import { errorBody, errorMessage, type RequestId } from "../protocol";
 import { logError, logWithReference } from "../log";
-import type { RequestId } from "../protocol";
 
 /** How an MCP request ended, on `event.context.mcpOutcome` once answered (or refused), for whoever observes requests. */
 export interface RequestOutcome {

@@ -7,8 +7,7 @@
 import type { H3Event } from "h3";
 import { headerMismatch } from "../errors";
 import { isPlainObject, utf8Decode } from "../internal/basics";
-import type { JsonRpcRequest } from "../jsonrpc";
-import { nameFieldOf } from "../protocol";
+import { type JsonRpcRequest, nameFieldOf } from "../protocol";
 
 /**
  * One request header, straight from the request object Nitro gives us (Node's `IncomingMessage`, or its mock on

@@ -11,8 +11,7 @@ import type { McpContext } from "../context";
 import { invalidParams } from "../errors";
 import { listenSources } from "../features";
 import { isPlainObject } from "../internal/basics";
-import { notificationMessage } from "../jsonrpc";
-import { META } from "../protocol";
+import { notificationMessage, META } from "../protocol";
 import type { MethodResult } from "./types";
 
 export async function listen(mcp: McpContext): Promise<MethodResult> {

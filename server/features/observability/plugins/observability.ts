@@ -24,9 +24,8 @@ import { useSettings } from "../../../mcp/config";
 import { observeRequests } from "../../../mcp/features";
 import type { RequestOutcome } from "../../../mcp/http/error-reply";
 import { isPlainObject } from "../../../mcp/internal/basics";
-import type { JsonRpcRequest } from "../../../mcp/jsonrpc";
+import { type JsonRpcRequest, META, nameFieldOf } from "../../../mcp/protocol";
 import { logInfo, type LogFields } from "../../../mcp/log";
-import { META, nameFieldOf } from "../../../mcp/protocol";
 import { SETTINGS } from "../settings";
 
 const tracer = trace.getTracer("mcp-edge-template");
