@@ -5,7 +5,7 @@
  * when the definition module loads.
  */
 import type { McpContext } from "./context";
-import type { HeaderParam } from "./http/mcp-headers";
+import type { HeaderParam } from "./request-meta";
 import type { InputRequiredOutcome } from "./outcome";
 import type { UriTemplate } from "./uri-template";
 import type {

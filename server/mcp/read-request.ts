@@ -16,11 +16,10 @@ import { runMessageChecks, useLegacyEra, useObserver, useSignIn } from "./featur
 import { BodyTimeoutError, BodyTooLargeError, readBodyText } from "./http/body";
 import { ResponseChannel } from "./http/respond";
 import { sendError } from "./http/error-reply";
-import { checkMethodHeaders, checkParamHeaders, checkVersionHeader, requestHeader, type HeaderReader } from "./http/mcp-headers";
+import { checkMethodHeaders, checkParamHeaders, checkVersionHeader, parseRequestMeta, readProgressToken, requestHeader, requireModernVersion, selectEra, type HeaderReader } from "./request-meta";
 import { isPlainObject } from "./internal/basics";
 import { parseJsonRpcMessage, type JsonRpcRequest, INPUT_REQUIRED_METHODS, nameFieldOf, type RequestId } from "./protocol";
 import { registry } from "./registry";
-import { parseRequestMeta, readProgressToken, requireModernVersion, selectEra } from "./request-meta";
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(?:;|$)/i;
 

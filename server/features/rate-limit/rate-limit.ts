@@ -13,7 +13,7 @@
 import type { H3Event } from "h3";
 import type { Entry } from "../../mcp/entries";
 import { McpError } from "../../mcp/errors";
-import { decodeHeaderValue, requestHeader } from "../../mcp/http/mcp-headers";
+import { decodeHeaderValue, requestHeader } from "../../mcp/request-meta";
 import type { MessageCheck, Refusal, RequestCheck } from "../../mcp/features";
 import { type JsonRpcRequest, nameFieldOf } from "../../mcp/protocol";
 import { logInfo, logWarning } from "../../mcp/log";

@@ -16,7 +16,7 @@
 import type { H3Event } from "h3";
 import { useMcpConfig, useSettings } from "../../mcp/config";
 import type { AuthInfo } from "../../mcp/context";
-import { requestHeader, requestHeaderCount } from "../../mcp/http/mcp-headers";
+import { requestHeader, requestHeaderCount } from "../../mcp/request-meta";
 import { verifyAccessToken } from "./access-tokens";
 import { AuthError, sendAuthError } from "./auth-error";
 import { oauthSettingsOf, type OAuthSettings } from "./oauth-settings";

@@ -4,7 +4,7 @@
  * must drop such a tool from tools/list, so it must never be published.
  */
 import { isPlainObject } from "../internal/basics";
-import type { HeaderParam } from "./mcp-headers";
+import type { HeaderParam } from "../request-meta";
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_TYPES = new Set(["string", "integer", "boolean"]);
