@@ -107,7 +107,7 @@ export const SETTINGS = {
   resourceUrl: setting({
     env: "NITRO_MCP_RESOURCE_URL",
     default: "",
-    doc: "The canonical URL of this MCP endpoint (e.g. https://mcp.example.com/mcp): the resource of the metadata and the audience every token must carry; required with NITRO_MCP_AUTH_ISSUER",
+    doc: "The canonical URL of this MCP endpoint (e.g. https://mcp.example.com/mcp); with sign-in, the resource of the metadata and the audience every token must carry (required there)",
     text: true,
     parse: optionalText,
   }),

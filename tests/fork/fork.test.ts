@@ -17,6 +17,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ensureBenchDependencies } from "../bench/dependencies.mjs";
 import { docBlock } from "../helpers/docs";
+import { leftoversAfterRemoval } from "../helpers/leftovers.mjs";
 import { productionLines } from "../helpers/production-lines.mjs";
 
 const ROOT = process.cwd();
@@ -65,6 +66,7 @@ function inFork(removed: string[], check: (copy: string, run: (command: string, 
     const pkg = JSON.parse(readFileSync(join(copy, "package.json"), "utf8")) as Record<string, unknown>;
     writeFileSync(join(copy, "package.json"), `${JSON.stringify({ ...pkg, ...RENAMED }, null, 2)}\n`);
     for (const name of removed) execFileSync("bash", ["-e", "-c", removal(name)], { cwd: copy, stdio: "inherit" });
+    expect(leftoversAfterRemoval(ROOT, copy, removed), "left behind by the removal").toEqual([]);
     const run = (command: string, args: string[], env: NodeJS.ProcessEnv = {}) => {
       const result = spawnSync(command, args, { cwd: copy, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0", ...env }, maxBuffer: 256 * 1024 * 1024 });
       expect(result.status, `${command} ${args.join(" ")}\n${result.stdout.slice(-6000)}\n${result.stderr.slice(-3000)}`).toBe(0);
