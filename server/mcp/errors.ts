@@ -20,10 +20,6 @@ export const ErrorCode = {
   HeaderMismatch: -32020,
   MissingRequiredClientCapability: -32021,
   UnsupportedProtocolVersion: -32022,
-  /** 2025-11-25 only: the legacy way to ask for a URL-mode elicitation. */
-  UrlElicitationRequired: -32042,
-  /** 2025-11-25 and earlier: resource not found. */
-  LegacyResourceNotFound: -32002,
 } as const;
 
 export class McpError extends Error {

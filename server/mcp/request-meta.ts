@@ -23,14 +23,6 @@ export function requestHeader(event: H3Event, lowerCaseName: string): string | u
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
-/** How many times the request carries a header: Node's `headers` keeps only the first of some (`authorization`), `rawHeaders` has them all. */
-export function requestHeaderCount(event: H3Event, lowerCaseName: string): number {
-  const raw = event.node.req.rawHeaders;
-  let count = 0;
-  for (let index = 0; index < raw.length; index += 2) if (raw[index]!.toLowerCase() === lowerCaseName) count++;
-  return count;
-}
-
 /** Reads a request header by lower-case name; `undefined` when absent. */
 export type HeaderReader = (lowerCaseName: string) => string | undefined;
 

@@ -22,6 +22,11 @@ import type { InputRequiredOutcome } from "../../mcp/outcome";
 import { serverCapabilities } from "../../mcp/registry";
 import { supportedProtocolVersions, type EraSelection } from "../../mcp/request-meta";
 
+/** 2025-11-25 only: the way to ask for a URL-mode elicitation. */
+const URL_ELICITATION_REQUIRED = -32042;
+/** 2025-11-25 and earlier: resource not found. */
+const LEGACY_RESOURCE_NOT_FOUND = -32002;
+
 export const LEGACY_LOG_LEVEL: LoggingLevel = "info";
 
 /** Newest first: `initialize` falls back to the first one when the client asks for a version we do not know. */
@@ -88,7 +93,7 @@ export function legacyInputRequired(mcp: McpContext, outcome: InputRequiredOutco
       const { message, url } = request.params as { message: string; url: string };
       return { mode: "url", elicitationId: crypto.randomUUID(), url, message };
     });
-    throw new McpError(ErrorCode.UrlElicitationRequired, "This request needs you to open a link first.", { elicitations });
+    throw new McpError(URL_ELICITATION_REQUIRED, "This request needs you to open a link first.", { elicitations });
   }
   const what = mcp.method === "tools/call" ? "tool" : mcp.method === "prompts/get" ? "prompt" : "resource";
   const text =
@@ -101,7 +106,7 @@ export function legacyInputRequired(mcp: McpContext, outcome: InputRequiredOutco
 /** An error as the negotiated revision words it: in-band (HTTP 200), resource-not-found as -32002. */
 export function legacyError(error: McpError): McpError {
   if (error instanceof ResourceNotFoundError) {
-    return new McpError(ErrorCode.LegacyResourceNotFound, "Resource not found", { uri: error.uri });
+    return new McpError(LEGACY_RESOURCE_NOT_FOUND, "Resource not found", { uri: error.uri });
   }
   return new McpError(error.code, error.message, error.data);
 }

@@ -2,10 +2,6 @@
 import { boolean, setting } from "../../mcp/settings";
 
 export const SETTINGS = {
-  legacy: setting({
-    env: "NITRO_MCP_LEGACY",
-    default: true,
-    doc: "Also serve 2025-11-25, 2025-06-18 and 2025-03-26 clients (initialize); false: 2026-07-28 only",
-    parse: boolean,
-  }),
+  legacy: setting({ env: "NITRO_MCP_LEGACY", default: true, parse: boolean,
+    doc: "Also serve 2025-11-25, 2025-06-18 and 2025-03-26 clients (initialize); false: 2026-07-28 only" }),
 } as const;
