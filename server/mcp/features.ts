@@ -105,66 +105,33 @@ const registered: {
   messageChecks: MessageCheck[];
 } = { observer: passThrough, methods: { modern: new Map(), legacy: new Map() }, extensions: { modern: {}, legacy: {} }, listenSources: [], requestChecks: [], messageChecks: [] };
 
-/** Adds methods (e.g. `tasks/get`) to the eras named (at start-up). A feature adds a method only when the capability behind it is there. */
+// The registrations, each called at start-up by a feature's plugin (what the core does with each: server/mcp/README.md).
+
+/** Adds methods (e.g. `tasks/get`) to the eras named; a feature adds a method only when the capability behind it is there. */
 export function addMethods(eras: readonly Era[], methods: Readonly<Record<string, MethodHandler>>): void {
   for (const era of eras) for (const [name, handler] of Object.entries(methods)) registered.methods[era].set(name, handler);
 }
-
-/** Declares an extension the server supports, in the eras named: it appears in `server/discover` (and `initialize`) capabilities. */
+/** An extension listed in `server/discover` (and `initialize`) capabilities, in the eras named. */
 export function declareExtension(eras: readonly Era[], name: string, settings: Extensions[string]): void {
   for (const era of eras) registered.extensions[era][name] = settings;
 }
-
-/** Registers the runner of tools declared with `task` (at start-up). Without it, such a tool stops the server at start-up. */
-export function runTasks(runner: TaskRunner): void {
-  registered.taskRunner = runner;
-}
-
-/** Adds something `subscriptions/listen` can carry (at start-up). */
-export function addListenSource(source: ListenSource): void {
-  registered.listenSources.push(source);
-}
-
-/** Registers the one request observer (at start-up). */
-export function observeRequests(observer: RequestObserver): void {
-  registered.observer = observer;
-}
-
-/** Registers how 2025-era requests are served (at start-up). */
-export function serveLegacyEra(era: LegacyEra): void {
-  registered.legacy = era;
-}
-
-/** Registers who may call (at start-up). */
-export function requireSignIn(signIn: SignIn): void {
-  registered.signIn = signIn;
-}
-
-/** Adds checks of `POST /mcp` (at start-up). */
 export function addRequestChecks(checks: { request?: RequestCheck; message?: MessageCheck }): void {
   if (checks.request) registered.requestChecks.push(checks.request);
   if (checks.message) registered.messageChecks.push(checks.message);
 }
+export const addListenSource = (source: ListenSource): void => void registered.listenSources.push(source);
+export const runTasks = (runner: TaskRunner): void => void (registered.taskRunner = runner);
+export const observeRequests = (observer: RequestObserver): void => void (registered.observer = observer);
+export const serveLegacyEra = (era: LegacyEra): void => void (registered.legacy = era);
+export const requireSignIn = (signIn: SignIn): void => void (registered.signIn = signIn);
 
-/** The registered observer, or one that runs every step as it is. */
+// What the core reads of them.
 export const useObserver = (): RequestObserver => registered.observer;
-
-/** The 2025 era, when a feature serves it. */
 export const useLegacyEra = (): LegacyEra | undefined => registered.legacy;
-
-/** Sign-in, when configured: then every call needs a credential. */
 export const useSignIn = (): SignIn | undefined => registered.signIn;
-
-/** The methods features added to an era. */
-export const addedMethods = (era: Era): ReadonlyMap<string, MethodHandler> => registered.methods[era];
-
-/** The extensions features declared for an era. */
-export const declaredExtensions = (era: Era): Extensions => registered.extensions[era];
-
-/** The runner of task tools, when the tasks feature is there. */
 export const useTaskRunner = (): TaskRunner | undefined => registered.taskRunner;
-
-/** What `subscriptions/listen` can carry. */
+export const addedMethods = (era: Era): ReadonlyMap<string, MethodHandler> => registered.methods[era];
+export const declaredExtensions = (era: Era): Extensions => registered.extensions[era];
 export const listenSources = (): readonly ListenSource[] => registered.listenSources;
 
 const ANONYMOUS: AuthInfo = { principal: "anonymous", via: "anonymous", scopes: [] };

@@ -48,13 +48,9 @@ export async function respond(event: H3Event, mcp: McpContext, seal: Seal): Prom
 }
 
 /*
- * The response of one request: a single JSON body, or an SSE stream once the handler
- * emits a request-scoped notification (progress, log) before its result.
- *
- * Notifications sent before the responder decides are buffered, then flushed first.
- * After the client disconnects (or the stream ends) every send is a no-op, so a
- * cancelled request never writes anything more. The AbortSignal is created only when a
- * handler asks for it: most requests never do.
+ * The response channel of one request. Notifications sent before `respond` decides are buffered, then flushed first.
+ * After the client disconnects (or the stream ends) every send is a no-op, so a cancelled request never writes anything
+ * more. The AbortSignal is created only when a handler asks for it: most requests never do.
  */
 const encoder = new TextEncoder();
 const sseFrame = (json: string) => encoder.encode(`event: message\ndata: ${json}\n\n`);
@@ -68,14 +64,13 @@ export class ResponseChannel {
   private lastProgress = -Infinity;
   private onFirstNotification: (() => void) | undefined;
 
-  /** Fires when the client goes away. */
   get signal(): AbortSignal {
     this.abort ??= new AbortController();
     if (this.cancelled && !this.abort.signal.aborted) this.abort.abort();
     return this.abort.signal;
   }
 
-  /** True once the response ended or the client went away: nothing more can be sent. */
+  /** True once the response ended or the client went away. */
   get closed(): boolean {
     return this.done;
   }
