@@ -98,19 +98,7 @@ const isToolResult = (value: unknown): value is CallToolResult =>
 export function defineTool<Input extends ObjectInput = z.ZodObject<{}>, Prepared extends Prepared_ | undefined = undefined>(
   options: ToolOptions<Input, Prepared>,
 ): ToolEntry;
-/**
- * Declares a tool with structured output: `run` returns a value of the `output` schema, sent as
- * `structuredContent` and as JSON text (or `toolError(…)`, or `inputRequired(…)`).
- *
- * @example
- * export default defineTool({
- *   name: "add",
- *   description: "Adds two numbers.",
- *   input: { a: z.number(), b: z.number() },
- *   output: z.object({ sum: z.number() }),
- *   run: ({ a, b }) => ({ sum: a + b }),
- * });
- */
+/** Declares a tool with structured output: `run` returns a value of the `output` schema (as in the example above), sent as `structuredContent` and as JSON text. */
 export function defineTool<Input extends ObjectInput, Output extends StructuredOutput, Prepared extends Prepared_ | undefined = undefined>(
   options: StructuredToolOptions<Input, Output, Prepared>,
 ): ToolEntry;
