@@ -5,7 +5,7 @@
 export { StorageUnavailableError } from "./atomic-store";
 export { clientCanAnswer } from "./capabilities";
 export type { McpContext } from "./context";
-export { DEFINITION, type Completer, type PromptEntry, type ResourceEntry, type ToolEntry } from "./entries";
+export { DEFINITION, entryBase, type Completer, type EntryOptions, type PromptEntry, type ResourceEntry, type ToolEntry } from "./entries";
 export { invalidParams, McpError, ResourceNotFoundError } from "./errors";
 export { findHeaderParams } from "./http/header-params";
 export { base64Encode, base64UrlEncode } from "./internal/basics";
