@@ -81,9 +81,7 @@ function formProperty(name: string, property: Record<string, unknown>): Record<s
 export function defineForm<Shape extends z.ZodRawShape>(shape: Shape | z.ZodObject<Shape>): ElicitationForm<z.output<z.ZodObject<Shape>>> {
   const schema = shape instanceof z.ZodObject ? shape : z.object(shape);
   const json = z.toJSONSchema(schema, { io: "input" }) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
-  const properties = Object.fromEntries(
-    Object.entries(json.properties ?? {}).map(([name, property]) => [name, formProperty(name, property)]),
-  );
+  const properties = Object.fromEntries(Object.entries(json.properties ?? {}).map(([name, property]) => [name, formProperty(name, property)]));
   return {
     requestedSchema: {
       type: "object",

@@ -9,38 +9,14 @@
  * every later walk over what the client sent (the state binding, schema checks, JSON.stringify) is
  * recursive, and this bound keeps each of them safe.
  */
-import { type McpError, invalidRequest, parseError } from "./errors";
 import type { RequestId } from "@modelcontextprotocol/server";
+import { type McpError, invalidRequest, parseError } from "./errors";
 import { isPlainObject } from "./internal/basics";
 
 export type {
-  CallToolResult,
-  ClientCapabilities,
-  ContentBlock,
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  DiscoverResult,
-  ElicitRequestFormParams,
-  ElicitResult,
-  GetPromptResult,
-  Implementation,
-  InputRequest,
-  InputRequests,
-  InputRequiredResult,
-  InputResponses,
-  ListRootsResult,
-  LoggingLevel,
-  ProgressToken,
-  Prompt,
-  PromptArgument,
-  PromptMessage,
-  ReadResourceResult,
-  RequestId,
-  Resource,
-  ResourceTemplateType as ResourceTemplate,
-  ServerCapabilities,
-  Tool,
-  ToolAnnotations,
+  CallToolResult, ClientCapabilities, ContentBlock, CreateMessageRequestParams, CreateMessageResult, ElicitRequestFormParams, ElicitResult,
+  GetPromptResult, Implementation, InputRequest, ListRootsResult, LoggingLevel, ProgressToken, Prompt, PromptArgument, PromptMessage,
+  ReadResourceResult, RequestId, Resource, ResourceTemplateType as ResourceTemplate, ServerCapabilities, Tool, ToolAnnotations,
 } from "@modelcontextprotocol/server";
 
 /**
@@ -165,9 +141,7 @@ export function parseJsonRpcMessage(text: string): JsonRpcMessage {
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw fail(`The message is nested deeper than ${MAX_JSON_DEPTH} levels`);
 
   if (message.jsonrpc !== "2.0") throw fail('"jsonrpc" must be "2.0"');
-  if (!("method" in message)) {
-    throw fail("Clients must not send JSON-RPC responses to the server; expected a request or a notification");
-  }
+  if (!("method" in message)) throw fail("Clients must not send JSON-RPC responses to the server; expected a request or a notification");
   if (typeof message.method !== "string" || message.method === "") throw fail('"method" must be a non-empty string');
   if (message.params !== undefined && !isPlainObject(message.params)) throw fail('"params" must be an object');
   const params = (message.params as Record<string, unknown> | undefined) ?? {};
@@ -182,9 +156,7 @@ export function resultMessage(id: RequestId, result: Record<string, unknown>): s
 }
 
 export function errorMessage(id: RequestId | undefined, error: JsonRpcErrorBody): string {
-  return JSON.stringify(
-    id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error },
-  );
+  return JSON.stringify(id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error });
 }
 
 export function notificationMessage(method: string, params: Record<string, unknown>): string {

@@ -152,9 +152,7 @@ function createMcpContext(event: H3Event, message: JsonRpcRequest, auth: AuthInf
 export async function readMcpRequest(event: H3Event): Promise<void> {
   let id: RequestId | undefined;
   try {
-    if (!JSON_CONTENT_TYPE.test(requestHeader(event, "content-type") ?? "")) {
-      throw invalidRequest("Content-Type must be application/json", 415);
-    }
+    if (!JSON_CONTENT_TYPE.test(requestHeader(event, "content-type") ?? "")) throw invalidRequest("Content-Type must be application/json", 415);
     const config = useMcpConfig();
     const message = parseJsonRpcMessage(await readBodyText(event, { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs }));
     if (message.kind === "notification") return sendNoContent(event, 202);

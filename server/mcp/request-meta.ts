@@ -82,9 +82,7 @@ function decodedHeader(name: string, raw: string): string {
 /** `MCP-Protocol-Version` must be present and equal `_meta`'s version (checked before the version itself). */
 export function checkVersionHeader(read: HeaderReader, protocolVersion: string): void {
   const version = trimOptionalWhitespace(requireHeader(read, "MCP-Protocol-Version"));
-  if (version !== protocolVersion) {
-    throw headerMismatch("MCP-Protocol-Version header value does not match the protocol version in _meta");
-  }
+  if (version !== protocolVersion) throw headerMismatch("MCP-Protocol-Version header value does not match the protocol version in _meta");
 }
 
 /** `Mcp-Method` (compared literally: values are case-sensitive) and `Mcp-Name` against the body. */
@@ -161,18 +159,12 @@ export function readProgressToken(meta: Record<string, unknown>): ProgressToken 
 export function parseRequestMeta(params: Readonly<Record<string, unknown>>): RequestMeta {
   const meta = params._meta;
   if (!isPlainObject(meta)) {
-    throw malformed(
-      `Missing params._meta: every 2026-07-28 request carries "${META.protocolVersion}" and "${META.clientCapabilities}"`,
-    );
+    throw malformed(`Missing params._meta: every 2026-07-28 request carries "${META.protocolVersion}" and "${META.clientCapabilities}"`);
   }
   const protocolVersion = meta[META.protocolVersion];
-  if (typeof protocolVersion !== "string" || protocolVersion === "") {
-    throw malformed(`Missing or invalid _meta["${META.protocolVersion}"]`);
-  }
+  if (typeof protocolVersion !== "string" || protocolVersion === "") throw malformed(`Missing or invalid _meta["${META.protocolVersion}"]`);
   const clientCapabilities = meta[META.clientCapabilities];
-  if (!isPlainObject(clientCapabilities)) {
-    throw malformed(`Missing or invalid _meta["${META.clientCapabilities}"]: send {} if the client declares nothing`);
-  }
+  if (!isPlainObject(clientCapabilities)) throw malformed(`Missing or invalid _meta["${META.clientCapabilities}"]: send {} if the client declares nothing`);
   const rawInfo = meta[META.clientInfo];
   let clientInfo: Implementation | undefined;
   if (rawInfo !== undefined) {
