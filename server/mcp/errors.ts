@@ -26,12 +26,7 @@ export class McpError extends Error {
   /** Set when the error is raised before the envelope was fully parsed but its id was readable. */
   requestId?: RequestId;
 
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-    readonly httpStatus = 200,
-  ) {
+  constructor(readonly code: number, message: string, readonly data?: unknown, readonly httpStatus = 200) {
     super(clip(message, MAX_MESSAGE));
     this.name = "McpError";
   }

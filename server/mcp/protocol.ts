@@ -46,10 +46,7 @@ export const META = {
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 
 /** Extensions this server can offer, by their identifiers. */
-export const EXTENSIONS = {
-  tasks: "io.modelcontextprotocol/tasks",
-  skills: "io.modelcontextprotocol/skills",
-} as const;
+export const EXTENSIONS = { tasks: "io.modelcontextprotocol/tasks", skills: "io.modelcontextprotocol/skills" } as const;
 
 /** The only requests that may answer `resultType: "input_required"`. */
 export const INPUT_REQUIRED_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);

@@ -94,27 +94,12 @@ function legacyFields(message: JsonRpcRequest, version: string, auth: AuthInfo):
 /**
  * The context of one request. A class rather than an object literal with a getter: `signal`
  * (an AbortController, made only if a handler asks for it) then costs nothing per request.
+ * Its fields are McpContext's (declared through the interface below, so no class field compiles to a
+ * defineProperty call), assigned in the constructor.
  */
+type ContextFields = { -readonly [K in Exclude<keyof McpContext, "signal">]: McpContext[K] };
+interface RequestContext extends ContextFields {}
 class RequestContext implements McpContext {
-  declare readonly id: RequestId;
-  declare readonly method: string;
-  declare readonly params: Readonly<Record<string, unknown>>;
-  declare readonly principal: string;
-  declare readonly era: McpContext["era"];
-  declare readonly protocolVersion: string;
-  declare readonly clientCapabilities: McpContext["clientCapabilities"];
-  declare readonly clientInfo: McpContext["clientInfo"];
-  declare readonly logLevel: McpContext["logLevel"];
-  declare readonly progressToken: McpContext["progressToken"];
-  declare readonly target: McpContext["target"];
-  declare readonly inputResponses: McpContext["inputResponses"];
-  declare readonly state: McpContext["state"];
-
-  declare readonly auth: AuthInfo;
-  declare readonly event: H3Event;
-  declare readonly channel: ResponseChannel;
-
-  // Fields are `declare`d and assigned here: a class field definition compiles to a defineProperty call each.
   constructor(message: JsonRpcRequest, auth: AuthInfo, fields: EraFields, event: H3Event, channel: ResponseChannel) {
     this.auth = auth;
     this.event = event;

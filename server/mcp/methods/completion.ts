@@ -45,10 +45,6 @@ export async function complete(mcp: McpContext): Promise<MethodResult> {
   const completer = completerFor(ref, argument.name);
   const values = completer ? await completer(argument.value, resolved, mcp) : [];
   return {
-    completion: {
-      values: values.slice(0, MAX_VALUES),
-      total: values.length,
-      hasMore: values.length > MAX_VALUES,
-    },
+    completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES },
   };
 }
