@@ -12,7 +12,7 @@ import { invalidParams, methodNotFound, ResourceNotFoundError } from "./errors";
 import { addedMethods, useLegacyEra, useTaskRunner } from "./features";
 import { errorReply, toMcpError, type JsonRpcReply } from "./http/error-reply";
 import { isPlainObject } from "./internal/basics";
-import { resultMessage, META, type CacheScope, type InputRequest, type Resource } from "./protocol";
+import { META, resultMessage, type CacheScope, type Resource } from "./protocol";
 import { complete } from "./methods/completion";
 import { discover } from "./methods/discover";
 import { listen } from "./methods/listen";
@@ -93,16 +93,6 @@ function shaped(result: Readonly<Record<string, unknown>>, resultType: string): 
 
 export const completeResult = (result: Readonly<Record<string, unknown>>) => shaped(result, "complete");
 
-const inputRequiredResult = (inputRequests: Readonly<Record<string, InputRequest>>, requestState: string) => ({
-  resultType: "input_required",
-  inputRequests,
-  requestState,
-  _meta: serverInfo(),
-});
-
-/** A task just created (the tasks extension): its `Task` fields, flat, with `resultType: "task"`. */
-const taskResult = (task: Readonly<Record<string, unknown>>) => shaped(task, "task");
-
 const { capabilities } = registry;
 /** The core's methods both eras share, present only when the capability behind them is. */
 const shared = new Map<string, MethodHandler>();
@@ -131,11 +121,11 @@ async function result(mcp: McpContext, seal: Seal): Promise<Record<string, unkno
   if (!handler) throw methodNotFound(mcp.method);
   const outcome = await handler(mcp);
   const legacyEra = mcp.era === "legacy" ? useLegacyEra() : undefined;
-  // Tasks are only ever created for a 2026-07-28 request that declared the extension.
-  if (isTaskCreatedOutcome(outcome)) return taskResult(outcome.task);
+  // A task just created (only ever for a 2026-07-28 request that declared the extension): its `Task` fields, flat.
+  if (isTaskCreatedOutcome(outcome)) return shaped(outcome.task, "task");
   if (!isInputRequiredOutcome(outcome)) return legacyEra ? legacyEra.result(outcome) : completeResult(outcome);
   if (legacyEra) return legacyEra.inputRequired(mcp, outcome);
-  return inputRequiredResult(outcome.inputRequests, await seal(mcp, outcome.state));
+  return { resultType: "input_required", inputRequests: outcome.inputRequests, requestState: await seal(mcp, outcome.state), _meta: serverInfo() };
 }
 
 export async function dispatch(mcp: McpContext, seal: Seal): Promise<JsonRpcReply> {
