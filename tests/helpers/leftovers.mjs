@@ -26,6 +26,15 @@ function filesOf(root, dir = "") {
   });
 }
 
+/** The checkout's files: git's list (tracked and new, nothing ignored), or every file of a copy that is no repository (a fork proof's). */
+export function sourceFiles(root) {
+  try {
+    return execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).split("\0").filter((file) => file && existsSync(join(root, file)));
+  } catch {
+    return filesOf(root);
+  }
+}
+
 /** The docs a removal must leave clean: READMEs, `.env.example`, and the settings tables that remain. */
 const isDoc = (file) => file.endsWith(".md") || file === ".env.example" || /(^|\/)settings\.ts$/.test(file);
 
@@ -57,7 +66,7 @@ function isUsed(copy, files, pkg, dependency) {
  */
 export function leftoversAfterRemoval(root, copy, removed) {
   const features = removed.filter((name) => name !== "examples");
-  const before = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" }).split("\n").filter(Boolean);
+  const before = sourceFiles(root);
   const after = filesOf(copy);
   const afterSet = new Set(after);
   // The files the features' blocks removed: theirs, and their tests (the examples' own are the top README's business).

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { docBlock } from "../helpers/docs";
-import { featureFolder, leftoversAfterRemoval } from "../helpers/leftovers.mjs";
+import { featureFolder, leftoversAfterRemoval, sourceFiles } from "../helpers/leftovers.mjs";
 
 const ROOT = process.cwd();
 const FEATURES = [...readdirSync(join(ROOT, "server/features")), "dev"];
@@ -18,10 +18,9 @@ const removal = (name: string) => docBlock(name === "examples" ? "README.md" : `
 function leftoversOf(removed: string[]): string[] {
   const copy = mkdtempSync(join(tmpdir(), "removal-"));
   try {
-    const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { encoding: "utf8" }).split("\0").filter(Boolean);
-    for (const file of files) {
+    for (const file of sourceFiles(ROOT)) {
       mkdirSync(dirname(join(copy, file)), { recursive: true });
-      cpSync(file, join(copy, file));
+      cpSync(join(ROOT, file), join(copy, file));
     }
     for (const name of removed) execFileSync("bash", ["-e", "-c", removal(name)], { cwd: copy, stdio: "pipe" });
     return leftoversAfterRemoval(ROOT, copy, removed);
