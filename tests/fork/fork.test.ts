@@ -23,8 +23,8 @@ import { productionLines } from "../helpers/production-lines.mjs";
 const ROOT = process.cwd();
 /**
  * The minimal fork's budget (every line of server/, routes/, utils/ and nitro.config.ts, comments included, no dev
- * programs): the core, the helpers, the storage drivers and the routes of /mcp. It measures 4,847 lines (5,178 before
- * issue 19's second pass); issue 19 aims at 4,500, so this bound keeps it from growing while the rest is cut.
+ * programs): the core, the helpers, the storage drivers and the routes of /mcp. It measures 4,847 lines (5,220 before
+ * issue 19's second pass, the message bus's interface included); issue 19 aims at 4,500: this bound keeps it from growing.
  */
 const MINIMAL_LINES = 4847;
 const RENAMED = { name: "acme-notes-mcp", version: "3.1.4" };
