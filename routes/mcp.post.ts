@@ -4,7 +4,7 @@
  *
  * 1. guard Origin and Host (403), add CORS headers;
  * 2. authenticate the caller (401; everyone is `anonymous` without the sign-in feature);
- * 3. run the checks optional features added (`http/request-checks.ts`), e.g. a rate limit (429),
+ * 3. run the checks optional features added (`features.ts`), e.g. a rate limit (429),
  *    before the body is read;
  * 4. read and validate the request into `event.context.mcp`: body, JSON-RPC envelope, `_meta`,
  *    mirrored headers, version, target (and the caller's right to it);
@@ -13,9 +13,8 @@
  *    handler sends a notification; a state the handler returns is sealed by `sealRequestState`
  *    (and a retry the server makes itself, asking a 2025-era client, is opened by `openIncomingState`).
  */
-import { authenticate } from "../server/mcp/http/authenticate";
+import { authenticate, runRequestChecks } from "../server/mcp/features";
 import { guardOriginAndHost } from "../server/mcp/http/guard";
-import { runRequestChecks } from "../server/mcp/http/request-checks";
 import { respond } from "../server/mcp/http/respond";
 import { readMcpRequest } from "../server/mcp/read-request";
 import { openIncomingState, openRequestState, sealRequestState } from "../server/mcp/state/request-state";

@@ -2,7 +2,4 @@
 import { guardOriginAndHost } from "../server/mcp/http/guard";
 import { refuseMethod } from "../server/mcp/http/not-allowed";
 
-export default defineEventHandler({
-  onRequest: [guardOriginAndHost],
-  handler: refuseMethod,
-});
+export default defineEventHandler({ onRequest: [guardOriginAndHost], handler: refuseMethod });

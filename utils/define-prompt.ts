@@ -1,12 +1,12 @@
 /** `definePrompt`: one file in `server/prompts/` = one prompt. */
 import { z } from "zod";
-import { DEFINITION, describeIssues, invalidParams, isInputRequiredOutcome, type Completer, type GetPromptResult, type InputRequiredOutcome, type McpContext, type Prompt, type PromptArgument, type PromptEntry, type PromptMessage } from "../server/mcp/author";
+import { entryBase, describeIssues, invalidParams, isInputRequiredOutcome, type Completer, type GetPromptResult, type InputRequiredOutcome, type EntryOptions, type McpContext, type Prompt, type PromptArgument, type PromptEntry, type PromptMessage } from "../server/mcp/author";
 
 type StringArguments = Record<string, z.ZodType<string | undefined>>;
 
 export type PromptReturn = string | PromptMessage[] | GetPromptResult | InputRequiredOutcome;
 
-export interface PromptOptions<Args extends StringArguments> {
+export interface PromptOptions<Args extends StringArguments> extends EntryOptions {
   name: string;
   title?: string;
   description: string;
@@ -15,18 +15,6 @@ export interface PromptOptions<Args extends StringArguments> {
   /** Completion for arguments, by argument name. */
   complete?: { [K in keyof Args]?: Completer };
   icons?: Prompt["icons"];
-  /** Each `requestState` this prompt issues is accepted once (see `defineTool`). */
-  singleUseState?: boolean;
-  /**
-   * With sign-in on (NITRO_MCP_AUTH_ISSUER): the OAuth scopes a caller's token needs, e.g. `["notes:write"]`.
-   * Without them the call gets 403 with an `insufficient_scope` challenge, so the client can ask for more. Lists are never restricted.
-   */
-  scopes?: readonly string[];
-  /**
-   * At most this many calls per caller (signed-in principal, or address), across every instance, e.g.
-   * `"10/60s"` (units ms, s, m, h): past it a call gets 429 and runs nothing (server/features/rate-limit).
-   */
-  rateLimit?: string;
   /** Runs on every call (and every round) with the validated arguments: text, messages, a full result, or `inputRequired(…)`. */
   run(args: z.output<z.ZodObject<Args>>, mcp: McpContext): PromptReturn | Promise<PromptReturn>;
 }
@@ -71,13 +59,10 @@ export function definePrompt<Args extends StringArguments = {}>(options: PromptO
     ...(options.icons ? { icons: options.icons } : {}),
   };
   return {
-    [DEFINITION]: true,
+    ...entryBase(options),
     kind: "prompt",
     descriptor,
     completers: (options.complete ?? {}) as Record<string, Completer>,
-    singleUseState: options.singleUseState ?? false,
-    scopes: options.scopes ?? [],
-    ...(options.rateLimit !== undefined && { rateLimit: options.rateLimit }),
     async get(args, mcp) {
       const parsed = schema.safeParse(args);
       if (!parsed.success) throw invalidParams(`Invalid arguments for prompt "${options.name}": ${describeIssues(parsed.error)}`);

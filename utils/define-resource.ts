@@ -1,12 +1,12 @@
 /** `defineResource`: one file in `server/resources/` = one resource, fixed (`uri`) or templated (`uriTemplate`). */
-import { base64Encode, compileUriTemplate, DEFINITION, isInputRequiredOutcome, ResourceNotFoundError, type CacheHints, type Completer, type InputRequiredOutcome, type McpContext, type ReadResourceResult, type Resource, type ResourceEntry, type ResourceTemplate } from "../server/mcp/author";
+import { base64Encode, compileUriTemplate, entryBase, isInputRequiredOutcome, ResourceNotFoundError, type CacheHints, type Completer, type InputRequiredOutcome, type EntryOptions, type McpContext, type ReadResourceResult, type Resource, type ResourceEntry, type ResourceTemplate } from "../server/mcp/author";
 
 type Contents = ReadResourceResult["contents"];
 
 /** Text, bytes, explicit contents, or `undefined` for "no such resource". */
 export type ResourceReturn = string | Uint8Array | Contents | undefined | InputRequiredOutcome;
 
-interface ResourceMetadata {
+interface ResourceMetadata extends EntryOptions {
   name: string;
   title?: string;
   description?: string;
@@ -15,18 +15,6 @@ interface ResourceMetadata {
   annotations?: Resource["annotations"];
   /** Caching hints for `resources/read`; the default is `{ ttlMs: 0, cacheScope: "private" }`. */
   cache?: Partial<CacheHints>;
-  /** Each `requestState` this resource issues is accepted once (see `defineTool`). */
-  singleUseState?: boolean;
-  /**
-   * With sign-in on (NITRO_MCP_AUTH_ISSUER): the OAuth scopes a caller's token needs, e.g. `["notes:write"]`.
-   * Without them the call gets 403 with an `insufficient_scope` challenge, so the client can ask for more. Lists are never restricted.
-   */
-  scopes?: readonly string[];
-  /**
-   * At most this many calls per caller (signed-in principal, or address), across every instance, e.g.
-   * `"10/60s"` (units ms, s, m, h): past it a call gets 429 and runs nothing (server/features/rate-limit).
-   */
-  rateLimit?: string;
 }
 
 export interface FixedResourceOptions extends ResourceMetadata {
@@ -112,14 +100,11 @@ export function defineResource(options: FixedResourceOptions | TemplatedResource
     : { uri: options.uri, ...metadata, ...(options.size !== undefined ? { size: options.size } : {}) };
 
   return {
-    [DEFINITION]: true,
+    ...entryBase(options),
     kind: "resource",
     descriptor,
     cache: checkedCacheHints(name, options.cache),
     completers: templated ? ((options.complete ?? {}) as Record<string, Completer>) : {},
-    singleUseState: options.singleUseState ?? false,
-    scopes: options.scopes ?? [],
-    ...(options.rateLimit !== undefined && { rateLimit: options.rateLimit }),
     ...(template ? { template } : {}),
     ...(templated && options.list ? { list: async (mcp: McpContext) => options.list!(mcp) } : {}),
     async read(uri, variables, mcp) {

@@ -1,6 +1,6 @@
 /** `defineTool`: one file in `server/tools/` = one tool. */
 import { z } from "zod";
-import { DEFINITION, describeIssues, findHeaderParams, isInputRequiredOutcome, isToolErrorResult, logWithReference, McpError, objectSchema, StorageUnavailableError, toolErrorResult, type CallToolResult, type ContentBlock, type InputOf, type InputRequiredOutcome, type McpContext, type ObjectInput, type Tool, type ToolAnnotations, type ToolEntry, type ToolErrorResult } from "../server/mcp/author";
+import { entryBase, describeIssues, findHeaderParams, isInputRequiredOutcome, isToolErrorResult, logWithReference, McpError, objectSchema, StorageUnavailableError, toolErrorResult, type CallToolResult, type ContentBlock, type InputOf, type InputRequiredOutcome, type EntryOptions, type McpContext, type ObjectInput, type Tool, type ToolAnnotations, type ToolEntry, type ToolErrorResult } from "../server/mcp/author";
 
 type StructuredOutput = z.ZodType<Record<string, unknown>>;
 
@@ -9,7 +9,7 @@ export type ToolReturn = string | ContentBlock[] | CallToolResult | InputRequire
 /** With an `output` schema, `run` returns the structured value (or `toolError(…)`, or `inputRequired(…)`). */
 export type StructuredToolReturn<Output extends StructuredOutput> = z.input<Output> | ToolErrorResult | InputRequiredOutcome;
 
-interface ToolOptionsBase<Input extends ObjectInput, Prepared extends Prepared_ | undefined> {
+interface ToolOptionsBase<Input extends ObjectInput, Prepared extends Prepared_ | undefined> extends EntryOptions {
   /** Unique among the server's tools; what the model calls. */
   name: string;
   title?: string;
@@ -23,15 +23,9 @@ interface ToolOptionsBase<Input extends ObjectInput, Prepared extends Prepared_ 
   icons?: Tool["icons"];
   _meta?: Record<string, unknown>;
   /**
-   * Each `requestState` this tool issues is accepted once, across every instance sharing the
-   * storage (the claim is made before `run`), and answers only count when they come with one.
-   * For tools that act on a confirmation: one yes, one action.
-   */
-  singleUseState?: boolean;
-  /**
    * Long-running work, as a task (the tasks extension, `io.modelcontextprotocol/tasks`): the call answers
    * at once with a task the client polls, and `run` goes on in the background, on whichever instance
-   * (the tasks feature: server/features/tasks/README.md). The task keeps the arguments as `input` parsed them (stored as JSON), and every round gets
+   * (the tasks feature and its README). The task keeps the arguments as `input` parsed them (stored as JSON), and every round gets
    * that value. `run` is written as for any call; inside a task, `sendProgress` sets the task's
    * status message, `inputRequired` parks it until the client answers, and `mcp.signal` fires on cancel.
    * - `"optional"`: a task when the client declares the extension on the request, a plain call otherwise.
@@ -45,16 +39,6 @@ interface ToolOptionsBase<Input extends ObjectInput, Prepared extends Prepared_ 
    * argument, or `inputRequired(…)`.
    */
   prepare?(args: InputOf<Input>, mcp: McpContext): Prepared | InputRequiredOutcome | Promise<Prepared | InputRequiredOutcome>;
-  /**
-   * With sign-in on (NITRO_MCP_AUTH_ISSUER): the OAuth scopes a caller's token needs, e.g. `["notes:write"]`.
-   * Without them the call gets 403 with an `insufficient_scope` challenge, so the client can ask for more. Lists are never restricted.
-   */
-  scopes?: readonly string[];
-  /**
-   * At most this many calls per caller (signed-in principal, or address), across every instance, e.g.
-   * `"10/60s"` (units ms, s, m, h): past it a call gets 429 and runs nothing (server/features/rate-limit).
-   */
-  rateLimit?: string;
 }
 
 type Prepared_ = Record<string, unknown>;
@@ -98,19 +82,7 @@ const isToolResult = (value: unknown): value is CallToolResult =>
 export function defineTool<Input extends ObjectInput = z.ZodObject<{}>, Prepared extends Prepared_ | undefined = undefined>(
   options: ToolOptions<Input, Prepared>,
 ): ToolEntry;
-/**
- * Declares a tool with structured output: `run` returns a value of the `output` schema, sent as
- * `structuredContent` and as JSON text (or `toolError(…)`, or `inputRequired(…)`).
- *
- * @example
- * export default defineTool({
- *   name: "add",
- *   description: "Adds two numbers.",
- *   input: { a: z.number(), b: z.number() },
- *   output: z.object({ sum: z.number() }),
- *   run: ({ a, b }) => ({ sum: a + b }),
- * });
- */
+/** Declares a tool with structured output: `run` returns a value of the `output` schema (as in the example above), sent as `structuredContent` and as JSON text. */
 export function defineTool<Input extends ObjectInput, Output extends StructuredOutput, Prepared extends Prepared_ | undefined = undefined>(
   options: StructuredToolOptions<Input, Output, Prepared>,
 ): ToolEntry;
@@ -173,13 +145,10 @@ export function defineTool(
 
   const { prepare } = options;
   return {
-    [DEFINITION]: true,
+    ...entryBase(options),
     kind: "tool",
     descriptor,
     headerParams: findHeaderParams(options.name, inputSchema as Record<string, unknown>),
-    singleUseState: options.singleUseState ?? false,
-    scopes: options.scopes ?? [],
-    ...(options.rateLimit !== undefined && { rateLimit: options.rateLimit }),
     ...(options.task && {
       task: {
         mode: options.task,

@@ -14,7 +14,7 @@
  */
 import nitroWorker, { $DurableObject as NitroDurableObject } from "nitropack/presets/cloudflare/runtime/cloudflare-durable";
 import { BodyTimeoutError, BodyTooLargeError } from "../mcp/http/body";
-import { errorBody, errorMessage } from "../mcp/jsonrpc";
+import { errorBody, errorMessage } from "../mcp/protocol";
 import { SETTINGS } from "../mcp/settings";
 import type { Consumed } from "../mcp/gcra";
 import { AtomicTable, type DurableStorageState } from "./atomic-table";

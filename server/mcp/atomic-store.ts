@@ -1,18 +1,9 @@
 /**
- * The few storage operations that must be atomic across every instance sharing the store:
- * claiming a single-use state, creating and moving a task, counting a rate limit. unstorage has no such operation, so
- * each store brings its own primitive (see `drivers.node.ts`, `drivers.cloudflare.ts`, which implement this interface):
- *
- * | store        | primitive                                                    |
- * |--------------|--------------------------------------------------------------|
- * | memory       | a check-and-set in one synchronous step (one process)        |
- * | Redis        | `SET key value NX EX ttl`; a Lua script for compare-and-set  |
- * | Upstash      | the same commands over its REST API                          |
- * | files (dev)  | a lock file created exclusively (`wx`)                       |
- * | Workers      | a Durable Object, one per shard of keys                      |
- *
- * A store with no primitive (Workers KV, or any other unstorage driver) cannot promise exactly
- * once: the server refuses to start when a definition needs it (see `plugins/storage.ts`).
+ * The few storage operations that must be atomic across every instance sharing the store: claiming a single-use
+ * state, creating and moving a task, counting a rate limit. unstorage has no such operation, so each store brings its
+ * own primitive (the drivers in `server/storage/` implement this interface; which store uses what: its README). A store
+ * with none (Workers KV, any other unstorage driver) cannot promise exactly once: the server then refuses to start when
+ * a definition needs it (`plugins/storage.ts`).
  */
 import type { Consumed } from "./gcra";
 

@@ -15,7 +15,7 @@ import type { RequestMeta } from "./request-meta";
 export interface AuthInfo {
   /** A stable name for the caller, sealed into every requestState: `<issuer>#<subject>` for a signed-in user, the name of a static token, or `anonymous`. */
   readonly principal: string;
-  /** How: an OAuth access token, a static token (NITRO_MCP_AUTH_TOKENS), or nobody asked. */
+  /** How: an OAuth access token or a static token (the sign-in feature), or nobody asked. */
   readonly via: "oauth" | "static" | "anonymous";
   /** The OAuth scopes granted (only checked for `via: "oauth"`). */
   readonly scopes: readonly string[];
@@ -60,7 +60,7 @@ export interface McpContext extends RequestMeta {
   readonly era: Era;
   /** Present for tools/call, prompts/get and resources/read when the body names a target. */
   readonly target?: RequestTarget;
-  /** Who is calling, as resolved by `auth/authenticate.ts` (the same as `auth.principal`). */
+  /** Who is calling, as the authenticate step resolved it (the same as `auth.principal`). */
   readonly principal: string;
   /** The caller's sign-in: scopes and verified token claims. */
   readonly auth: AuthInfo;
@@ -82,7 +82,7 @@ declare module "h3" {
     /** Set by the authenticate step of `POST /mcp`. */
     mcpAuth?: AuthInfo;
     /** Set by `readMcpRequest` as soon as the body parses: what a refused request still says about itself. */
-    mcpMessage?: import("./jsonrpc").JsonRpcRequest;
+    mcpMessage?: import("./protocol").JsonRpcRequest;
     /** Set by `readMcpRequest`: the validated request the route's handler answers. */
     mcp?: McpContext;
   }

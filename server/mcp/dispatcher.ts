@@ -4,23 +4,81 @@
  * `_meta["io.modelcontextprotocol/serverInfo"]`, keeping any `_meta` the handler set (the legacy
  * era's shapes are the legacy feature's). Methods exist only when the capability behind them does:
  * a server with no prompts answers `prompts/list` with -32601, as its discover result promises.
+ * The methods that serve the registry's definitions (tools, prompts, resources) are here too.
  */
 import type { Era, McpContext, OpenedState } from "./context";
 import { useMcpConfig } from "./config";
-import { methodNotFound } from "./errors";
-import { addedMethods, useLegacyEra, type Retry } from "./features";
+import { invalidParams, methodNotFound, ResourceNotFoundError } from "./errors";
+import { addedMethods, useLegacyEra, useTaskRunner, type Retry } from "./features";
 import { errorReply, toMcpError, type JsonRpcReply } from "./http/error-reply";
-import { resultMessage } from "./jsonrpc";
+import { isPlainObject } from "./internal/basics";
+import { META, resultMessage, type CacheScope, type Resource } from "./protocol";
 import { complete } from "./methods/completion";
 import { discover } from "./methods/discover";
 import { listen } from "./methods/listen";
-import { getPrompt, listPrompts } from "./methods/prompts";
-import { listResourceTemplates, listResources, readResource } from "./methods/resources";
-import { callTool, listTools } from "./methods/tools";
-import type { MethodHandler } from "./methods/types";
+import type { MethodHandler, MethodResult } from "./methods/types";
 import { isInputRequiredOutcome, isTaskCreatedOutcome } from "./outcome";
-import { META, type InputRequest } from "./protocol";
+import { paginate } from "./pagination";
 import { registry } from "./registry";
+
+/** The shape every list method answers with: one page under its key, `nextCursor`, caching hints. */
+export function listResult(key: string, items: readonly unknown[], mcp: McpContext, cacheScope?: CacheScope): MethodResult {
+  const config = useMcpConfig();
+  const page = paginate(items, mcp.params.cursor, config.pageSize, key);
+  return {
+    [key]: page.items,
+    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    ...config.listCache,
+    ...(cacheScope ? { cacheScope } : {}),
+  };
+}
+
+/** `params.arguments` of tools/call and prompts/get: absent means none; anything but an object is -32602. */
+function requireArguments(mcp: McpContext): Record<string, unknown> {
+  const args = mcp.params.arguments;
+  if (args === undefined) return {};
+  if (!isPlainObject(args)) throw invalidParams("params.arguments must be an object");
+  return args;
+}
+
+const tools = registry.tools.map((tool) => tool.descriptor);
+const prompts = registry.prompts.map((prompt) => prompt.descriptor);
+const fixedResources = registry.resources.map((entry) => entry.descriptor as Resource);
+const templates = registry.templates.map((entry) => entry.descriptor);
+/** Templates that list their resources at run time may list per caller: keep shared caches out. */
+const resourceListScope = registry.templates.some((entry) => entry.list) ? "private" : undefined;
+/** Resources are read fresh by default: results may be private to the caller and may change. */
+const DEFAULT_READ_CACHE = { ttlMs: 0, cacheScope: "private" } as const;
+
+async function callTool(mcp: McpContext): Promise<MethodResult> {
+  if (!mcp.target) throw invalidParams("tools/call requires params.name (a string)");
+  const tool = mcp.target.entry;
+  if (tool?.kind !== "tool") throw invalidParams(`Unknown tool: ${mcp.target.name}`);
+  const args = requireArguments(mcp);
+  // A tool with `task` exists only with the tasks feature: the server refuses to start otherwise (plugins/mcp-startup.ts).
+  return tool.task ? useTaskRunner()!({ ...tool, task: tool.task }, args, mcp) : tool.call(args, mcp);
+}
+
+async function getPrompt(mcp: McpContext): Promise<MethodResult> {
+  if (!mcp.target) throw invalidParams("A prompt name (string) is required");
+  const prompt = mcp.target.entry;
+  if (prompt?.kind !== "prompt") throw invalidParams(`Unknown prompt: ${mcp.target.name}`);
+  return prompt.get(requireArguments(mcp), mcp);
+}
+
+async function listResources(mcp: McpContext): Promise<MethodResult> {
+  const listed = await Promise.all(registry.templates.map((entry) => entry.list?.(mcp) ?? []));
+  return listResult("resources", [...fixedResources, ...listed.flat()], mcp, resourceListScope);
+}
+
+async function readResource(mcp: McpContext): Promise<MethodResult> {
+  if (!mcp.target) throw invalidParams("resources/read requires params.uri (a string)");
+  const { name: uri, entry, variables } = mcp.target;
+  if (entry?.kind !== "resource") throw new ResourceNotFoundError(uri);
+  const result = await entry.read(uri, variables, mcp);
+  if (isInputRequiredOutcome(result)) return result;
+  return { ...result, ...DEFAULT_READ_CACHE, ...entry.cache };
+}
 
 let serverInfoMeta: Record<string, unknown> | undefined;
 const serverInfo = () => (serverInfoMeta ??= { [META.serverInfo]: useMcpConfig().serverInfo });
@@ -35,23 +93,13 @@ function shaped(result: Readonly<Record<string, unknown>>, resultType: string): 
 
 export const completeResult = (result: Readonly<Record<string, unknown>>) => shaped(result, "complete");
 
-const inputRequiredResult = (inputRequests: Readonly<Record<string, InputRequest>>, requestState: string) => ({
-  resultType: "input_required",
-  inputRequests,
-  requestState,
-  _meta: serverInfo(),
-});
-
-/** A task just created (the tasks extension): its `Task` fields, flat, with `resultType: "task"`. */
-const taskResult = (task: Readonly<Record<string, unknown>>) => shaped(task, "task");
-
 const { capabilities } = registry;
 /** The core's methods both eras share, present only when the capability behind them is. */
 const shared = new Map<string, MethodHandler>();
-if (capabilities.tools) shared.set("tools/list", listTools).set("tools/call", callTool);
-if (capabilities.prompts) shared.set("prompts/list", listPrompts).set("prompts/get", getPrompt);
+if (capabilities.tools) shared.set("tools/list", (mcp) => listResult("tools", tools, mcp)).set("tools/call", callTool);
+if (capabilities.prompts) shared.set("prompts/list", (mcp) => listResult("prompts", prompts, mcp)).set("prompts/get", getPrompt);
 if (capabilities.resources) {
-  shared.set("resources/list", listResources).set("resources/templates/list", listResourceTemplates).set("resources/read", readResource);
+  shared.set("resources/list", listResources).set("resources/templates/list", (mcp) => listResult("resourceTemplates", templates, mcp)).set("resources/read", readResource);
 }
 if (capabilities.completions) shared.set("completion/complete", complete);
 
@@ -85,11 +133,11 @@ async function result(mcp: McpContext, steps: StateSteps): Promise<Record<string
   if (!handler) throw methodNotFound(mcp.method);
   const outcome = await handler(mcp);
   const legacyEra = mcp.era === "legacy" ? useLegacyEra() : undefined;
-  // Tasks are only ever created for a 2026-07-28 request that declared the extension.
-  if (isTaskCreatedOutcome(outcome)) return taskResult(outcome.task);
+  // A task just created (only ever for a 2026-07-28 request that declared the extension): its `Task` fields, flat.
+  if (isTaskCreatedOutcome(outcome)) return shaped(outcome.task, "task");
   if (!isInputRequiredOutcome(outcome)) return legacyEra ? legacyEra.result(outcome) : completeResult(outcome);
   if (legacyEra) return legacyEra.inputRequired(mcp, outcome, retryOf(mcp, handler, steps));
-  return inputRequiredResult(outcome.inputRequests, await steps.seal(mcp, outcome.state));
+  return { resultType: "input_required", inputRequests: outcome.inputRequests, requestState: await steps.seal(mcp, outcome.state), _meta: serverInfo() };
 }
 
 export async function dispatch(mcp: McpContext, steps: StateSteps): Promise<JsonRpcReply> {

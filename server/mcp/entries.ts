@@ -5,7 +5,7 @@
  * when the definition module loads.
  */
 import type { McpContext } from "./context";
-import type { HeaderParam } from "./http/mcp-headers";
+import type { HeaderParam } from "./request-meta";
 import type { InputRequiredOutcome } from "./outcome";
 import type { UriTemplate } from "./uri-template";
 import type {
@@ -28,15 +28,35 @@ export type Completer = (
   mcp: McpContext,
 ) => readonly string[] | Promise<readonly string[]>;
 
-interface EntryBase {
-  readonly [DEFINITION]: true;
-  /** When true, a `requestState` issued for this entry is accepted once, and answers need one. */
-  readonly singleUseState: boolean;
-  /** With sign-in on: the OAuth scopes a token needs to call it (403 `insufficient_scope` otherwise). */
-  readonly scopes: readonly string[];
-  /** At most this many calls per caller, e.g. `"10/60s"`: enforced by the rate-limit feature (the server refuses to start without it). */
+/** What every definition may declare besides its own options (`defineTool`, `definePrompt`, `defineResource`). */
+export interface EntryOptions {
+  /**
+   * Each `requestState` it issues is accepted once, across every instance sharing the storage (the claim is made
+   * before it runs), and answers only count when they come with one. For acting on a confirmation: one yes, one action.
+   */
+  readonly singleUseState?: boolean;
+  /**
+   * With sign-in: the OAuth scopes a caller's token needs, e.g. `["notes:write"]`. Without them the call gets 403 with an
+   * `insufficient_scope` challenge, so the client can ask for more. Lists are never restricted.
+   */
+  readonly scopes?: readonly string[];
+  /**
+   * At most this many calls per caller (signed-in principal, or address), across every instance, e.g. `"10/60s"`
+   * (units ms, s, m, h): past it a call gets 429 and runs nothing. Enforced by the rate-limit feature: without it the
+   * server refuses to start.
+   */
   readonly rateLimit?: string;
 }
+
+type EntryBase = { readonly [DEFINITION]: true } & Required<Omit<EntryOptions, "rateLimit">> & Pick<EntryOptions, "rateLimit">;
+
+/** The fields every entry carries, from the options every definition may declare. */
+export const entryBase = ({ singleUseState = false, scopes = [], rateLimit }: EntryOptions): EntryBase => ({
+  [DEFINITION]: true,
+  singleUseState,
+  scopes,
+  ...(rateLimit !== undefined && { rateLimit }),
+});
 
 /** The author's data from `prepare`, handed to `run`. */
 export type Prepared = Readonly<Record<string, unknown>>;

@@ -20,22 +20,13 @@ export const ErrorCode = {
   HeaderMismatch: -32020,
   MissingRequiredClientCapability: -32021,
   UnsupportedProtocolVersion: -32022,
-  /** 2025-11-25 only: the legacy way to ask for a URL-mode elicitation. */
-  UrlElicitationRequired: -32042,
-  /** 2025-11-25 and earlier: resource not found. */
-  LegacyResourceNotFound: -32002,
 } as const;
 
 export class McpError extends Error {
   /** Set when the error is raised before the envelope was fully parsed but its id was readable. */
   requestId?: RequestId;
 
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-    readonly httpStatus = 200,
-  ) {
+  constructor(readonly code: number, message: string, readonly data?: unknown, readonly httpStatus = 200) {
     super(clip(message, MAX_MESSAGE));
     this.name = "McpError";
   }

@@ -2,32 +2,21 @@
  * The seam through which optional features (`server/features/*`) plug into the core. A feature's
  * Nitro plugin calls these registrations at start-up; the core reads them on the first request,
  * so it never imports a feature and deleting a feature's folder leaves a core that builds.
- * Without any registration the core serves 2026-07-28 alone, observes nothing, and answers only
- * its own methods. See server/mcp/README.md, "Extending the core".
+ * Without any registration the core serves 2026-07-28 alone to anonymous callers, refuses nothing,
+ * observes nothing, and answers only its own methods. See server/mcp/README.md, "Extending the core".
+ *
+ * Two steps of `POST /mcp` are the features' alone, so they live here: `authenticate` (the sign-in
+ * feature decides) and `runRequestChecks` (the checks features added, e.g. the rate limit).
  */
 import type { H3Event } from "h3";
 import type { AuthInfo, Era, McpContext, RequestTarget } from "./context";
 import type { ToolEntry } from "./entries";
 import type { McpError } from "./errors";
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc";
+import { sendError } from "./http/error-reply";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, LoggingLevel, ServerCapabilities } from "./protocol";
 import type { MethodHandler, MethodResult } from "./methods/types";
 import type { InputRequiredOutcome } from "./outcome";
-import type { LoggingLevel, ServerCapabilities } from "./protocol";
 import type { EraSelection } from "./request-meta";
-
-/** How an MCP request ended, as the dispatcher or a refusing step recorded it (`recordOutcome`), for the observer. */
-export interface RequestOutcome {
-  readonly resultType?: string;
-  /** A tool result with `isError: true` (a failure the model reads, not a protocol error). */
-  readonly toolError?: boolean;
-  readonly errorCode?: number;
-  readonly errorMessage?: string;
-}
-
-/** Records how the request ended, on `event.context.mcpOutcome`, where an observer reads it once the response is complete. */
-export function recordOutcome(event: H3Event, outcome: RequestOutcome): void {
-  event.context.mcpOutcome = outcome;
-}
 
 /** Watches every MCP request (the observability feature: spans). Each method must let errors through unchanged. */
 export interface RequestObserver {
@@ -60,6 +49,8 @@ export interface LegacyEra {
   inputRequired(mcp: McpContext, outcome: InputRequiredOutcome, retry: Retry): Promise<Record<string, unknown>> | Record<string, unknown>;
   /** An error as the negotiated revision words it. */
   error(error: McpError): McpError;
+  /** Before any state opens, for a request without the 2026 envelope: the session it presents, opened, or its refusal (404). */
+  openSession(event: H3Event, message: JsonRpcRequest): Promise<Refusal | undefined>;
   /** A notification or response the client POSTed: answered here (202, or its refusal), or undefined to leave it to the core. */
   receive(event: H3Event, message: JsonRpcNotification | JsonRpcResponse): Promise<void> | undefined;
 }
@@ -81,6 +72,20 @@ export interface SignIn {
   /** Answers `error` when it is one of this feature's refusals (e.g. from `authorize`); returns undefined for any other error. */
   refuse(event: H3Event, error: unknown): Promise<void> | undefined;
 }
+
+/**
+ * A check of `POST /mcp` (the rate limit's): a request check runs right after `authenticate`, before the body
+ * is read (it sees the caller and the headers, so a refusal costs no body read); a message check runs once the
+ * JSON-RPC request is read, before any `requestState` opens or handler runs. A check answers a refusal (sent as
+ * a JSON-RPC error with its status and headers) or nothing; what it throws is answered like any other error.
+ */
+export interface Refusal {
+  readonly error: McpError;
+  readonly headers?: Record<string, string>;
+}
+type Verdict = Refusal | undefined | Promise<Refusal | undefined>;
+export type RequestCheck = (event: H3Event) => Verdict;
+export type MessageCheck = (event: H3Event, message: JsonRpcRequest) => Verdict;
 
 /** Runs the tools declared with `task` (the tasks feature): the whole tools/call, plain or as a task. */
 export type TaskRunner = (tool: ToolEntry & { task: NonNullable<ToolEntry["task"]> }, args: Record<string, unknown>, mcp: McpContext) => Promise<MethodResult>;
@@ -107,67 +112,64 @@ const registered: {
   methods: Record<Era, Map<string, MethodHandler>>;
   extensions: Record<Era, Extensions>;
   listenSources: ListenSource[];
-} = { observer: passThrough, methods: { modern: new Map(), legacy: new Map() }, extensions: { modern: {}, legacy: {} }, listenSources: [] };
+  requestChecks: RequestCheck[];
+  messageChecks: MessageCheck[];
+} = { observer: passThrough, methods: { modern: new Map(), legacy: new Map() }, extensions: { modern: {}, legacy: {} }, listenSources: [], requestChecks: [], messageChecks: [] };
 
-/** Adds methods (e.g. `tasks/get`) to the eras named (at start-up). A feature adds a method only when the capability behind it is there. */
+// The registrations, each called at start-up by a feature's plugin (what the core does with each: server/mcp/README.md).
+
+/** Adds methods (e.g. `tasks/get`) to the eras named; a feature adds a method only when the capability behind it is there. */
 export function addMethods(eras: readonly Era[], methods: Readonly<Record<string, MethodHandler>>): void {
   for (const era of eras) for (const [name, handler] of Object.entries(methods)) registered.methods[era].set(name, handler);
 }
-
-/** Declares an extension the server supports, in the eras named: it appears in `server/discover` (and `initialize`) capabilities. */
+/** An extension listed in `server/discover` (and `initialize`) capabilities, in the eras named. */
 export function declareExtension(eras: readonly Era[], name: string, settings: Extensions[string]): void {
   for (const era of eras) registered.extensions[era][name] = settings;
 }
-
-/** Registers the runner of tools declared with `task` (at start-up). Without it, such a tool stops the server at start-up. */
-export function runTasks(runner: TaskRunner): void {
-  registered.taskRunner = runner;
+export function addRequestChecks(checks: { request?: RequestCheck; message?: MessageCheck }): void {
+  if (checks.request) registered.requestChecks.push(checks.request);
+  if (checks.message) registered.messageChecks.push(checks.message);
 }
+export const addListenSource = (source: ListenSource): void => void registered.listenSources.push(source);
+export const runTasks = (runner: TaskRunner): void => void (registered.taskRunner = runner);
+export const observeRequests = (observer: RequestObserver): void => void (registered.observer = observer);
+export const serveLegacyEra = (era: LegacyEra): void => void (registered.legacy = era);
+export const requireSignIn = (signIn: SignIn): void => void (registered.signIn = signIn);
 
-/** Adds something `subscriptions/listen` can carry (at start-up). */
-export function addListenSource(source: ListenSource): void {
-  registered.listenSources.push(source);
-}
-
-/** Registers the one request observer (at start-up). */
-export function observeRequests(observer: RequestObserver): void {
-  registered.observer = observer;
-}
-
-/** Registers how 2025-era requests are served (at start-up). */
-export function serveLegacyEra(era: LegacyEra): void {
-  registered.legacy = era;
-}
-
-/** Registers who may call (at start-up). */
-export function requireSignIn(signIn: SignIn): void {
-  registered.signIn = signIn;
-}
-
-/** The registered observer, or one that runs every step as it is. */
+// What the core reads of them.
 export const useObserver = (): RequestObserver => registered.observer;
-
-/** The 2025 era, when a feature serves it. */
 export const useLegacyEra = (): LegacyEra | undefined => registered.legacy;
-
-/** Sign-in, when configured: then every call needs a credential. */
 export const useSignIn = (): SignIn | undefined => registered.signIn;
-
-/** The methods features added to an era. */
-export const addedMethods = (era: Era): ReadonlyMap<string, MethodHandler> => registered.methods[era];
-
-/** The extensions features declared for an era. */
-export const declaredExtensions = (era: Era): Extensions => registered.extensions[era];
-
-/** The runner of task tools, when the tasks feature is there. */
 export const useTaskRunner = (): TaskRunner | undefined => registered.taskRunner;
-
-/** What `subscriptions/listen` can carry. */
+export const addedMethods = (era: Era): ReadonlyMap<string, MethodHandler> => registered.methods[era];
+export const declaredExtensions = (era: Era): Extensions => registered.extensions[era];
 export const listenSources = (): readonly ListenSource[] => registered.listenSources;
 
-declare module "h3" {
-  interface H3EventContext {
-    /** How the request ended, once answered (or refused). */
-    mcpOutcome?: RequestOutcome;
+const ANONYMOUS: AuthInfo = { principal: "anonymous", via: "anonymous", scopes: [] };
+
+/** Step of `POST /mcp`: the caller on `event.context.mcpAuth` (sign-in decides, and answers its refusals: 400, 401, 503), else `anonymous`. */
+export async function authenticate(event: H3Event): Promise<void> {
+  const auth = registered.signIn ? await registered.signIn.authenticate(event) : ANONYMOUS;
+  if (auth) event.context.mcpAuth = auth;
+}
+
+/** Step of `POST /mcp` after `authenticate`: the request checks, in order, until one refuses. */
+export async function runRequestChecks(event: H3Event): Promise<void> {
+  try {
+    for (const check of registered.requestChecks) {
+      const refusal = await check(event);
+      if (refusal) return sendError(event, undefined, refusal.error, refusal.headers);
+    }
+  } catch (error) {
+    return sendError(event, undefined, error);
   }
+}
+
+/** The first refusal of the message checks (called by `readMcpRequest`, which answers what they throw). */
+export async function runMessageChecks(event: H3Event, message: JsonRpcRequest): Promise<Refusal | undefined> {
+  for (const check of registered.messageChecks) {
+    const refusal = await check(event, message);
+    if (refusal) return refusal;
+  }
+  return undefined;
 }

@@ -1,36 +1,23 @@
 /**
- * Protocol vocabulary: the SDK's wire types, plus the handful of 2026-07-28 names the SDK
- * does not export as values (its constants live in the client/server bundles, which we
- * do not want in an edge bundle; `import type` costs nothing at run time).
+ * The wire: MCP's vocabulary (the SDK's types, plus the handful of 2026-07-28 names the SDK does not
+ * export as values: its constants live in the client/server bundles, which we do not want in an edge
+ * bundle; `import type` costs nothing at run time), and the JSON-RPC 2.0 envelope: parsing the one
+ * incoming message, writing responses.
+ *
+ * Streamable HTTP carries exactly one message per POST. Batches (arrays) are rejected with -32600; a
+ * response (a 2025-era client answering the server's question) is parsed, for the legacy feature to take.
+ * A message nested deeper than MAX_JSON_DEPTH is rejected too:
+ * every later walk over what the client sent (the state binding, schema checks, JSON.stringify) is
+ * recursive, and this bound keeps each of them safe.
  */
+import type { RequestId } from "@modelcontextprotocol/server";
+import { type McpError, invalidRequest, parseError } from "./errors";
+import { isPlainObject } from "./internal/basics";
+
 export type {
-  CallToolResult,
-  ClientCapabilities,
-  ContentBlock,
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  DiscoverResult,
-  ElicitRequestFormParams,
-  ElicitResult,
-  GetPromptResult,
-  Implementation,
-  InputRequest,
-  InputRequests,
-  InputRequiredResult,
-  InputResponses,
-  ListRootsResult,
-  LoggingLevel,
-  ProgressToken,
-  Prompt,
-  PromptArgument,
-  PromptMessage,
-  ReadResourceResult,
-  RequestId,
-  Resource,
-  ResourceTemplateType as ResourceTemplate,
-  ServerCapabilities,
-  Tool,
-  ToolAnnotations,
+  CallToolResult, ClientCapabilities, ContentBlock, CreateMessageRequestParams, CreateMessageResult, ElicitRequestFormParams, ElicitResult,
+  GetPromptResult, Implementation, InputRequest, ListRootsResult, LoggingLevel, ProgressToken, Prompt, PromptArgument, PromptMessage,
+  ReadResourceResult, RequestId, Resource, ResourceTemplateType as ResourceTemplate, ServerCapabilities, Tool, ToolAnnotations,
 } from "@modelcontextprotocol/server";
 
 /**
@@ -60,10 +47,7 @@ export const META = {
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 
 /** Extensions this server can offer, by their identifiers. */
-export const EXTENSIONS = {
-  tasks: "io.modelcontextprotocol/tasks",
-  skills: "io.modelcontextprotocol/skills",
-} as const;
+export const EXTENSIONS = { tasks: "io.modelcontextprotocol/tasks", skills: "io.modelcontextprotocol/skills" } as const;
 
 /** The only requests that may answer `resultType: "input_required"`. */
 export const INPUT_REQUIRED_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
@@ -86,3 +70,111 @@ export interface CacheHints {
   ttlMs: number;
   cacheScope: CacheScope;
 }
+
+export interface JsonRpcRequest {
+  readonly kind: "request";
+  readonly id: RequestId;
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+}
+
+export interface JsonRpcNotification {
+  readonly kind: "notification";
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+}
+
+/** A client's answer to a request the server sent it: `result` or `error`, as sent (untrusted). */
+export interface JsonRpcResponse {
+  readonly kind: "response";
+  readonly id: RequestId;
+  readonly result?: unknown;
+  readonly error?: unknown;
+}
+
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+export interface JsonRpcErrorBody {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** Deeper than any MCP message needs; far below what would exhaust the stack of a recursive walk. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * True when valid JSON `text` nests objects and arrays deeper than `limit`: one pass over the
+ * characters (skipping strings), no recursion and no allocation, whatever the size of the body.
+ */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22) {
+      // A string: skip to its closing quote, stepping over escapes.
+      for (i++; i < text.length; i++) {
+        const inner = text.charCodeAt(i);
+        if (inner === 0x5c) i++;
+        else if (inner === 0x22) break;
+      }
+    } else if (code === 0x7b || code === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (code === 0x7d || code === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** The id of a message we could not fully validate, so the error can still echo it. */
+function readableId(message: unknown): RequestId | undefined {
+  if (!isPlainObject(message)) return undefined;
+  const id = message.id;
+  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : undefined;
+}
+
+/** Parses the raw body. Throws `McpError` (-32700 / -32600); the error carries the id when it was readable. */
+export function parseJsonRpcMessage(text: string): JsonRpcMessage {
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    throw parseError();
+  }
+  if (Array.isArray(message)) throw invalidRequest("Batch requests are not supported: send one JSON-RPC message per POST");
+  if (!isPlainObject(message)) throw invalidRequest("The body must be a JSON-RPC request object");
+  const id = readableId(message);
+  const fail = (text: string) => Object.assign(invalidRequest(text), { requestId: id });
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw fail(`The message is nested deeper than ${MAX_JSON_DEPTH} levels`);
+
+  if (message.jsonrpc !== "2.0") throw fail('"jsonrpc" must be "2.0"');
+  if (!("method" in message)) {
+    // A response: only the 2025 era's asking takes one (`LegacyEra.receive` in features.ts; -32600 otherwise).
+    const answered = "result" in message !== "error" in message;
+    if (id === undefined || !answered) throw fail("Expected a request, a notification, or a response with an id and either result or error");
+    return { kind: "response", id, ...("result" in message ? { result: message.result } : { error: message.error }) };
+  }
+  if (typeof message.method !== "string" || message.method === "") throw fail('"method" must be a non-empty string');
+  if (message.params !== undefined && !isPlainObject(message.params)) throw fail('"params" must be an object');
+  const params = (message.params as Record<string, unknown> | undefined) ?? {};
+
+  if (!("id" in message)) return { kind: "notification", method: message.method, params };
+  if (id === undefined) throw fail('"id" must be a string or an integer (and not null)');
+  return { kind: "request", id, method: message.method, params };
+}
+
+export function resultMessage(id: RequestId, result: Record<string, unknown>): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, result });
+}
+
+export function errorMessage(id: RequestId | undefined, error: JsonRpcErrorBody): string {
+  return JSON.stringify(id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error });
+}
+
+export function notificationMessage(method: string, params: Record<string, unknown>): string {
+  return JSON.stringify({ jsonrpc: "2.0", method, params });
+}
+
+export const errorBody = (error: McpError): JsonRpcErrorBody =>
+  error.data === undefined
+    ? { code: error.code, message: error.message }
+    : { code: error.code, message: error.message, data: error.data };

@@ -2,7 +2,7 @@
  * A step of `POST /mcp`: reads the request into `event.context.mcp`, checking everything
  * before any handler runs, and answers the refusals itself with the spec's code and status:
  * Content-Type (415), body size (413), one JSON-RPC message (-32700, -32600); a notification
- * is answered 202 here (a response is refused, unless the legacy feature takes it); then the message checks optional features added (`http/request-checks.ts`).
+ * is answered 202 here (a response is refused, unless the legacy feature takes it); then the message checks optional features added (`features.ts`).
  * For a 2026-07-28 request also `_meta` (-32602/400), the mirrored headers (-32020/400), the
  * version (-32022/400) and `inputResponses` (-32602); sign-in (when present) authorizes the caller
  * for the target (403 `insufficient_scope`), in both eras, before the next step opens any
@@ -12,18 +12,14 @@ import { sendNoContent, type H3Event } from "h3";
 import { useMcpConfig } from "./config";
 import type { AuthInfo, McpContext, RequestTarget } from "./context";
 import { invalidParams, invalidRequest } from "./errors";
-import { useLegacyEra, useObserver, useSignIn } from "./features";
+import { runMessageChecks, useLegacyEra, useObserver, useSignIn } from "./features";
 import { BodyTimeoutError, BodyTooLargeError, readBodyText } from "./http/body";
 import { ResponseChannel } from "./http/respond";
 import { sendError } from "./http/error-reply";
-import { runMessageChecks } from "./http/request-checks";
-import { checkMethodHeaders, checkParamHeaders, checkVersionHeader, requestHeader, type HeaderReader } from "./http/mcp-headers";
+import { checkMethodHeaders, checkParamHeaders, checkVersionHeader, hasModernMeta, parseRequestMeta, readProgressToken, requestHeader, requireModernVersion, selectEra, type HeaderReader } from "./request-meta";
 import { isPlainObject } from "./internal/basics";
-import { parseJsonRpcMessage, type JsonRpcRequest } from "./jsonrpc";
-import { INPUT_REQUIRED_METHODS, nameFieldOf, type RequestId } from "./protocol";
+import { parseJsonRpcMessage, type JsonRpcRequest, INPUT_REQUIRED_METHODS, nameFieldOf, type RequestId } from "./protocol";
 import { registry } from "./registry";
-import { parseRequestMeta, readProgressToken } from "./request-meta";
-import { requireModernVersion, selectEra } from "./request-meta";
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(?:;|$)/i;
 
@@ -98,27 +94,12 @@ function legacyFields(message: JsonRpcRequest, version: string, auth: AuthInfo):
 /**
  * The context of one request. A class rather than an object literal with a getter: `signal`
  * (an AbortController, made only if a handler asks for it) then costs nothing per request.
+ * Its fields are McpContext's (declared through the interface below, so no class field compiles to a
+ * defineProperty call), assigned in the constructor.
  */
+type ContextFields = { -readonly [K in Exclude<keyof McpContext, "signal">]: McpContext[K] };
+interface RequestContext extends ContextFields {}
 class RequestContext implements McpContext {
-  declare readonly id: RequestId;
-  declare readonly method: string;
-  declare readonly params: Readonly<Record<string, unknown>>;
-  declare readonly principal: string;
-  declare readonly era: McpContext["era"];
-  declare readonly protocolVersion: string;
-  declare readonly clientCapabilities: McpContext["clientCapabilities"];
-  declare readonly clientInfo: McpContext["clientInfo"];
-  declare readonly logLevel: McpContext["logLevel"];
-  declare readonly progressToken: McpContext["progressToken"];
-  declare readonly target: McpContext["target"];
-  declare readonly inputResponses: McpContext["inputResponses"];
-  declare readonly state: McpContext["state"];
-
-  declare readonly auth: AuthInfo;
-  declare readonly event: H3Event;
-  declare readonly channel: ResponseChannel;
-
-  // Fields are `declare`d and assigned here: a class field definition compiles to a defineProperty call each.
   constructor(message: JsonRpcRequest, auth: AuthInfo, fields: EraFields, event: H3Event, channel: ResponseChannel) {
     this.auth = auth;
     this.event = event;
@@ -156,9 +137,7 @@ function createMcpContext(event: H3Event, message: JsonRpcRequest, auth: AuthInf
 export async function readMcpRequest(event: H3Event): Promise<void> {
   let id: RequestId | undefined;
   try {
-    if (!JSON_CONTENT_TYPE.test(requestHeader(event, "content-type") ?? "")) {
-      throw invalidRequest("Content-Type must be application/json", 415);
-    }
+    if (!JSON_CONTENT_TYPE.test(requestHeader(event, "content-type") ?? "")) throw invalidRequest("Content-Type must be application/json", 415);
     const config = useMcpConfig();
     const message = parseJsonRpcMessage(await readBodyText(event, { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs }));
     if (message.kind !== "request") {
@@ -172,7 +151,8 @@ export async function readMcpRequest(event: H3Event): Promise<void> {
     event.context.mcpMessage = message;
     const observer = useObserver();
     observer.read(event, message);
-    const refusal = await runMessageChecks(event, message);
+    // A 2025-era request's session is opened here, by the legacy feature (404 when it does not open).
+    const refusal = (await runMessageChecks(event, message)) ?? (hasModernMeta(message.params) ? undefined : await useLegacyEra()?.openSession(event, message));
     if (refusal) return sendError(event, id, refusal.error, refusal.headers);
     event.context.mcp = observer.within(event, () => createMcpContext(event, message, event.context.mcpAuth!));
   } catch (error) {

@@ -34,9 +34,7 @@ type Definitions = readonly (readonly [definition: unknown, file: string])[];
 
 function entries<K extends Entry["kind"]>(definitions: Definitions, kind: K): Extract<Entry, { kind: K }>[] {
   return definitions.map(([definition, file]) => {
-    if (!isEntry(definition) || definition.kind !== kind) {
-      throw new Error(`${file} must default-export define${kind[0]!.toUpperCase()}${kind.slice(1)}(...)`);
-    }
+    if (!isEntry(definition) || definition.kind !== kind) throw new Error(`${file} must default-export define${kind[0]!.toUpperCase()}${kind.slice(1)}(...)`);
     return definition as Extract<Entry, { kind: K }>;
   });
 }

@@ -1,16 +1,138 @@
 /**
- * The per-request `_meta` of a 2026-07-28 request: protocol version, client
- * capabilities and identity, log level, progress token.
- *
- * A request missing a required field is malformed: -32602 with HTTP 400.
+ * What a request says about itself besides its message: its headers, and for 2026-07-28 its `_meta`
+ * (protocol version, client capabilities and identity, log level, progress token) and the headers that
+ * mirror the body. `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` must mirror the
+ * body exactly, so that a proxy routing on headers and this server acting on the body agree: any failure
+ * is 400 with -32020 HeaderMismatch, naming the header. A missing or malformed `_meta` field is -32602
+ * with HTTP 400. And which era (and version) serves the request.
  */
 import { ImplementationSchema } from "@modelcontextprotocol/core";
+import type { H3Event } from "h3";
 import type { Era } from "./context";
-import { invalidParams, unsupportedProtocolVersion } from "./errors";
+import { headerMismatch, invalidParams, unsupportedProtocolVersion } from "./errors";
 import { useLegacyEra } from "./features";
-import type { JsonRpcRequest } from "./jsonrpc";
-import { isPlainObject } from "./internal/basics";
-import { LOG_LEVELS, META, MODERN_PROTOCOL_VERSION, type Implementation, type LoggingLevel, type ProgressToken } from "./protocol";
+import { isPlainObject, utf8Decode } from "./internal/basics";
+import { LOG_LEVELS, META, MODERN_PROTOCOL_VERSION, nameFieldOf, type Implementation, type JsonRpcRequest, type LoggingLevel, type ProgressToken } from "./protocol";
+
+/**
+ * One request header, straight from the request object Nitro gives us (Node's `IncomingMessage`, or its mock on
+ * Workers), whose names are already lower case: cheaper than `event.headers`, which builds a whole `Headers` per request.
+ */
+export function requestHeader(event: H3Event, lowerCaseName: string): string | undefined {
+  const value = event.node.req.headers[lowerCaseName];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/** Reads a request header by lower-case name; `undefined` when absent. */
+export type HeaderReader = (lowerCaseName: string) => string | undefined;
+
+/** A tool parameter mirrored into `Mcp-Param-{header}` (from `x-mcp-header` in its input schema). */
+export interface HeaderParam {
+  /** The name part as declared, e.g. `Region` for `Mcp-Param-Region`. */
+  readonly header: string;
+  /** Chain of `properties` keys from the schema root to the parameter. */
+  readonly path: readonly string[];
+  readonly type: "string" | "integer" | "boolean";
+}
+
+const VISIBLE_ASCII = /^[\x20-\x7e\t]*$/;
+const SENTINEL = /^=\?base64\?(.*)\?=$/;
+const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
+
+/**
+ * Trims HTTP's optional whitespace, which is ASCII space and tab only: a no-break space or any
+ * other Unicode space is part of the value (and then fails the character check).
+ */
+export const trimOptionalWhitespace = (value: string): string => value.replace(/^[ \t]+|[ \t]+$/g, "");
+
+/**
+ * Decodes a header value: trims optional whitespace, rejects invalid characters,
+ * and decodes the `=?base64?…?=` sentinel (strict padding, valid UTF-8).
+ * Returns `null` when the value is not acceptable.
+ */
+export function decodeHeaderValue(raw: string): string | null {
+  const value = trimOptionalWhitespace(raw);
+  if (!VISIBLE_ASCII.test(value)) return null;
+  const sentinel = SENTINEL.exec(value);
+  if (!sentinel) return value;
+  const encoded = sentinel[1]!;
+  if (!STRICT_BASE64.test(encoded)) return null;
+  try {
+    const binary = atob(encoded);
+    return utf8Decode(Uint8Array.from(binary, (char) => char.charCodeAt(0)));
+  } catch {
+    return null;
+  }
+}
+
+function requireHeader(read: HeaderReader, name: string): string {
+  const raw = read(name.toLowerCase());
+  if (raw === undefined) throw headerMismatch(`missing required ${name} header`);
+  return raw;
+}
+
+/** Mcp-Name and Mcp-Param-* may carry the base64 sentinel; decoded before comparison. */
+function decodedHeader(name: string, raw: string): string {
+  const value = decodeHeaderValue(raw);
+  if (value === null) throw headerMismatch(`${name} header contains invalid characters or a malformed base64 value`);
+  return value;
+}
+
+/** `MCP-Protocol-Version` must be present and equal `_meta`'s version (checked before the version itself). */
+export function checkVersionHeader(read: HeaderReader, protocolVersion: string): void {
+  const version = trimOptionalWhitespace(requireHeader(read, "MCP-Protocol-Version"));
+  if (version !== protocolVersion) throw headerMismatch("MCP-Protocol-Version header value does not match the protocol version in _meta");
+}
+
+/** `Mcp-Method` (compared literally: values are case-sensitive) and `Mcp-Name` against the body. */
+export function checkMethodHeaders(read: HeaderReader, message: JsonRpcRequest): void {
+  const method = trimOptionalWhitespace(requireHeader(read, "Mcp-Method"));
+  if (method !== message.method) throw headerMismatch("Mcp-Method header value does not match the body's method");
+  const field = nameFieldOf(message.method);
+  if (!field) return;
+  const header = decodedHeader("Mcp-Name", requireHeader(read, "Mcp-Name"));
+  const value = message.params[field];
+  // A missing or non-string body value is reported by the method itself (-32602).
+  if (typeof value === "string" && header !== value) throw headerMismatch(`Mcp-Name header value does not match the body's ${field}`);
+}
+
+function valueAt(args: unknown, path: readonly string[]): unknown {
+  let value = args;
+  for (const key of path) {
+    if (!isPlainObject(value)) return undefined;
+    value = value[key];
+  }
+  return value;
+}
+
+function matches(header: string, body: unknown, type: HeaderParam["type"]): boolean {
+  switch (type) {
+    case "string":
+      return header === body;
+    case "boolean":
+      return header === String(body) && typeof body === "boolean";
+    case "integer":
+      // Compared numerically ("42.0" and 42 are the same value), decimal notation only.
+      return typeof body === "number" && DECIMAL.test(header) && Number(header) === body;
+  }
+}
+
+/** Checks the `Mcp-Param-*` headers of a `tools/call` against the tool's declared header parameters. */
+export function checkParamHeaders(read: HeaderReader, params: readonly HeaderParam[], args: unknown): void {
+  for (const param of params) {
+    const name = `Mcp-Param-${param.header}`;
+    const raw = read(name.toLowerCase());
+    const body = valueAt(args, param.path);
+    if (raw === undefined) {
+      if (body === undefined || body === null) continue;
+      throw headerMismatch(`missing ${name} header for parameter '${param.path.join(".")}'`);
+    }
+    if (!matches(decodedHeader(name, raw), body, param.type)) {
+      throw headerMismatch(`${name} header value does not match parameter '${param.path.join(".")}' in the body`);
+    }
+  }
+}
 
 export interface RequestMeta {
   readonly protocolVersion: string;
@@ -37,18 +159,12 @@ export function readProgressToken(meta: Record<string, unknown>): ProgressToken 
 export function parseRequestMeta(params: Readonly<Record<string, unknown>>): RequestMeta {
   const meta = params._meta;
   if (!isPlainObject(meta)) {
-    throw malformed(
-      `Missing params._meta: every 2026-07-28 request carries "${META.protocolVersion}" and "${META.clientCapabilities}"`,
-    );
+    throw malformed(`Missing params._meta: every 2026-07-28 request carries "${META.protocolVersion}" and "${META.clientCapabilities}"`);
   }
   const protocolVersion = meta[META.protocolVersion];
-  if (typeof protocolVersion !== "string" || protocolVersion === "") {
-    throw malformed(`Missing or invalid _meta["${META.protocolVersion}"]`);
-  }
+  if (typeof protocolVersion !== "string" || protocolVersion === "") throw malformed(`Missing or invalid _meta["${META.protocolVersion}"]`);
   const clientCapabilities = meta[META.clientCapabilities];
-  if (!isPlainObject(clientCapabilities)) {
-    throw malformed(`Missing or invalid _meta["${META.clientCapabilities}"]: send {} if the client declares nothing`);
-  }
+  if (!isPlainObject(clientCapabilities)) throw malformed(`Missing or invalid _meta["${META.clientCapabilities}"]: send {} if the client declares nothing`);
   const rawInfo = meta[META.clientInfo];
   let clientInfo: Implementation | undefined;
   if (rawInfo !== undefined) {

@@ -1,10 +1,10 @@
 /** Mistakes in a definition fail when its file loads (at start-up), not when a person is waiting. */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { checkParamHeaders } from "../../server/mcp/http/mcp-headers";
+import { checkParamHeaders } from "../../server/mcp/request-meta";
 import { defineResource } from "../../utils/define-resource";
 import { defineTool } from "../../utils/define-tool";
-import { defineForm, elicitForm } from "../../utils/asks";
+import { defineForm, elicitForm } from "../../utils/multi-round";
 
 describe("defineForm", () => {
   it("publishes a flat form without zod's redundant extras", () => {

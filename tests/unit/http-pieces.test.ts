@@ -3,10 +3,9 @@ import { describe, expect, it } from "vitest";
 import { clientCanAnswer, requireClientCapabilities } from "../../server/mcp/capabilities";
 import { McpError } from "../../server/mcp/errors";
 import { findHeaderParams } from "../../server/mcp/http/header-params";
-import { decodeHeaderValue } from "../../server/mcp/http/mcp-headers";
-import { MAX_JSON_DEPTH, parseJsonRpcMessage } from "../../server/mcp/jsonrpc";
+import { decodeHeaderValue } from "../../server/mcp/request-meta";
+import { MAX_JSON_DEPTH, parseJsonRpcMessage, type InputRequest } from "../../server/mcp/protocol";
 import { paginate } from "../../server/mcp/pagination";
-import type { InputRequest } from "../../server/mcp/protocol";
 import { compileUriTemplate } from "../../server/mcp/uri-template";
 
 describe("header values", () => {

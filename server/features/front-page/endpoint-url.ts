@@ -1,7 +1,7 @@
 /** The URL people should give their MCP client, as the front page shows it. */
 import { getRequestProtocol, type H3Event } from "h3";
 import type { McpConfig } from "../../mcp/config";
-import { requestHeader } from "../../mcp/http/mcp-headers";
+import { requestHeader } from "../../mcp/request-meta";
 
 /**
  * `http` or `https`, as the client reached us. Nitro's Worker entry tells its request mock the

@@ -9,9 +9,8 @@
 import { setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import { useMcpConfig, useSettings, type McpConfig } from "../../mcp/config";
 import { useSignIn } from "../../mcp/features";
-import { requestHeader } from "../../mcp/http/mcp-headers";
+import { requestHeader, supportedProtocolVersions } from "../../mcp/request-meta";
 import { base64UrlEncode, utf8Encode } from "../../mcp/internal/basics";
-import { supportedProtocolVersions } from "../../mcp/request-meta";
 import { SETTINGS } from "./settings";
 import { endpointUrl } from "./endpoint-url";
 import { explicitQuality } from "./prefers-html";

@@ -14,7 +14,7 @@ import { useMessageBus } from "../../mcp/bus";
 import { invalidRequest } from "../../mcp/errors";
 import { sendError } from "../../mcp/http/error-reply";
 import { isPlainObject } from "../../mcp/internal/basics";
-import type { JsonRpcNotification, JsonRpcResponse } from "../../mcp/jsonrpc";
+import type { JsonRpcNotification, JsonRpcResponse } from "../../mcp/protocol";
 import { logWarning } from "../../mcp/log";
 import { callChannel, type AnswerTicket, type BusMessage } from "./ask";
 import { PURPOSE, openSession, openToken, sessionHeader, sessionNotFound, type LegacySession } from "./session";

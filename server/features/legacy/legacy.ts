@@ -18,15 +18,19 @@ import { useMcpConfig } from "../../mcp/config";
 import type { McpContext } from "../../mcp/context";
 import { ErrorCode, McpError, ResourceNotFoundError, invalidParams, unsupportedProtocolVersion } from "../../mcp/errors";
 import { isPlainObject } from "../../mcp/internal/basics";
-import type { JsonRpcRequest } from "../../mcp/jsonrpc";
+import { type JsonRpcRequest, LOG_LEVELS, MODERN_PROTOCOL_VERSION, type InputRequest, type LoggingLevel } from "../../mcp/protocol";
 import type { MethodResult } from "../../mcp/methods/types";
 import type { Retry } from "../../mcp/features";
 import type { InputRequiredOutcome } from "../../mcp/outcome";
-import { LOG_LEVELS, MODERN_PROTOCOL_VERSION, type InputRequest, type LoggingLevel } from "../../mcp/protocol";
 import { serverCapabilities } from "../../mcp/registry";
 import { supportedProtocolVersions, type EraSelection } from "../../mcp/request-meta";
 import { askLegacyClient, canAsk, ended } from "./ask";
 import { mintSession } from "./session";
+
+/** 2025-11-25 only: the way to ask for a URL-mode elicitation. */
+const URL_ELICITATION_REQUIRED = -32042;
+/** 2025-11-25 and earlier: resource not found. */
+const LEGACY_RESOURCE_NOT_FOUND = -32002;
 
 export const LEGACY_LOG_LEVEL: LoggingLevel = "info";
 
@@ -107,7 +111,7 @@ function cannotAsk(mcp: McpContext, outcome: InputRequiredOutcome): Record<strin
       const { message, url } = request.params as { message: string; url: string };
       return { mode: "url", elicitationId: crypto.randomUUID(), url, message };
     });
-    throw new McpError(ErrorCode.UrlElicitationRequired, "This request needs you to open a link first.", { elicitations });
+    throw new McpError(URL_ELICITATION_REQUIRED, "This request needs you to open a link first.", { elicitations });
   }
   const what = mcp.method === "tools/call" ? "tool" : mcp.method === "prompts/get" ? "prompt" : "resource";
   return ended(
@@ -120,7 +124,7 @@ function cannotAsk(mcp: McpContext, outcome: InputRequiredOutcome): Record<strin
 /** An error as the negotiated revision words it: in-band (HTTP 200), resource-not-found as -32002. */
 export function legacyError(error: McpError): McpError {
   if (error instanceof ResourceNotFoundError) {
-    return new McpError(ErrorCode.LegacyResourceNotFound, "Resource not found", { uri: error.uri });
+    return new McpError(LEGACY_RESOURCE_NOT_FOUND, "Resource not found", { uri: error.uri });
   }
   return new McpError(error.code, error.message, error.data);
 }

@@ -11,11 +11,10 @@
 import { getRequestHeader, type H3Event } from "h3";
 import { useMcpConfig, useSettings } from "../../mcp/config";
 import { ErrorCode, McpError } from "../../mcp/errors";
-import type { Refusal } from "../../mcp/http/request-checks";
+import type { Refusal } from "../../mcp/features";
 import { isPlainObject } from "../../mcp/internal/basics";
-import type { JsonRpcRequest } from "../../mcp/jsonrpc";
+import type { JsonRpcRequest } from "../../mcp/protocol";
 import { logWarning } from "../../mcp/log";
-import { hasModernMeta } from "../../mcp/request-meta";
 import { openRequestState as openSealed, sealRequestState as seal, type RequestBinding } from "../../mcp/state/codec";
 import { useStateKeyRing } from "../../mcp/state/request-state";
 import { SETTINGS } from "./settings";
@@ -83,11 +82,11 @@ export const sessionNotFound = () => new McpError(ErrorCode.InvalidRequest, "Ses
 
 export const sessionHeader = (event: H3Event): string | undefined => getRequestHeader(event, "mcp-session-id");
 
-/** A message check (before any state opens): the session a 2025-era request presents, opened onto `event.context.legacySession`, or 404. */
+/** Before any state opens (`LegacyEra.openSession`): the session a 2025-era request presents, opened onto `event.context.legacySession`, or 404. */
 export async function checkSession(event: H3Event, message: JsonRpcRequest): Promise<Refusal | undefined> {
   const token = sessionHeader(event);
-  // `initialize` starts a new session whatever it presents; a 2026-07-28 request has none.
-  if (token === undefined || message.method === "initialize" || hasModernMeta(message.params)) return undefined;
+  // `initialize` starts a new session whatever it presents.
+  if (token === undefined || message.method === "initialize") return undefined;
   const session = await openSession(token, event.context.mcpAuth!.principal);
   if (!session) return { error: sessionNotFound() };
   event.context.legacySession = session;

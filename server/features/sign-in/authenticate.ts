@@ -16,12 +16,20 @@
 import type { H3Event } from "h3";
 import { useMcpConfig, useSettings } from "../../mcp/config";
 import type { AuthInfo } from "../../mcp/context";
-import { requestHeader, requestHeaderCount } from "../../mcp/http/mcp-headers";
+import { requestHeader } from "../../mcp/request-meta";
 import { verifyAccessToken } from "./access-tokens";
 import { AuthError, sendAuthError } from "./auth-error";
 import { oauthSettingsOf, type OAuthSettings } from "./oauth-settings";
 import { SETTINGS } from "./settings";
 import { createTokenTable, type TokenTable } from "./static-tokens";
+
+/** How many times the request carries a header: Node's `headers` keeps only the first of some (`authorization`), `rawHeaders` has them all. */
+function requestHeaderCount(event: H3Event, lowerCaseName: string): number {
+  const raw = event.node.req.rawHeaders;
+  let count = 0;
+  for (let index = 0; index < raw.length; index += 2) if (raw[index]!.toLowerCase() === lowerCaseName) count++;
+  return count;
+}
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 

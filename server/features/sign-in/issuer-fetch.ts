@@ -12,7 +12,7 @@
  *   Workers a fetch belongs to the request that started it and is cancelled with it.
  */
 import { isPlainObject } from "../../mcp/internal/basics";
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../mcp/jsonrpc";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../mcp/protocol";
 import { IssuerUnavailableError } from "./auth-error";
 
 const FETCH_TIMEOUT_MS = 5000;

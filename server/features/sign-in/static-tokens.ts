@@ -5,7 +5,14 @@
  * entry (no early exit), so neither timing nor the number of entries tells an attacker
  * how close a guess was.
  */
-import { constantTimeEqual, utf8Encode } from "../../mcp/internal/basics";
+import { utf8Encode } from "../../mcp/internal/basics";
+
+/** Compares two byte arrays in time that depends only on the length of the first (used on fixed-size digests). */
+function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ (b[i % (b.length || 1)] ?? 0);
+  return diff === 0;
+}
 
 export interface TokenTable {
   /** The principal a presented bearer token names, or null. */

@@ -5,7 +5,7 @@ import { invalidParams } from "../../mcp/errors";
 import { clip } from "../../mcp/internal/text";
 import { paginate } from "../../mcp/pagination";
 import { skillCatalog } from "./skill-catalog";
-import { listResult } from "../../mcp/methods/list-result";
+import { listResult } from "../../mcp/dispatcher";
 import type { MethodResult } from "../../mcp/methods/types";
 
 /** Skills change only with a deploy. */

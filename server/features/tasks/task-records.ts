@@ -10,8 +10,7 @@ import type { AuthInfo } from "../../mcp/context";
 import type { ValidArguments } from "../../mcp/entries";
 import { invalidParams } from "../../mcp/errors";
 import { clip } from "../../mcp/internal/text";
-import type { JsonRpcErrorBody } from "../../mcp/jsonrpc";
-import type { InputRequest } from "../../mcp/protocol";
+import type { JsonRpcErrorBody, InputRequest } from "../../mcp/protocol";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "cancelled" | "failed";
 

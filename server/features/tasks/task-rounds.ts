@@ -17,7 +17,7 @@ import { SETTINGS } from "./settings";
 import type { McpContext } from "../../mcp/context";
 import { McpError } from "../../mcp/errors";
 import { ResponseChannel } from "../../mcp/http/respond";
-import { errorBody } from "../../mcp/jsonrpc";
+import { errorBody } from "../../mcp/protocol";
 import { logError, logWithReference } from "../../mcp/log";
 import { isInputRequiredOutcome } from "../../mcp/outcome";
 import { registry } from "../../mcp/registry";

@@ -8,7 +8,7 @@ import type { McpContext } from "../../mcp/context";
 import { invalidParams } from "../../mcp/errors";
 import type { ListenSource } from "../../mcp/features";
 import { wait } from "../../mcp/internal/basics";
-import { notificationMessage } from "../../mcp/jsonrpc";
+import { notificationMessage } from "../../mcp/protocol";
 import { declaresTasks, tasksExtensionRequired } from "./task-creation";
 import { isTerminal, readTaskRecord, type TaskRecord } from "./task-records";
 import { checkedHeartbeat } from "./task-rounds";

@@ -13,7 +13,7 @@
 import type { IncomingMessage } from "node:http";
 import type { H3Event } from "h3";
 import { ErrorCode, McpError } from "../errors";
-import { requestHeader } from "./mcp-headers";
+import { requestHeader } from "../request-meta";
 
 /**
  * Deadlines for request bodies, checked by one timer for the whole process rather than one timer

@@ -6,10 +6,17 @@
 import { send, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import { StorageUnavailableError } from "../atomic-store";
 import { McpError, internalError, storageUnavailable } from "../errors";
-import { recordOutcome, type RequestOutcome } from "../features";
-import { errorBody, errorMessage } from "../jsonrpc";
+import { errorBody, errorMessage, type RequestId } from "../protocol";
 import { logError, logWithReference } from "../log";
-import type { RequestId } from "../protocol";
+
+/** How an MCP request ended, on `event.context.mcpOutcome` once answered (or refused), for whoever observes requests. */
+export interface RequestOutcome {
+  readonly resultType?: string;
+  /** A tool result with `isError: true` (a failure the model reads, not a protocol error). */
+  readonly toolError?: boolean;
+  readonly errorCode?: number;
+  readonly errorMessage?: string;
+}
 
 export interface JsonRpcReply {
   readonly status: number;
@@ -41,8 +48,14 @@ export function errorReply(id: RequestId | undefined, caught: unknown): JsonRpcR
 /** Ends the request with a JSON-RPC error (`id` when it was readable): for the steps that refuse a request. */
 export function sendError(event: H3Event, id: RequestId | undefined, error: unknown, headers?: Record<string, string>): Promise<void> {
   const reply = errorReply(id, error);
-  recordOutcome(event, reply.outcome);
+  event.context.mcpOutcome = reply.outcome;
   setResponseStatus(event, reply.status);
   setResponseHeaders(event, { "content-type": "application/json", ...headers });
   return send(event, reply.body);
+}
+
+declare module "h3" {
+  interface H3EventContext {
+    mcpOutcome?: RequestOutcome;
+  }
 }

@@ -4,7 +4,7 @@
  * must drop such a tool from tools/list, so it must never be published.
  */
 import { isPlainObject } from "../internal/basics";
-import type { HeaderParam } from "./mcp-headers";
+import type { HeaderParam } from "../request-meta";
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_TYPES = new Set(["string", "integer", "boolean"]);
@@ -31,9 +31,7 @@ export function findHeaderParams(toolName: string, inputSchema: Schema): HeaderP
       const header = property["x-mcp-header"];
       if (header !== undefined) {
         if (typeof header !== "string" || !TOKEN.test(header)) fail(`"${here.join(".")}" must name a header token`);
-        if (typeof property.type !== "string" || !HEADER_TYPES.has(property.type)) {
-          fail(`"${here.join(".")}" must be a string, integer or boolean parameter`);
-        }
+        if (typeof property.type !== "string" || !HEADER_TYPES.has(property.type)) fail(`"${here.join(".")}" must be a string, integer or boolean parameter`);
         const name = header as string;
         if (found.some((param) => param.header.toLowerCase() === name.toLowerCase())) fail(`"${name}" is used twice`);
         found.push({ header: name, path: here, type: property.type as HeaderParam["type"] });
@@ -42,8 +40,6 @@ export function findHeaderParams(toolName: string, inputSchema: Schema): HeaderP
     }
   };
   visit(inputSchema, []);
-  if (countAnnotations(inputSchema) !== found.length) {
-    fail("annotations must sit on properties reachable from the root through `properties` only");
-  }
+  if (countAnnotations(inputSchema) !== found.length) fail("annotations must sit on properties reachable from the root through `properties` only");
   return found;
 }

@@ -6,14 +6,10 @@
 import { setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import type { McpContext } from "../context";
 import { dispatch, type StateSteps } from "../dispatcher";
-import { recordOutcome, useObserver } from "../features";
+import { useObserver } from "../features";
 import type { JsonRpcReply } from "./error-reply";
 
-const SSE_HEADERS = {
-  "content-type": "text/event-stream",
-  "cache-control": "no-cache, no-transform",
-  "x-accel-buffering": "no",
-} as const;
+const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" } as const;
 
 function writeHead(event: H3Event, status: number, headers?: Record<string, string>): void {
   setResponseStatus(event, status);
@@ -30,7 +26,7 @@ export async function respond(event: H3Event, mcp: McpContext, steps: StateSteps
     void reply.then(resolve);
   });
   if (first) {
-    recordOutcome(event, first.outcome);
+    event.context.mcpOutcome = first.outcome;
     mcp.channel.finish(first.body);
     writeHead(event, first.status);
     return first.body;
@@ -41,20 +37,16 @@ export async function respond(event: H3Event, mcp: McpContext, steps: StateSteps
   setResponseHeaders(event, SSE_HEADERS);
   const stream = mcp.channel.openStream();
   void reply.then((final) => {
-    recordOutcome(event, final.outcome);
+    event.context.mcpOutcome = final.outcome;
     mcp.channel.finish(final.body);
   });
   return stream;
 }
 
 /*
- * The response of one request: a single JSON body, or an SSE stream once the handler
- * emits a request-scoped notification (progress, log) before its result.
- *
- * Notifications sent before the responder decides are buffered, then flushed first.
- * After the client disconnects (or the stream ends) every send is a no-op, so a
- * cancelled request never writes anything more. The AbortSignal is created only when a
- * handler asks for it: most requests never do.
+ * The response channel of one request. Notifications sent before `respond` decides are buffered, then flushed first.
+ * After the client disconnects (or the stream ends) every send is a no-op, so a cancelled request never writes anything
+ * more. The AbortSignal is created only when a handler asks for it: most requests never do.
  */
 const encoder = new TextEncoder();
 const sseFrame = (json: string) => encoder.encode(`event: message\ndata: ${json}\n\n`);
@@ -68,14 +60,13 @@ export class ResponseChannel {
   private lastProgress = -Infinity;
   private onFirstNotification: (() => void) | undefined;
 
-  /** Fires when the client goes away. */
   get signal(): AbortSignal {
     this.abort ??= new AbortController();
     if (this.cancelled && !this.abort.signal.aborted) this.abort.abort();
     return this.abort.signal;
   }
 
-  /** True once the response ended or the client went away: nothing more can be sent. */
+  /** True once the response ended or the client went away. */
   get closed(): boolean {
     return this.done;
   }

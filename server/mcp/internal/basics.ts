@@ -100,10 +100,3 @@ export function canonicalJson(value: unknown): string {
     .sort();
   return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(",")}}`;
 }
-
-/** Compares two byte arrays in time that depends only on the length of the first (used on fixed-size digests). */
-export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ (b[i % (b.length || 1)] ?? 0);
-  return diff === 0;
-}

@@ -16,12 +16,6 @@ export function objectSchema(input: ObjectInput | undefined): z.ZodType<Record<s
   return input instanceof z.ZodType ? input : z.object(input as z.ZodRawShape);
 }
 
-/** The parsed value, or undefined when `raw` does not match `schema`. */
-export function parseOrUndefined<T>(schema: z.ZodType<T>, raw: unknown): T | undefined {
-  const parsed = schema.safeParse(raw);
-  return parsed.success ? parsed.data : undefined;
-}
-
 /** At most this many issues are described; the rest are counted. */
 const MAX_ISSUES = 5;
 

@@ -1,13 +1,20 @@
 /** `completion/complete`: suggestions for prompt arguments and resource-template variables. */
 import type { McpContext } from "../context";
-import type { Completer } from "../entries";
+import type { Completer, PromptEntry } from "../entries";
 import { invalidParams } from "../errors";
 import { isPlainObject } from "../internal/basics";
 import { registry } from "../registry";
-import { requirePrompt } from "./prompts";
 import type { MethodResult } from "./types";
 
 const MAX_VALUES = 100;
+
+/** The prompt a completion reference names; -32602 for a missing or unknown name. */
+function requirePrompt(name: unknown): PromptEntry {
+  if (typeof name !== "string") throw invalidParams("A prompt name (string) is required");
+  const prompt = registry.promptsByName.get(name);
+  if (!prompt) throw invalidParams(`Unknown prompt: ${name}`);
+  return prompt;
+}
 
 function completerFor(ref: unknown, argument: string): Completer | undefined {
   if (!isPlainObject(ref)) throw invalidParams("params.ref must be an object");
@@ -38,10 +45,6 @@ export async function complete(mcp: McpContext): Promise<MethodResult> {
   const completer = completerFor(ref, argument.name);
   const values = completer ? await completer(argument.value, resolved, mcp) : [];
   return {
-    completion: {
-      values: values.slice(0, MAX_VALUES),
-      total: values.length,
-      hasMore: values.length > MAX_VALUES,
-    },
+    completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES },
   };
 }

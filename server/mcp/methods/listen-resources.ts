@@ -11,7 +11,7 @@ import type { McpContext, RequestTarget } from "../context";
 import { invalidParams } from "../errors";
 import { logWarning } from "../log";
 import { useSignIn, type ListenSource } from "../features";
-import { notificationMessage } from "../jsonrpc";
+import { notificationMessage } from "../protocol";
 import { registry } from "../registry";
 import { resourceChannel } from "../resource-updates";
 

@@ -12,8 +12,7 @@ import type { McpContext } from "../context";
 import { invalidParams } from "../errors";
 import { listenSources } from "../features";
 import { isPlainObject } from "../internal/basics";
-import { notificationMessage } from "../jsonrpc";
-import { META } from "../protocol";
+import { notificationMessage, META } from "../protocol";
 import { resourceUpdates } from "./listen-resources";
 import type { MethodResult } from "./types";
 

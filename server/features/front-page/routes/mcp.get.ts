@@ -4,7 +4,7 @@
  */
 import { guardOriginAndHost } from "../../../mcp/http/guard";
 import { refuseMethod } from "../../../mcp/http/not-allowed";
-import { requestHeader } from "../../../mcp/http/mcp-headers";
+import { requestHeader } from "../../../mcp/request-meta";
 import { sendFrontPage } from "../front-page";
 import { prefersHtml } from "../prefers-html";
 

@@ -1,7 +1,6 @@
 /** Serves 2025-era clients on the same endpoint, unless NITRO_MCP_LEGACY=false (see ../legacy.ts). */
 import { useSettings } from "../../../mcp/config";
 import { addMethods, serveLegacyEra } from "../../../mcp/features";
-import { addRequestChecks } from "../../../mcp/http/request-checks";
 import { receiveOnLegacySession } from "../answers";
 import { LEGACY_LOG_LEVEL, LEGACY_VERSIONS, initialize, legacyError, legacyInputRequired, legacyResult, ping, selectLegacyEra, setLogLevel } from "../legacy";
 import { checkSession } from "../session";
@@ -10,7 +9,6 @@ import { SETTINGS } from "../settings";
 export default defineNitroPlugin(() => {
   if (!useSettings(SETTINGS).legacy) return;
   addMethods(["legacy"], { initialize, ping, "logging/setLevel": setLogLevel });
-  addRequestChecks({ message: checkSession });
   serveLegacyEra({
     versions: LEGACY_VERSIONS,
     selectEra: selectLegacyEra,
@@ -18,6 +16,7 @@ export default defineNitroPlugin(() => {
     result: legacyResult,
     inputRequired: legacyInputRequired,
     error: legacyError,
+    openSession: checkSession,
     receive: receiveOnLegacySession,
   });
 });

@@ -1,6 +1,6 @@
 /** Registers the rate limits of this feature (NITRO_MCP_RATE_LIMIT and each definition's `rateLimit`). */
 import { useSettings } from "../../../mcp/config";
-import { addRequestChecks } from "../../../mcp/http/request-checks";
+import { addRequestChecks } from "../../../mcp/features";
 import { logInfo } from "../../../mcp/log";
 import { registry } from "../../../mcp/registry";
 import { rateLimitChecks } from "../rate-limit";
