@@ -65,7 +65,7 @@ async function openTool(page: Page, tool: string): Promise<void> {
 
 const results = (page: Page): Locator => page.getByText("Results", { exact: true }).locator("xpath=ancestor::*[3]");
 
-describe.each(["modern"] as const)("the MCP Inspector, %s era", needs("chromium"), (era) => {
+describe.each(["modern", "legacy"] as const)("the MCP Inspector, %s era", needs("chromium"), (era) => {
   let server: RunningServer;
   let inspector: RunningServer & { home: string };
   let browser: Browser;
