@@ -45,10 +45,14 @@ export function setMessageBus(bus: MessageBus | undefined): void {
 /** The bus of the configured store; undefined when it has none. */
 export const useMessageBus = (): MessageBus | undefined => current;
 
-/** At start-up: throws, naming what to configure, when the store is shared across instances and its bus is not (or is missing). */
+/**
+ * At start-up: throws, naming what to configure, when the store is shared across instances and its bus is not (a message
+ * would reach only the instance that published it). A store with no bus at all is accepted: what needs one (resource
+ * subscriptions, asking 2025-era clients) is then not offered, and no capability says it is.
+ */
 export function refuseUnsharedBus(selected: import("./atomic-store").SelectedStorage): void {
-  if (!selected.sharedAcrossInstances || selected.bus?.sharedAcrossInstances) return;
+  if (!selected.sharedAcrossInstances || !selected.bus || selected.bus.sharedAcrossInstances) return;
   throw new Error(
-    `${selected.name} is shared across instances but its message bus (${selected.bus?.name ?? "none"}) is not, so a resource update would reach only the instance it was made on. ${selected.missingAtomic ?? "Give the store a bus shared across instances (see server/storage/README.md)."}`,
+    `${selected.name} is shared across instances but its message bus (${selected.bus.name}) is not, so a resource update would reach only the instance it was made on. Give the store a bus shared across instances (see server/storage/README.md).`,
   );
 }
