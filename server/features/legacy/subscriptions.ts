@@ -28,6 +28,8 @@ import { openSession, sessionHeader, sessionNotFound, type LegacySession } from 
 /** Attempts at replacing the stored list while other requests of the same session change it too. */
 const MAX_ATTEMPTS = 8;
 
+const OPENED = new TextEncoder().encode(": resource updates of this session\n\n");
+
 const storeKey = async (session: LegacySession) => `legacy-subscriptions:${await digestKeySegment(session.id)}`;
 const sessionChannel = async (session: LegacySession) => `legacy-session-${await digestKeySegment(session.id)}`;
 
@@ -114,7 +116,8 @@ async function openStream(event: H3Event, token: string, store: AtomicStore, bus
   cancelOnDisconnect(event, channel);
   setResponseStatus(event, 200);
   setResponseHeaders(event, SSE_HEADERS);
-  const stream = channel.openStream();
+  // A comment first, so the status and headers go out now rather than with the first update.
+  const stream = channel.openStream().pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ start: (head) => head.enqueue(OPENED) }));
   void carryUpdates(channel, session, auth.principal, store, bus)
     .catch((error) => logWarning(`resource updates stream ended (${error instanceof Error ? error.message : String(error)})`))
     .finally(() => channel.cancel());
