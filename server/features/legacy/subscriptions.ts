@@ -49,7 +49,7 @@ const subscribedUris = async (store: AtomicStore, session: LegacySession) => par
 function needs(mcp: McpContext): { store: AtomicStore; bus: MessageBus; session: LegacySession } {
   const store = useAtomicStore();
   const bus = useMessageBus();
-  if (!store || !bus) throw new McpError(ErrorCode.MethodNotFound, `${mcp.method} is not offered: the store has no message bus to carry resource updates`);
+  if (!store || !bus) throw new McpError(ErrorCode.MethodNotFound, `${mcp.method} is not offered: the store has no message bus (or no atomic operations) to carry resource updates`);
   const session = mcp.event.context.legacySession;
   if (!session) throw invalidRequest(`${mcp.method} needs a session: send the Mcp-Session-Id that initialize answered with`);
   return { store, bus, session };
