@@ -107,11 +107,16 @@ export function sessionStream(event: H3Event): Promise<unknown> | undefined {
 }
 
 async function openStream(event: H3Event, token: string, store: AtomicStore, bus: MessageBus): Promise<unknown> {
-  await authenticate(event);
-  const auth = event.context.mcpAuth;
-  if (!auth) return undefined; // refused (401), answered
-  const session = await openSession(token, auth.principal);
+  let session: LegacySession | undefined;
+  try {
+    await authenticate(event);
+    if (!event.context.mcpAuth) return undefined; // refused (401), answered
+    session = await openSession(token, event.context.mcpAuth.principal);
+  } catch (error) {
+    return sendError(event, undefined, error);
+  }
   if (!session) return sendError(event, undefined, sessionNotFound());
+  const auth = event.context.mcpAuth;
   const channel = new ResponseChannel();
   cancelOnDisconnect(event, channel);
   setResponseStatus(event, 200);
