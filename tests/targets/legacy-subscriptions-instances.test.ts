@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeUntilHeard, heardUpdates, initializeLegacy, officialLegacyClient, openLegacyStream, postLegacy } from "../helpers/legacy";
 import { needs } from "../helpers/programs.mjs";
 import { startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
-import { resourceChannel, startRedis } from "./redis.mjs";
-import { startUpstashStandIn } from "./upstash.mjs";
+import { startInstancesCountingSubscribers } from "./redis.mjs";
+import { startInstancesOnUpstash } from "./upstash.mjs";
 
 interface Instances {
   a: RunningServer;
@@ -62,39 +62,9 @@ function describeInstances(name: string, options: { skip?: boolean }, start: () 
   });
 }
 
-describeInstances("two Node instances on Redis (pub/sub)", needs("redis-server"), async () => {
-  const redis = await startRedis();
-  const env = { REDIS_URL: redis.url };
-  const [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
-  const { Redis } = await import("ioredis");
-  const client = new Redis(redis.url);
-  return {
-    a,
-    b,
-    subscribersOf: async (uri) => Number(((await client.pubsub("NUMSUB", await resourceChannel(uri))) as [string, number])[1]),
-    stop: async () => {
-      client.disconnect();
-      await Promise.all([a.stop(), b.stop()]);
-      await redis.stop();
-    },
-  };
-});
+describeInstances("two Node instances on Redis (pub/sub)", needs("redis-server"), () => startInstancesCountingSubscribers());
 
-describeInstances("two Node instances on Upstash (its REST API, polled)", needs("redis-server"), async () => {
-  const redis = await startRedis();
-  const upstash = await startUpstashStandIn(redis.url);
-  const env = { UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token };
-  const [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
-  return {
-    a,
-    b,
-    stop: async () => {
-      await Promise.all([a.stop(), b.stop()]);
-      await upstash.stop();
-      await redis.stop();
-    },
-  };
-});
+describeInstances("two Node instances on Upstash (its REST API, polled)", needs("redis-server"), () => startInstancesOnUpstash((env) => startServer({ env })));
 
 describeInstances("the Workers build in workerd (a Durable Object per channel)", {}, async () => {
   const worker = await startWorker();
