@@ -100,6 +100,12 @@ export interface ListenSource {
   open(mcp: McpContext, notifications: Readonly<Record<string, unknown>>): Promise<{ honoured: Record<string, unknown>; watch(tag: Record<string, unknown>): Promise<void> }>;
 }
 
+/**
+ * A feature's answer to `GET /mcp` (the front page for a browser, the 2025 era's stream for a session): the response
+ * body (or its promise) when the request is its own, undefined (synchronously) to leave it to the next responder.
+ */
+export type GetResponder = (event: H3Event) => unknown;
+
 type Extensions = NonNullable<ServerCapabilities["extensions"]>;
 
 const passThrough: RequestObserver = { read() {}, within: (_event, work) => work(), step: (_name, _attributes, work) => work() };
@@ -112,9 +118,11 @@ const registered: {
   methods: Record<Era, Map<string, MethodHandler>>;
   extensions: Record<Era, Extensions>;
   listenSources: ListenSource[];
+  getResponders: GetResponder[];
+  subscribableEras: Set<Era>;
   requestChecks: RequestCheck[];
   messageChecks: MessageCheck[];
-} = { observer: passThrough, methods: { modern: new Map(), legacy: new Map() }, extensions: { modern: {}, legacy: {} }, listenSources: [], requestChecks: [], messageChecks: [] };
+} = { observer: passThrough, methods: { modern: new Map(), legacy: new Map() }, extensions: { modern: {}, legacy: {} }, listenSources: [], getResponders: [], subscribableEras: new Set(["modern"]), requestChecks: [], messageChecks: [] };
 
 // The registrations, each called at start-up by a feature's plugin (what the core does with each: server/mcp/README.md).
 
@@ -131,6 +139,9 @@ export function addRequestChecks(checks: { request?: RequestCheck; message?: Mes
   if (checks.message) registered.messageChecks.push(checks.message);
 }
 export const addListenSource = (source: ListenSource): void => void registered.listenSources.push(source);
+export const addGetResponder = (responder: GetResponder): void => void registered.getResponders.push(responder);
+/** The era honours resource subscriptions of its own (the 2025 era's `resources/subscribe`): declared when a message bus carries them. */
+export const offerResourceSubscriptions = (era: Era): void => void registered.subscribableEras.add(era);
 export const runTasks = (runner: TaskRunner): void => void (registered.taskRunner = runner);
 export const observeRequests = (observer: RequestObserver): void => void (registered.observer = observer);
 export const serveLegacyEra = (era: LegacyEra): void => void (registered.legacy = era);
@@ -144,6 +155,8 @@ export const useTaskRunner = (): TaskRunner | undefined => registered.taskRunner
 export const addedMethods = (era: Era): ReadonlyMap<string, MethodHandler> => registered.methods[era];
 export const declaredExtensions = (era: Era): Extensions => registered.extensions[era];
 export const listenSources = (): readonly ListenSource[] => registered.listenSources;
+export const getResponders = (): readonly GetResponder[] => registered.getResponders;
+export const offersResourceSubscriptions = (era: Era): boolean => registered.subscribableEras.has(era);
 
 const ANONYMOUS: AuthInfo = { principal: "anonymous", via: "anonymous", scopes: [] };
 

@@ -24,7 +24,7 @@ import { registry } from "./registry";
 const JSON_CONTENT_TYPE = /^application\/json\s*(?:;|$)/i;
 
 /** Cancels the request when a Node client disconnects before the response is complete. */
-function cancelOnDisconnect(event: H3Event, channel: ResponseChannel): void {
+export function cancelOnDisconnect(event: H3Event, channel: ResponseChannel): void {
   const response = event.node?.res;
   // On Workers the response object is a stand-in: an SSE stream is cancelled through its
   // ReadableStream instead, and a JSON answer is produced at once anyway.

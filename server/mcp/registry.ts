@@ -8,7 +8,7 @@ import { prompts as promptModules, resources as resourceModules, tools as toolMo
 import type { Era } from "./context";
 import { isEntry, type Entry, type PromptEntry, type ResourceEntry, type ToolEntry } from "./entries";
 import { useMessageBus } from "./bus";
-import { declaredExtensions } from "./features";
+import { declaredExtensions, offersResourceSubscriptions } from "./features";
 import type { ServerCapabilities } from "./protocol";
 
 export interface Registry {
@@ -100,10 +100,11 @@ export const registry = buildRegistry({ tools: toolModules, prompts: promptModul
 
 /**
  * What `server/discover` (modern) or `initialize` (legacy) declares: the registry's capabilities, `resources.subscribe`
- * where updates are honoured (2026-07-28, with a message bus: `methods/listen-resources.ts`), and the extensions features declared for that era.
+ * where updates are honoured (with a message bus: 2026-07-28's `methods/listen-resources.ts`, and an era a feature offers them in,
+ * see `offerResourceSubscriptions`), and the extensions features declared for that era.
  */
 export function serverCapabilities(era: Era): ServerCapabilities {
   const extensions = declaredExtensions(era);
-  const subscribe = era === "modern" && registry.capabilities.resources && useMessageBus() ? { resources: { subscribe: true } } : {};
+  const subscribe = offersResourceSubscriptions(era) && registry.capabilities.resources && useMessageBus() ? { resources: { subscribe: true } } : {};
   return { ...registry.capabilities, ...subscribe, ...(Object.keys(extensions).length ? { extensions } : {}) };
 }

@@ -7,7 +7,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Json } from "./rpc";
+import { sseReader, type Json } from "./rpc";
 
 /** Every capability a 2025-11-25 client can be asked through. */
 export const ALL_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
@@ -129,4 +129,56 @@ export async function openLegacyCall(url: string, session: string | undefined, n
     return undefined;
   };
   return { id, next, final };
+}
+
+/** GET /mcp on a session (the 2025-11-25 stream of resource updates): the response, and its messages as they arrive when it is one. */
+export async function openLegacyStream(url: string, session: string | undefined, extra: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    headers: { accept: "text/event-stream", "mcp-protocol-version": LEGACY_VERSION, ...(session === undefined ? {} : { "mcp-session-id": session }), ...extra },
+  });
+  return { response, stream: response.headers.get("content-type")?.startsWith("text/event-stream") ? sseReader(response) : undefined };
+}
+
+/** The URIs of the `notifications/resources/updated` a client heard, in order, and a wait for the next one of a URI. */
+export function heardUpdates() {
+  const uris: string[] = [];
+  const waiting = new Set<() => void>();
+  return {
+    uris,
+    add(uri: string) {
+      uris.push(uri);
+      for (const wake of waiting) wake();
+    },
+    /** True once `uri` is among those heard after the first `from`; false after `timeoutMs`. */
+    waitFor(uri: string, from: number, timeoutMs: number): Promise<boolean> {
+      return new Promise((resolve) => {
+        const check = () => {
+          if (!uris.slice(from).includes(uri)) return;
+          done(true);
+        };
+        const timer = setTimeout(() => done(false), timeoutMs);
+        const done = (heard: boolean) => {
+          clearTimeout(timer);
+          waiting.delete(check);
+          resolve(heard);
+        };
+        waiting.add(check);
+        check();
+      });
+    },
+  };
+}
+
+/**
+ * Changes `uri` (through `change`) until its update is heard. A subscription reaches the GET stream over the bus a
+ * moment after `resources/subscribe` is answered, so a first change may come before the stream follows it: each
+ * attempt waits a bounded time, and only the total number of attempts can fail the test.
+ */
+export async function changeUntilHeard(heard: ReturnType<typeof heardUpdates>, uri: string, change: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 0; attempt < 60; attempt++) {
+    const from = heard.uris.length;
+    await change();
+    if (await heard.waitFor(uri, from, 500)) return;
+  }
+  throw new Error(`no update of ${uri} was heard`);
 }

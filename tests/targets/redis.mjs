@@ -2,6 +2,7 @@
  * A real Redis for the multi-instance tests: the redis-server on PATH (Debian's package; see
  * programs.mjs), started on 127.0.0.1 and a free port, with no persistence.
  */
+import Redis from "ioredis";
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -63,4 +64,22 @@ export async function startInstancesOnRedis(env = {}) {
 export async function resourceChannel(uri) {
   const digest = Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(uri))).toString("base64url");
   return `mcp:bus:resource-${digest}`;
+}
+
+/**
+ * `startInstancesOnRedis`, and how many connections the Redis pub/sub has on a resource's update channel (to see a stream let go of it).
+ * @param {Record<string, string>} [env]
+ */
+export async function startInstancesCountingSubscribers(env = {}) {
+  const instances = await startInstancesOnRedis(env);
+  const client = new Redis(instances.redis.url);
+  return {
+    ...instances,
+    /** @param {string} uri */
+    subscribersOf: async (uri) => Number((/** @type {[string, number]} */ (await client.pubsub("NUMSUB", await resourceChannel(uri))))[1]),
+    stop: async () => {
+      client.disconnect();
+      await instances.stop();
+    },
+  };
 }

@@ -10,8 +10,8 @@ import { CONFIRM, ELICITATION } from "../helpers/flows";
 import { needs } from "../helpers/programs.mjs";
 import { openListen, post, resourceUpdated } from "../helpers/rpc";
 import { startServer, startVercelOutput, startWorker, type RunningServer } from "../helpers/server.mjs";
-import { resourceChannel, startRedis } from "./redis.mjs";
-import { startUpstashStandIn } from "./upstash.mjs";
+import { startInstancesCountingSubscribers } from "./redis.mjs";
+import { startInstancesOnUpstash } from "./upstash.mjs";
 
 /** The shipped examples (a fork may delete them): `delete_note` and the notes' resources. */
 const EXAMPLES = existsSync("server/tools/delete_note.ts");
@@ -79,44 +79,11 @@ function describeInstances(name: string, options: { skip?: boolean }, start: () 
   });
 }
 
-describeInstances("two Node instances on Redis (pub/sub)", needs("redis-server"), async () => {
-  const redis = await startRedis();
-  const env = { REDIS_URL: redis.url };
-  const [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
-  const { Redis } = await import("ioredis");
-  const client = new Redis(redis.url);
-  return {
-    a,
-    b,
-    subscribersOf: async (uri) => Number(((await client.pubsub("NUMSUB", await resourceChannel(uri))) as [string, number])[1]),
-    stop: async () => {
-      client.disconnect();
-      await Promise.all([a.stop(), b.stop()]);
-      await redis.stop();
-    },
-  };
-});
+describeInstances("two Node instances on Redis (pub/sub)", needs("redis-server"), () => startInstancesCountingSubscribers());
 
-/** Two instances (as `start` starts them) on the Upstash driver, through the stand-in of its REST API on a fresh Redis. */
-async function onUpstash(start: (env: Record<string, string>) => Promise<RunningServer>): Promise<Instances> {
-  const redis = await startRedis();
-  const upstash = await startUpstashStandIn(redis.url);
-  const env = { UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token };
-  const [a, b] = await Promise.all([start(env), start(env)]);
-  return {
-    a,
-    b,
-    stop: async () => {
-      await Promise.all([a.stop(), b.stop()]);
-      await upstash.stop();
-      await redis.stop();
-    },
-  };
-}
+describeInstances("two Node instances on Upstash (its REST API, polled)", needs("redis-server"), () => startInstancesOnUpstash((env) => startServer({ env })));
 
-describeInstances("two Node instances on Upstash (its REST API, polled)", needs("redis-server"), () => onUpstash((env) => startServer({ env })));
-
-describeInstances("two Vercel function outputs on Upstash", needs("redis-server"), () => onUpstash((env) => startVercelOutput({ env })));
+describeInstances("two Vercel function outputs on Upstash", needs("redis-server"), () => startInstancesOnUpstash((env) => startVercelOutput({ env })));
 
 describeInstances("the Workers build in workerd (a Durable Object per channel)", {}, async () => {
   const worker = await startWorker();

@@ -8,6 +8,7 @@
  */
 import { createServer } from "node:http";
 import Redis from "ioredis";
+import { startRedis } from "./redis.mjs";
 
 const encode = (value) =>
   typeof value === "string" ? Buffer.from(value).toString("base64") : Array.isArray(value) ? value.map(encode) : value;
@@ -52,6 +53,26 @@ export async function startUpstashStandIn(redisUrl) {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       redis.disconnect();
+    },
+  };
+}
+
+/**
+ * Two instances (as `start` starts them, given the environment) on the Upstash driver, through the stand-in of its REST API on a fresh Redis.
+ * @param {(env: Record<string, string>) => Promise<import("../helpers/server.mjs").RunningServer>} start
+ */
+export async function startInstancesOnUpstash(start) {
+  const redis = await startRedis();
+  const upstash = await startUpstashStandIn(redis.url);
+  const env = { UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token };
+  const [a, b] = await Promise.all([start(env), start(env)]);
+  return {
+    a,
+    b,
+    stop: async () => {
+      await Promise.all([a.stop(), b.stop()]);
+      await upstash.stop();
+      await redis.stop();
     },
   };
 }

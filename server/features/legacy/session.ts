@@ -28,6 +28,8 @@ export interface LegacySession {
   readonly version: string;
   /** What the client declared of elicitation, sampling and roots, as far as its version has them (see `usableCapabilities`). */
   readonly capabilities: Readonly<Record<string, unknown>>;
+  /** When it expires, in seconds since the epoch (what it remembers, its subscriptions, expires with it). */
+  readonly expiresAt: number;
 }
 
 const bindingOf = (principal: string, purpose: string, scope: string): RequestBinding => ({ principal, method: purpose, target: scope, arguments: undefined });
@@ -74,7 +76,7 @@ export async function openSession(token: string, principal: string): Promise<Leg
     logWarning(`Mcp-Session-Id rejected: ${opened.ok ? "malformed claims" : opened.reason}`);
     return undefined;
   }
-  return { id: opened.claims.jti, version: data.v, capabilities: data.c };
+  return { id: opened.claims.jti, version: data.v, capabilities: data.c, expiresAt: opened.claims.exp };
 }
 
 /** 404: the session is over (or never was ours); the client starts a new one with `initialize`. */

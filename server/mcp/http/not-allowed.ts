@@ -1,6 +1,6 @@
 /**
  * The answer to any verb but POST on the MCP endpoint: 405 with `Allow: POST`, since 2026-07-28 has no
- * GET stream and no sessions to DELETE. (The front page feature answers a browser's GET first.)
+ * GET stream and no sessions to DELETE. (On GET, the features' responders come first: routes/mcp.get.ts.)
  */
 import { setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 

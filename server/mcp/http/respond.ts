@@ -9,7 +9,7 @@ import { dispatch, type StateSteps } from "../dispatcher";
 import { useObserver } from "../features";
 import type { JsonRpcReply } from "./error-reply";
 
-const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" } as const;
+export const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" } as const;
 
 function writeHead(event: H3Event, status: number, headers?: Record<string, string>): void {
   setResponseStatus(event, status);

@@ -15,9 +15,18 @@ import { notificationMessage } from "../protocol";
 import { registry } from "../registry";
 import { resourceChannel } from "../resource-updates";
 
-const MAX_URIS = 20;
-const MAX_URI_LENGTH = 2048;
-const STREAM_LIFETIME_MS = 280_000;
+/** Bounds shared with the 2025 era's `resources/subscribe` (the legacy feature): URIs per stream or session, length of one. */
+export const MAX_URIS = 20;
+export const MAX_URI_LENGTH = 2048;
+/** How long a stream of updates lasts (also the 2025 era's GET stream). */
+export const STREAM_LIFETIME_MS = 280_000;
+
+/** The resource at `uri` as a request target, or -32602 when no resource on this server has that URI. */
+export function servedResource(uri: string): RequestTarget {
+  const found = registry.findResource(uri);
+  if (!found) throw invalidParams(`no resource on this server has the URI ${JSON.stringify(uri)}`);
+  return { field: "uri", name: uri, ...found };
+}
 
 /** The URIs asked for, checked (-32602); those the caller may not read (sign-in's scopes, as for `resources/read`) are left out. */
 function requestedUris(mcp: McpContext, notifications: Readonly<Record<string, unknown>>): string[] {
@@ -26,13 +35,12 @@ function requestedUris(mcp: McpContext, notifications: Readonly<Record<string, u
   if (!Array.isArray(uris) || uris.length > MAX_URIS || !uris.every((uri) => typeof uri === "string" && uri.length <= MAX_URI_LENGTH)) {
     throw invalidParams(`params.notifications.resourceSubscriptions must be a list of at most ${MAX_URIS} resource URIs`);
   }
-  const targets = [...new Set(uris as string[])].map((uri) => ({ field: "uri" as const, name: uri, ...registry.findResource(uri) }));
-  const unknown = targets.find((target) => !target.entry);
-  if (unknown) throw invalidParams(`no resource on this server has the URI ${JSON.stringify(unknown.name)}`);
-  return targets.filter((target) => mayRead(mcp, target as RequestTarget)).map((target) => target.name);
+  const targets = [...new Set(uris as string[])].map(servedResource);
+  return targets.filter((target) => mayRead(mcp, target)).map((target) => target.name);
 }
 
-function mayRead(mcp: McpContext, target: RequestTarget): boolean {
+/** True when the caller may read `target` (sign-in's scopes, as for `resources/read`). */
+export function mayRead(mcp: McpContext, target: RequestTarget): boolean {
   try {
     useSignIn()?.authorize(mcp.auth, target);
     return true;

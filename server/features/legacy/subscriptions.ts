@@ -1,0 +1,170 @@
+/**
+ * Resource updates for 2025-era clients: `resources/subscribe` and `resources/unsubscribe` on a session, and the GET
+ * stream (2025-11-25 transport) that carries `notifications/resources/updated` for the session's URIs.
+ *
+ * The sealed session stores nothing, so its subscriptions are the one thing remembered for it: a list of URIs in the
+ * store (its atomic operations, which expire in every store), under a key derived from the session id, expiring with the
+ * session. Each change of the list is also announced on the session's own bus channel, so a GET stream open on any
+ * instance follows it. An update is sent only while its URI is still in the stored list: once `resources/unsubscribe`
+ * is answered, no update for that URI follows. The stream ends after STREAM_LIFETIME_MS (as a 2026-07-28 listen
+ * stream does), or when the client goes away; the client then opens another GET.
+ */
+import { getRequestHeader, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
+import { useAtomicStore, type AtomicStore } from "../../mcp/atomic-store";
+import { useMessageBus, type BusSubscription, type MessageBus } from "../../mcp/bus";
+import type { McpContext } from "../../mcp/context";
+import { ErrorCode, McpError, invalidParams, invalidRequest } from "../../mcp/errors";
+import { authenticate } from "../../mcp/features";
+import { sendError } from "../../mcp/http/error-reply";
+import { ResponseChannel, SSE_HEADERS } from "../../mcp/http/respond";
+import { logWarning } from "../../mcp/log";
+import { MAX_URI_LENGTH, MAX_URIS, STREAM_LIFETIME_MS, mayRead, servedResource } from "../../mcp/methods/listen-resources";
+import { notificationMessage } from "../../mcp/protocol";
+import { cancelOnDisconnect } from "../../mcp/read-request";
+import { resourceChannel } from "../../mcp/resource-updates";
+import { digestKeySegment } from "../../mcp/storage-keys";
+import { openSession, sessionHeader, sessionNotFound, type LegacySession } from "./session";
+
+/** Attempts at replacing the stored list while other requests of the same session change it too. */
+const MAX_ATTEMPTS = 8;
+
+const OPENED = new TextEncoder().encode(": resource updates of this session\n\n");
+
+const storeKey = async (session: LegacySession) => `legacy-subscriptions:${await digestKeySegment(session.id)}`;
+const sessionChannel = async (session: LegacySession) => `legacy-session-${await digestKeySegment(session.id)}`;
+
+/** The stored list (our own writing; anything else reads as empty). */
+function parseUris(stored: string | null): string[] {
+  try {
+    const uris: unknown = stored === null ? [] : JSON.parse(stored);
+    return Array.isArray(uris) ? uris.filter((uri): uri is string => typeof uri === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+const subscribedUris = async (store: AtomicStore, session: LegacySession) => parseUris(await store.get(await storeKey(session)));
+
+/** What subscribing needs: the store's atomic operations, its bus, and the session the request presents. */
+function needs(mcp: McpContext): { store: AtomicStore; bus: MessageBus; session: LegacySession } {
+  const store = useAtomicStore();
+  const bus = useMessageBus();
+  if (!store || !bus) throw new McpError(ErrorCode.MethodNotFound, `${mcp.method} is not offered: the store has no message bus (or no atomic operations) to carry resource updates`);
+  const session = mcp.event.context.legacySession;
+  if (!session) throw invalidRequest(`${mcp.method} needs a session: send the Mcp-Session-Id that initialize answered with`);
+  return { store, bus, session };
+}
+
+function uriParam(mcp: McpContext): string {
+  const uri = mcp.params.uri;
+  if (typeof uri !== "string" || uri.length > MAX_URI_LENGTH) throw invalidParams(`params.uri must be a resource URI of at most ${MAX_URI_LENGTH} characters`);
+  return uri;
+}
+
+/** Replaces the session's list with `change(list)`, atomically against concurrent changes, then announces it on the session's channel. */
+async function changeSubscriptions(mcp: McpContext, change: (uris: string[]) => string[]): Promise<Record<string, never>> {
+  const { store, bus, session } = needs(mcp);
+  const key = await storeKey(session);
+  const ttlSeconds = Math.max(1, session.expiresAt - Math.floor(Date.now() / 1000));
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const stored = await store.get(key);
+    const next = change(parseUris(stored));
+    if (next.length > MAX_URIS) throw invalidParams(`a session subscribes to at most ${MAX_URIS} resources: unsubscribe from one first`);
+    const value = JSON.stringify(next);
+    const written = stored === null ? await store.setIfAbsent(key, value, ttlSeconds) : await store.compareAndSet(key, stored, value, ttlSeconds);
+    if (written) {
+      await bus.publish(await sessionChannel(session), mcp.principal, {});
+      return {};
+    }
+  }
+  throw new McpError(ErrorCode.InternalError, `${mcp.method}: the session's subscriptions kept changing concurrently; try again`);
+}
+
+/** `resources/subscribe`: a URI this server serves and the caller may read (-32602 otherwise). */
+export function subscribe(mcp: McpContext): Promise<Record<string, never>> {
+  const uri = uriParam(mcp);
+  const target = servedResource(uri);
+  if (!mayRead(mcp, target)) throw invalidParams(`no resource on this server has the URI ${JSON.stringify(uri)}`);
+  return changeSubscriptions(mcp, (uris) => (uris.includes(uri) ? uris : [...uris, uri]));
+}
+
+/** `resources/unsubscribe`: a URI not subscribed to is already unsubscribed from. */
+export function unsubscribe(mcp: McpContext): Promise<Record<string, never>> {
+  const uri = uriParam(mcp);
+  return changeSubscriptions(mcp, (uris) => uris.filter((subscribed) => subscribed !== uri));
+}
+
+/**
+ * The GET responder: a request presenting a session and accepting an event stream, when the store has a bus and its
+ * atomic operations; anything else is left to the next responder (and then 405).
+ */
+export function sessionStream(event: H3Event): Promise<unknown> | undefined {
+  const token = sessionHeader(event);
+  const bus = useMessageBus();
+  const store = useAtomicStore();
+  if (token === undefined || !bus || !store || !getRequestHeader(event, "accept")?.includes("text/event-stream")) return undefined;
+  return openStream(event, token, store, bus);
+}
+
+async function openStream(event: H3Event, token: string, store: AtomicStore, bus: MessageBus): Promise<unknown> {
+  let session: LegacySession | undefined;
+  try {
+    await authenticate(event);
+    if (!event.context.mcpAuth) return undefined; // refused (401), answered
+    session = await openSession(token, event.context.mcpAuth.principal);
+  } catch (error) {
+    return sendError(event, undefined, error);
+  }
+  if (!session) return sendError(event, undefined, sessionNotFound());
+  const auth = event.context.mcpAuth;
+  const channel = new ResponseChannel();
+  cancelOnDisconnect(event, channel);
+  setResponseStatus(event, 200);
+  setResponseHeaders(event, SSE_HEADERS);
+  // A comment first, so the status and headers go out now rather than with the first update.
+  const stream = channel.openStream().pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ start: (head) => head.enqueue(OPENED) }));
+  void carryUpdates(channel, session, auth.principal, store, bus)
+    .catch((error) => logWarning(`resource updates stream ended (${error instanceof Error ? error.message : String(error)})`))
+    .finally(() => channel.cancel());
+  return stream;
+}
+
+/** Follows the session's list (on its channel) and sends each update of a URI in it, until the deadline or the client goes. */
+async function carryUpdates(channel: ResponseChannel, session: LegacySession, principal: string, store: AtomicStore, bus: MessageBus): Promise<void> {
+  const deadline = Date.now() + STREAM_LIFETIME_MS;
+  const changes = await bus.subscribe(await sessionChannel(session), principal);
+  const watched = new Map<string, BusSubscription>();
+  const closeAll = () => {
+    changes.close();
+    for (const subscription of watched.values()) subscription.close();
+  };
+  channel.signal.addEventListener("abort", closeAll, { once: true });
+  if (channel.closed) closeAll();
+
+  const carry = async (uri: string, subscription: BusSubscription) => {
+    while ((await subscription.next(deadline - Date.now())) !== undefined) {
+      if ((await subscribedUris(store, session)).includes(uri)) channel.send(notificationMessage("notifications/resources/updated", { uri }));
+    }
+  };
+  const follow = async () => {
+    const uris = await subscribedUris(store, session);
+    for (const [uri, subscription] of watched) {
+      if (uris.includes(uri)) continue;
+      subscription.close();
+      watched.delete(uri);
+    }
+    for (const uri of uris.filter((uri) => !watched.has(uri))) {
+      const subscription = await bus.subscribe(await resourceChannel(uri), principal);
+      if (channel.closed) return subscription.close();
+      watched.set(uri, subscription);
+      void carry(uri, subscription).catch(() => channel.cancel());
+    }
+  };
+  try {
+    await follow();
+    while (!channel.closed && (await changes.next(deadline - Date.now())) !== undefined) await follow();
+  } finally {
+    channel.signal.removeEventListener("abort", closeAll);
+    closeAll();
+  }
+}
