@@ -38,7 +38,8 @@ const inProcess = {
  * Three projects:
  * - `unit`: no build, seconds (`npm run test:unit`);
  * - `e2e`: the real builds over HTTP (the global setup builds them once);
- * - `fork`: last and alone, the proof that a fork without the examples still passes its tests.
+ * - `fork`: the proof that a fork without the examples or a feature still builds and passes its tests, on copies of the
+ *   repository (`npm run test:fork`, minutes: `npm test` runs the other two, `.ci/run` runs both scripts).
  */
 export default defineConfig({
   root: fileURLToPath(new URL("..", import.meta.url)),
@@ -69,7 +70,8 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "fork", include: ["tests/fork/**/*.test.ts"], testTimeout: 1_800_000, sequence: { groupOrder: 1 } },
+        // Two variants at a time, one per core of a small CI machine: each is a chain of builds and test runs.
+        test: { name: "fork", include: ["tests/fork/**/*.test.ts"], testTimeout: 1_800_000, maxConcurrency: 2, sequence: { groupOrder: 1 } },
       },
     ],
   },
