@@ -61,6 +61,9 @@ export default defineConfig({
           // Replacing vitest's default exclude: node_modules stays out (tests/bench has its own).
           exclude: ["**/node_modules/**", "tests/unit/**", "tests/fork/**"],
           globalSetup: ["tests/helpers/build.ts"],
+          // Most of an end-to-end file's time is spent waiting (on servers, back-offs, child processes), not computing:
+          // three files at a time keep two cores busy (vitest's default on two cores is one file at a time).
+          maxWorkers: 3,
           testTimeout: 30_000,
           hookTimeout: 120_000,
           // expect.poll waits for something that will happen (a log line, a stored record): a bound on
