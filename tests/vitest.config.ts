@@ -64,6 +64,8 @@ export default defineConfig({
           // Most of an end-to-end file's time is spent waiting (on servers, back-offs, child processes), not computing:
           // three files at a time keep two cores busy (vitest's default on two cores is one file at a time).
           maxWorkers: 3,
+          // Its own group (vitest runs projects with different maxWorkers one group after the other): after the unit tier.
+          sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 120_000,
           // expect.poll waits for something that will happen (a log line, a stored record): a bound on
@@ -74,7 +76,7 @@ export default defineConfig({
       {
         extends: true,
         // Two variants at a time, one per core of a small CI machine: each is a chain of builds and test runs.
-        test: { name: "fork", include: ["tests/fork/**/*.test.ts"], testTimeout: 1_800_000, maxConcurrency: 2, sequence: { groupOrder: 1 } },
+        test: { name: "fork", include: ["tests/fork/**/*.test.ts"], testTimeout: 1_800_000, maxConcurrency: 2, sequence: { groupOrder: 2 } },
       },
     ],
   },
