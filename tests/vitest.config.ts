@@ -45,6 +45,10 @@ export default defineConfig({
   root: fileURLToPath(new URL("..", import.meta.url)),
   test: {
     reporters: ["default", "./tests/helpers/summary-reporter.ts"],
+    // Most of an end-to-end file's time is spent waiting (on servers, back-offs, child processes), not computing: three files at
+    // a time keep two cores busy (vitest's default on two cores is one at a time). Set for every project: vitest runs projects
+    // with different values one after the other, and a command-line `--sequence.*` drops a project's own group order.
+    maxWorkers: 3,
     projects: [
       {
         extends: true,
@@ -61,11 +65,6 @@ export default defineConfig({
           // Replacing vitest's default exclude: node_modules stays out (tests/bench has its own).
           exclude: ["**/node_modules/**", "tests/unit/**", "tests/fork/**"],
           globalSetup: ["tests/helpers/build.ts"],
-          // Most of an end-to-end file's time is spent waiting (on servers, back-offs, child processes), not computing:
-          // three files at a time keep two cores busy (vitest's default on two cores is one file at a time).
-          maxWorkers: 3,
-          // Its own group (vitest runs projects with different maxWorkers one group after the other): after the unit tier.
-          sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 120_000,
           // expect.poll waits for something that will happen (a log line, a stored record): a bound on
@@ -76,7 +75,7 @@ export default defineConfig({
       {
         extends: true,
         // Two variants at a time, one per core of a small CI machine: each is a chain of builds and test runs.
-        test: { name: "fork", include: ["tests/fork/**/*.test.ts"], testTimeout: 1_800_000, maxConcurrency: 2, sequence: { groupOrder: 2 } },
+        test: { name: "fork", include: ["tests/fork/**/*.test.ts"], testTimeout: 1_800_000, maxConcurrency: 2, sequence: { groupOrder: 1 } },
       },
     ],
   },
