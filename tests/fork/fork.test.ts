@@ -61,7 +61,7 @@ function copyRepository(): string {
 
 type Run = (command: string, args: string[], env?: NodeJS.ProcessEnv) => Promise<string>;
 
-/** Runs a command in `cwd` without blocking (variants run side by side); resolves with its stdout, whatever its exit code. */
+/** Runs a command in `cwd` without blocking (variants run side by side); resolves with its exit status and output, whatever they are. */
 function spawnCollecting(cwd: string, command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env: { ...process.env, FORCE_COLOR: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
