@@ -38,12 +38,17 @@ const inProcess = {
  * Three projects:
  * - `unit`: no build, seconds (`npm run test:unit`);
  * - `e2e`: the real builds over HTTP (the global setup builds them once);
- * - `fork`: last and alone, the proof that a fork without the examples still passes its tests.
+ * - `fork`: the proof that a fork without the examples or a feature still builds and passes its tests, on copies of the
+ *   repository (`npm run test:fork`, minutes: `npm test` runs the other two, `.ci/run` runs both scripts).
  */
 export default defineConfig({
   root: fileURLToPath(new URL("..", import.meta.url)),
   test: {
     reporters: ["default", "./tests/helpers/summary-reporter.ts"],
+    // Most of an end-to-end file's time is spent waiting (on servers, back-offs, child processes), not computing: three files at
+    // a time keep two cores busy (vitest's default on two cores is one at a time). Set for every project: vitest runs projects
+    // with different values one after the other, and a command-line `--sequence.*` drops a project's own group order.
+    maxWorkers: 3,
     projects: [
       {
         extends: true,
@@ -69,7 +74,8 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "fork", include: ["tests/fork/**/*.test.ts"], testTimeout: 1_800_000, sequence: { groupOrder: 1 } },
+        // Two variants at a time, one per core of a small CI machine: each is a chain of builds and test runs.
+        test: { name: "fork", include: ["tests/fork/**/*.test.ts"], testTimeout: 1_800_000, maxConcurrency: 2, sequence: { groupOrder: 1 } },
       },
     ],
   },

@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import Ajv2020 from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hasFeature } from "../helpers/project.mjs";
 import { post, type Json } from "../helpers/rpc";
 import { startServer, startServerExpectingFailure, startVercelOutput, startWorker, type RunningServer } from "../helpers/server.mjs";
 
@@ -197,7 +198,7 @@ describe("server card, Node build with settings", () => {
   const METADATA = "https://mcp.example.test/.well-known/oauth-protected-resource/mcp";
   const TOKEN = "server-card-test-token-0123456789";
   let configured: RunningServer;
-  let tokens: RunningServer;
+  let tokens: RunningServer | undefined;
   beforeAll(async () => {
     [configured, tokens] = await Promise.all([
       startServer({
@@ -210,7 +211,8 @@ describe("server card, Node build with settings", () => {
           NITRO_MCP_LEGACY: "false",
         },
       }),
-      startServer({ env: { NITRO_MCP_AUTH_TOKENS: `ci:${TOKEN}` } }),
+      // Static tokens are the sign-in feature's: a fork without it has no second server to ask.
+      hasFeature("sign-in") ? startServer({ env: { NITRO_MCP_AUTH_TOKENS: `ci:${TOKEN}` } }) : undefined,
     ]);
   });
   afterAll(() => Promise.all([configured?.stop(), tokens?.stop()]));
@@ -229,19 +231,20 @@ describe("server card, Node build with settings", () => {
     }
   });
 
-  it("says that sign-in is required, and where it starts", async () => {
+  it.runIf(hasFeature("sign-in"))("says that sign-in is required, and where it starts", async () => {
     const card = await fetchCard(cardUrl(configured));
     expect(card.remotes[0].headers).toEqual([{ name: "Authorization", isRequired: true, isSecret: true, description: expect.stringContaining(METADATA) }]);
     expect((await post(configured.url, "server/discover")).status).toBe(401); // the card is public; the endpoint is not
   });
 
-  it("says that a token is required with NITRO_MCP_AUTH_TOKENS, and never shows one", async () => {
-    const response = await fetch(cardUrl(tokens), { headers: { accept: CARD_TYPE } });
+  it.runIf(hasFeature("sign-in"))("says that a token is required with NITRO_MCP_AUTH_TOKENS, and never shows one", async () => {
+    const server = tokens!;
+    const response = await fetch(cardUrl(server), { headers: { accept: CARD_TYPE } });
     const text = await response.text();
     expect(response.status).toBe(200);
     expect(text).not.toContain(TOKEN);
     const card = JSON.parse(text) as Json;
-    await expectConsistentCard(tokens, card, tokens.url, { authorization: `Bearer ${TOKEN}` });
+    await expectConsistentCard(server, card, server.url, { authorization: `Bearer ${TOKEN}` });
     expect(card.remotes[0].headers).toEqual([
       expect.objectContaining({ name: "Authorization", isRequired: true, isSecret: true, value: "Bearer {token}", variables: { token: expect.objectContaining({ isRequired: true, isSecret: true }) } }),
     ]);

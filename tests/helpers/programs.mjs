@@ -56,13 +56,14 @@ export function programPath(program) {
 
 /**
  * Options for a `describe` or an `it` whose tests need `programs`: outside CI, skipped when one
- * is missing, which is named for the summary reporter (`meta.needs`).
+ * is missing, which is named for the summary reporter (`meta.needs`). With nothing missing, no `skip`
+ * at all: a suite's `skip: false` would override its tests' own `it.runIf`/`it.skipIf`.
  * @param {...Program} programs
- * @returns {{ skip: boolean, meta: { needs?: string } }}
+ * @returns {{ skip?: boolean, meta: { needs?: string } }}
  */
 export function needs(...programs) {
   const missing = programs.find((program) => !findProgram(program));
-  if (!missing || inCI()) return { skip: false, meta: {} };
+  if (!missing || inCI()) return { meta: {} };
   return { skip: true, meta: { needs: `${missing} (${howToInstall(missing)})` } };
 }
 

@@ -39,18 +39,32 @@ export function standardHeaders(method: string, params: Json = {}): Record<strin
   return headers;
 }
 
+/**
+ * What `wrangler dev`'s own proxy answers (503, plain text) when its pooled connection to the Worker was closed as it sent the
+ * request: both sides of that connection drop a keep-alive connection idle for 5 s, so a request sent about 5 s after the last
+ * one can meet a connection the Worker's side has just closed (cloudflare/workers-sdk#14641). The Worker never saw that request,
+ * so `post` sends it again, once; the Worker's own answers are never retried.
+ */
+const WRANGLER_LOST_CONNECTION = "Your worker restarted mid-request.";
+
 /** POSTs one request; `params._meta` is filled in unless the params already have one. */
 export async function post(url: string, method: string, params: Json = {}, options: RpcOptions = {}) {
   const fullParams =
     options.noMeta || "_meta" in params ? params : { ...params, _meta: meta(options.capabilities, options.metaExtra) };
   const id = options.id ?? nextId++;
-  const response = await fetch(url, {
-    method: "POST",
-    headers: options.rawHeaders ?? { ...standardHeaders(method, params), ...options.headers },
-    body: JSON.stringify({ jsonrpc: "2.0", id, method, params: fullParams }),
-    signal: options.signal,
-  });
-  const text = await response.text();
+  const send = () =>
+    fetch(url, {
+      method: "POST",
+      headers: options.rawHeaders ?? { ...standardHeaders(method, params), ...options.headers },
+      body: JSON.stringify({ jsonrpc: "2.0", id, method, params: fullParams }),
+      signal: options.signal,
+    });
+  let response = await send();
+  let text = await response.text();
+  if (response.status === 503 && text.startsWith(WRANGLER_LOST_CONNECTION)) {
+    response = await send();
+    text = await response.text();
+  }
   const type = response.headers.get("content-type") ?? "";
   const messages = type.startsWith("text/event-stream") ? parseSse(text) : text ? [JSON.parse(text)] : [];
   const final = messages.find((message) => "result" in message || "error" in message);

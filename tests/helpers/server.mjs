@@ -134,14 +134,27 @@ export function startVercelOutput(options = {}) {
   return startServer({ ...options, entry: "server/build/dev/preview-vercel.mjs", args: [OUTPUT.vercel] });
 }
 
-/** A TCP port free on 127.0.0.1 right now. */
-export async function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
+/**
+ * Where free ports are picked: below every system's ephemeral range (Linux from 32768, macOS and Windows from 49152), so the
+ * kernel never hands one out by itself (to a listener on port 0, such as workerd's own sockets, or to an outgoing connection)
+ * between the moment it is found free and the moment a test's server binds it.
+ */
+const PORT_RANGE = { from: 20_000, to: 32_000 };
+
+/** Whether a listener can take `port` on 127.0.0.1 right now. */
+const canListen = (port) =>
+  new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
+
+/** A TCP port free on 127.0.0.1 right now, that nothing but another explicit choice can take before the test binds it. */
+export async function freePort() {
+  for (;;) {
+    const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from));
+    if (await canListen(port)) return port;
+  }
 }
 
 /**

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, type RpcOptions } from "../helpers/rpc";
 import { needs } from "../helpers/programs.mjs";
+import { hasFeature } from "../helpers/project.mjs";
 import { startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
 import { startInstancesOnRedis, startRedis } from "./redis.mjs";
 import { startUpstashStandIn } from "./upstash.mjs";
@@ -76,7 +77,8 @@ describe("exact under concurrency: 200 requests at once, a limit of 50", () => {
   });
 });
 
-describe("a definition's limit (limited_echo: 3 per hour)", () => {
+// Callers are told apart by their static tokens, which only the sign-in feature reads.
+describe.runIf(hasFeature("sign-in"))("a definition's limit (limited_echo: 3 per hour)", () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await startServer({ env: { NITRO_MCP_RATE_LIMIT: "100/1h", NITRO_MCP_AUTH_TOKENS: TOKENS } });
@@ -100,7 +102,7 @@ describe("a definition's limit (limited_echo: 3 per hour)", () => {
     expect((await echo(server.url, as("bob"))).status).toBe(200);
   });
 
-  it("is counted from the body for a 2025-era client (429 with the request id), whatever Mcp-Name it sends", async () => {
+  it.runIf(hasFeature("legacy"))("is counted from the body for a 2025-era client (429 with the request id), whatever Mcp-Name it sends", async () => {
     const carol = { authorization: "Bearer carol-token-0123456789" };
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await legacyCall(server.url, "limited_echo", { text: "hi" }, carol)).status);
@@ -117,7 +119,8 @@ describe("the global limit's 429", () => {
   it("has Retry-After and the JSON-RPC error, for a 2026-07-28 and a 2025-era client alike", async () => {
     const server = await startServer({ env: { NITRO_MCP_RATE_LIMIT: "1/1h" } });
     expect((await sum(server.url)).status).toBe(200);
-    for (const refused of [await sum(server.url), await legacyCall(server.url, "structured_sum", { a: 1, b: 2 })]) {
+    const legacy = hasFeature("legacy") ? [await legacyCall(server.url, "structured_sum", { a: 1, b: 2 })] : [];
+    for (const refused of [await sum(server.url), ...legacy]) {
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3000);
       expect(refused.body).not.toHaveProperty("id");

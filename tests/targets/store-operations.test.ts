@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { askToIncrement, ELICITATION, retryIncrement, uniqueKey } from "../helpers/flows";
 import { openListen, post } from "../helpers/rpc";
 import { needs } from "../helpers/programs.mjs";
+import { hasFeature } from "../helpers/project.mjs";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
 import { createTask, taskRequest, WITH_TASKS } from "../helpers/tasks";
 import { resourceChannel, startRedis } from "./redis.mjs";
@@ -88,7 +89,7 @@ describe("store operations per request, on Redis", needs("redis-server"), () => 
     expect(table["single-use round (confirm_increment: claim + the tool's counter GET/SET)"]).toEqual({ "eval(consume) atomic": 1, "set atomic": 1, "get general": 1, "set general": 1 });
   });
 
-  it("a task: creation and its run, a poll, a subscription", async () => {
+  it.runIf(hasFeature("tasks"))("a task: creation and its run, a poll, a subscription", async () => {
     let taskId = "";
     const status = async () => (await taskRequest(server.url, "tasks/get", { taskId })).body.result.status;
     let polls = 0;
