@@ -5,7 +5,6 @@
  * official client: tests/e2e/legacy-ask.test.ts.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { PURPOSE, usableCapabilities } from "../../../server/features/legacy/session";
 import { nowSeconds } from "../../../server/mcp/internal/basics";
 import { stateCipher } from "../../../server/mcp/state/cipher.node";
 import { sealRequestState } from "../../../server/mcp/state/codec";
@@ -18,8 +17,11 @@ const HEADERS = { "content-type": "application/json", accept: "application/json,
 const CAPABILITIES = { elicitation: { form: {} }, sampling: {} };
 
 let server: TestServer;
+// The feature's module reads the runtime config: it is loaded once a test server provides one, whatever ran before.
+let sessionModule: typeof import("../../../server/features/legacy/session");
 beforeAll(async () => {
   server = await createTestServer(FIXTURES);
+  sessionModule = await import("../../../server/features/legacy/session");
 });
 
 const initialize = async (on: TestServer, headers: Record<string, string> = {}) => {
@@ -56,8 +58,8 @@ describe("the sealed session", () => {
 
   it("expired: 404 (a fresh one sealed the same way opens)", async () => {
     const data = { v: "2025-11-25", c: {} };
-    expect(await statusWith(server, await sealAs(PURPOSE.session, "", data))).toBe(200);
-    expect(await statusWith(server, await sealAs(PURPOSE.session, "", data, nowSeconds() - 3600))).toBe(404);
+    expect(await statusWith(server, await sealAs(sessionModule.PURPOSE.session, "", data))).toBe(200);
+    expect(await statusWith(server, await sealAs(sessionModule.PURPOSE.session, "", data, nowSeconds() - 3600))).toBe(404);
   });
 
   it.each([
@@ -99,7 +101,7 @@ describe("a session, a requestState and an answer's id never pass for one anothe
   it("an answer's id is not a session, and a session is not an answer's id", async () => {
     const session = await initialize(server);
     const ticket = { channel: "c", round: "r", key: "confirm", until: Date.now() + 60_000 };
-    expect(await statusWith(server, await sealAs(PURPOSE.answer, "", ticket))).toBe(404);
+    expect(await statusWith(server, await sealAs(sessionModule.PURPOSE.answer, "", ticket))).toBe(404);
     const answered = await server.post({ jsonrpc: "2.0", id: session, result: {} }, { ...HEADERS, "mcp-session-id": session });
     expect(answered.status).toBe(400);
     expect(answered.body).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "This response answers no pending request of this session" } });
@@ -114,10 +116,10 @@ describe("what a session keeps of the declared capabilities", () => {
     ["2025-06-18", { elicitation: {}, sampling: { tools: {} }, roots: {} }],
     ["2025-03-26", { sampling: { tools: {} }, roots: {} }],
   ])("on %s: only what that revision can be asked, as presence", (version, kept) => {
-    expect(usableCapabilities(version, declared)).toEqual(kept);
+    expect(sessionModule.usableCapabilities(version, declared)).toEqual(kept);
   });
 
   it("a capability that is not an object declares nothing", () => {
-    expect(usableCapabilities("2025-11-25", { elicitation: true, sampling: "yes", roots: null })).toEqual({});
+    expect(sessionModule.usableCapabilities("2025-11-25", { elicitation: true, sampling: "yes", roots: null })).toEqual({});
   });
 });
