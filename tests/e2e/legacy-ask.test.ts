@@ -109,6 +109,19 @@ describe("notifications/elicitation/complete (2025-11-25)", () => {
     ]);
   });
 
+  it("is not sent for a URL question the handler asks again; the accepted second one is", async () => {
+    const session = (await initializeLegacy(server.url, CAPABILITIES))!;
+    const call = await openLegacyCall(server.url, session, "open_link_twice", {});
+    const first = (await call.next())!;
+    expect((await answerLegacy(server.url, session, first.id, { action: "accept" })).status).toBe(202);
+    const second = (await call.next())!;
+    expect(second).toMatchObject({ method: "elicitation/create", params: { mode: "url", message: "Open this page (visit 2 of 2)." } });
+    expect(second.params.elicitationId).not.toBe(first.params.elicitationId);
+    expect((await answerLegacy(server.url, session, second.id, { action: "accept" })).status).toBe(202);
+    expect(await call.next()).toEqual({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId: second.params.elicitationId } });
+    expect((await call.final())!.result.content).toEqual([{ type: "text", text: "Visited twice." }]);
+  });
+
   it("is not sent when the URL question was declined: nothing was started out of band", async () => {
     const { rest } = await openLink("decline");
     expect(rest).toEqual([expect.objectContaining({ result: expect.objectContaining({ content: [{ type: "text", text: "You chose decline." }] }) })]);
