@@ -4,7 +4,7 @@
  * one will not do (answers to ids that do not exist, another principal's, late, repeated, floods; sessions tampered).
  * The fixture build runs on the memory store, whose message bus serves this one process.
  */
-import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitationCompleteNotificationSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueKey } from "../helpers/flows";
 import { ALL_CAPABILITIES as CAPABILITIES, answerLegacy, fillFirstField, initializeLegacy, officialLegacyClient, openLegacyCall, postLegacy } from "../helpers/legacy";
@@ -67,10 +67,13 @@ describe("the official 1.x client, asked on its POST's stream", () => {
     await client.close();
   });
 
-  it("URL mode on 2025-11-25: elicitation/create with mode url and an elicitationId", async () => {
+  it("URL mode on 2025-11-25: elicitation/create with mode url and an elicitationId, then notifications/elicitation/complete", async () => {
     const { client, asked } = await officialClient(() => ({ action: "accept" }));
+    const completed: string[] = [];
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => void completed.push(notification.params.elicitationId));
     expect(text(await client.callTool({ name: "open_link", arguments: {} }))).toBe("You chose accept.");
     expect(asked[0]).toMatchObject({ mode: "url", url: "https://example.test/step", elicitationId: expect.any(String) });
+    await expect.poll(() => completed).toEqual([asked[0]!.elicitationId]);
     await client.close();
   });
 
@@ -82,6 +85,46 @@ describe("the official 1.x client, asked on its POST's stream", () => {
     expect(text(result)).toMatch(/requires an MCP client that supports protocol 2026-07-28/);
     expect(await counter(key)).toBe(0);
     await client.close();
+  });
+});
+
+describe("notifications/elicitation/complete (2025-11-25)", () => {
+  /** Every message of an `open_link` call whose URL question is answered with `action`. */
+  async function openLink(action: string) {
+    const session = (await initializeLegacy(server.url, CAPABILITIES))!;
+    const call = await openLegacyCall(server.url, session, "open_link", {});
+    const question = (await call.next())!;
+    expect(question).toMatchObject({ method: "elicitation/create", params: { mode: "url", elicitationId: expect.any(String) } });
+    expect((await answerLegacy(server.url, session, question.id, { action })).status).toBe(202);
+    const rest = [];
+    for (let message = await call.next(); message; message = await call.next()) rest.push(message);
+    return { elicitationId: question.params.elicitationId as string, rest };
+  }
+
+  it("follows an accepted URL question the handler does not ask again, on the same stream, before the result", async () => {
+    const { elicitationId, rest } = await openLink("accept");
+    expect(rest).toEqual([
+      { jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId } },
+      expect.objectContaining({ result: expect.objectContaining({ content: [{ type: "text", text: "You chose accept." }] }) }),
+    ]);
+  });
+
+  it("is not sent for a URL question the handler asks again; the accepted second one is", async () => {
+    const session = (await initializeLegacy(server.url, CAPABILITIES))!;
+    const call = await openLegacyCall(server.url, session, "open_link_twice", {});
+    const first = (await call.next())!;
+    expect((await answerLegacy(server.url, session, first.id, { action: "accept" })).status).toBe(202);
+    const second = (await call.next())!;
+    expect(second).toMatchObject({ method: "elicitation/create", params: { mode: "url", message: "Open this page (visit 2 of 2)." } });
+    expect(second.params.elicitationId).not.toBe(first.params.elicitationId);
+    expect((await answerLegacy(server.url, session, second.id, { action: "accept" })).status).toBe(202);
+    expect(await call.next()).toEqual({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId: second.params.elicitationId } });
+    expect((await call.final())!.result.content).toEqual([{ type: "text", text: "Visited twice." }]);
+  });
+
+  it("is not sent when the URL question was declined: nothing was started out of band", async () => {
+    const { rest } = await openLink("decline");
+    expect(rest).toEqual([expect.objectContaining({ result: expect.objectContaining({ content: [{ type: "text", text: "You chose decline." }] }) })]);
   });
 });
 

@@ -9,6 +9,10 @@
  * and checked by whichever instance the answer reaches. Bounded: `NITRO_MCP_LEGACY_ASK_TIMEOUT_SECONDS` per round,
  * `NITRO_MCP_LEGACY_ASK_MAX_ROUNDS` rounds. `notifications/cancelled` for the call, or the client closing the stream,
  * ends the wait.
+ *
+ * A URL-mode question the client accepted and the handler, run again, does not ask again is one whose out-of-band step
+ * the handler took as done (it would ask again otherwise): the stream tells the client so with
+ * `notifications/elicitation/complete` (2025-11-25), before the next round or the result.
  */
 import { type MessageBus, useMessageBus } from "../../mcp/bus";
 import { clientCanAnswer } from "../../mcp/capabilities";
@@ -47,15 +51,20 @@ export function canAsk(session: LegacySession | undefined, outcome: InputRequire
   return !!useMessageBus() && !!session && requests.length > 0 && requests.every((request) => clientCanAnswer(session.capabilities, request));
 }
 
-/** The request as the session's revision sends it: a URL-mode elicitation carries its `elicitationId`; before 2025-11-25 a form has no `mode`. */
-function legacyRequest(request: InputRequest, version: string): InputRequest {
+/** The request as the session's revision sends it: a URL-mode elicitation carries `elicitationId`; before 2025-11-25 a form has no `mode`. */
+function legacyRequest(request: InputRequest, version: string, elicitationId: string | undefined): InputRequest {
   if (request.method !== "elicitation/create") return request;
   const { mode, ...params } = request.params as Record<string, unknown>;
-  if (mode === "url") return { method: request.method, params: { elicitationId: crypto.randomUUID(), mode, ...params } } as InputRequest;
+  if (elicitationId) return { method: request.method, params: { elicitationId, mode, ...params } } as InputRequest;
   return { method: request.method, params: version === "2025-11-25" ? { mode, ...params } : params } as InputRequest;
 }
 
-type RoundEnd = { answers: Record<string, unknown> } | { failed: string } | { cancelled: true };
+/** A URL-mode elicitation: only 2025-11-25 has it, with an `elicitationId`. */
+export const isUrlElicitation = (request: InputRequest) =>
+  request.method === "elicitation/create" && (request.params as { mode?: unknown }).mode === "url";
+
+/** A round's answers by question key, and the `elicitationId` of each URL-mode question it asked. */
+type RoundEnd = { answers: Record<string, unknown>; elicitationIds: Map<string, string> } | { failed: string } | { cancelled: true };
 
 /** Asks one round's questions and waits for every answer, the deadline, or a cancellation. */
 async function askRound(mcp: McpContext, session: LegacySession, bus: MessageBus, channel: string, outcome: InputRequiredOutcome): Promise<RoundEnd> {
@@ -70,12 +79,14 @@ async function askRound(mcp: McpContext, session: LegacySession, bus: MessageBus
     // The client may have gone while the subscription was being made.
     if (mcp.signal.aborted) return { cancelled: true };
     const pending = new Map(Object.entries(outcome.inputRequests));
+    const elicitationIds = new Map<string, string>();
     for (const [key, request] of pending) {
+      if (isUrlElicitation(request)) elicitationIds.set(key, crypto.randomUUID());
       const ticket: AnswerTicket = { channel, round, key, until };
       const id = await sealToken(mcp.principal, PURPOSE.answer, session.id, { ...ticket }, askTimeoutSeconds);
       // A session was sealed with the same keys, so they still seal.
       if (!id) throw internalError();
-      mcp.channel.send(JSON.stringify({ jsonrpc: "2.0", id, ...legacyRequest(request, session.version) }));
+      mcp.channel.send(JSON.stringify({ jsonrpc: "2.0", id, ...legacyRequest(request, session.version, elicitationIds.get(key)) }));
     }
     const answers: Record<string, unknown> = {};
     while (pending.size > 0) {
@@ -94,11 +105,19 @@ async function askRound(mcp: McpContext, session: LegacySession, bus: MessageBus
       }
       answers[key] = answer.result;
     }
-    return { answers };
+    return { answers, elicitationIds };
   } finally {
     mcp.signal.removeEventListener("abort", stop);
     subscription.close();
   }
+}
+
+/** The URL-mode questions the client accepted and the handler's next outcome does not ask again. */
+function completedElicitations(answers: Record<string, unknown>, elicitationIds: Map<string, string>, next: unknown): string[] {
+  const askedAgain = isInputRequiredOutcome(next) ? next.inputRequests : {};
+  return [...elicitationIds]
+    .filter(([key]) => isPlainObject(answers[key]) && answers[key].action === "accept" && !Object.hasOwn(askedAgain, key))
+    .map(([, elicitationId]) => elicitationId);
 }
 
 /** The request's end when it cannot go on: for a tool, a result the model reads; otherwise an error. */
@@ -132,6 +151,9 @@ export async function askLegacyClient(mcp: McpContext, session: LegacySession, f
     }
     if ("failed" in end) return ended(mcp, end.failed);
     outcome = await retry(outcome, end.answers);
+    for (const elicitationId of completedElicitations(end.answers, end.elicitationIds, outcome)) {
+      mcp.channel.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId } }));
+    }
   }
   return shapes.result(outcome as Record<string, unknown>);
 }

@@ -18,13 +18,13 @@ import { useMcpConfig } from "../../mcp/config";
 import type { McpContext } from "../../mcp/context";
 import { ErrorCode, McpError, ResourceNotFoundError, invalidParams, unsupportedProtocolVersion } from "../../mcp/errors";
 import { isPlainObject } from "../../mcp/internal/basics";
-import { type JsonRpcRequest, LOG_LEVELS, MODERN_PROTOCOL_VERSION, type InputRequest, type LoggingLevel } from "../../mcp/protocol";
+import { type JsonRpcRequest, LOG_LEVELS, MODERN_PROTOCOL_VERSION, type LoggingLevel } from "../../mcp/protocol";
 import type { MethodResult } from "../../mcp/methods/types";
 import type { Retry } from "../../mcp/features";
 import type { InputRequiredOutcome } from "../../mcp/outcome";
 import { serverCapabilities } from "../../mcp/registry";
 import { supportedProtocolVersions, type EraSelection } from "../../mcp/request-meta";
-import { askLegacyClient, canAsk, ended } from "./ask";
+import { askLegacyClient, canAsk, ended, isUrlElicitation } from "./ask";
 import { mintSession } from "./session";
 
 /** 2025-11-25 only: the way to ask for a URL-mode elicitation. */
@@ -89,9 +89,6 @@ export function legacyResult(result: Record<string, unknown>): Record<string, un
   const { ttlMs: _ttl, cacheScope: _scope, ...rest } = result;
   return rest;
 }
-
-const isUrlElicitation = (request: InputRequest) =>
-  request.method === "elicitation/create" && (request.params as { mode?: string }).mode === "url";
 
 /**
  * What a handler's "ask first" becomes: asked on the POST's stream when the client's session declared what the
