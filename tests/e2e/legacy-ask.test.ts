@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueKey } from "../helpers/flows";
 import { ALL_CAPABILITIES as CAPABILITIES, answerLegacy, fillFirstField, initializeLegacy, officialLegacyClient, openLegacyCall, postLegacy } from "../helpers/legacy";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
+import { hasFeature } from "../helpers/project.mjs";
 
 const CONFIRM = { action: "accept", content: { confirm: true } };
 const NOT_ACCEPTED = { jsonrpc: "2.0", error: { code: -32600, message: "This response answers no pending request of this session" } };
@@ -270,7 +271,7 @@ describe("limits", () => {
   });
 });
 
-describe("principals (static tokens)", () => {
+describe.runIf(hasFeature("sign-in"))("principals (static tokens)", () => {
   it("another principal can neither use the session nor answer its questions", async () => {
     const signedIn = await startServer({ env: { NITRO_MCP_AUTH_TOKENS: "alice:alice-token-0123456789,bob:bob-token-0123456789" } });
     const as = (who: string) => ({ authorization: `Bearer ${who}-token-0123456789` });

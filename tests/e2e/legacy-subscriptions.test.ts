@@ -7,6 +7,7 @@ import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/typ
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeUntilHeard, heardUpdates, initializeLegacy, officialLegacyClient, openLegacyStream, postLegacy } from "../helpers/legacy";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
+import { hasFeature } from "../helpers/project.mjs";
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -98,7 +99,7 @@ describe("hostile cases", () => {
   });
 });
 
-describe("principals (static tokens)", () => {
+describe.runIf(hasFeature("sign-in"))("principals (static tokens)", () => {
   it("a session another principal presents on GET or POST: 404", async () => {
     const signedIn = await startServer({ env: { NITRO_MCP_AUTH_TOKENS: "alice:alice-token-0123456789,bob:bob-token-0123456789" } });
     const as = (who: string) => ({ authorization: `Bearer ${who}-token-0123456789` });

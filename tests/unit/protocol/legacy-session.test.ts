@@ -10,6 +10,7 @@ import { stateCipher } from "../../../server/mcp/state/cipher.node";
 import { sealRequestState } from "../../../server/mcp/state/codec";
 import { createStateKeyRing } from "../../../server/mcp/state/keys";
 import { TEST_STATE_SECRET, createTestServer, type TestServer } from "../../helpers/in-process";
+import { hasFeature } from "../../helpers/project.mjs";
 import { askToIncrement, CONFIRM, FIXTURES, OPAQUE_STATE_ERROR, uniqueKey } from "./flows";
 
 const OLD_SECRET = "old-secret-0123456789abcdef0123456789ab";
@@ -74,7 +75,7 @@ describe("the sealed session", () => {
     expect(body.error).toMatchObject({ code: -32600, message: expect.stringMatching(/initialize again/) });
   });
 
-  it("another principal's: 404", async () => {
+  it.runIf(hasFeature("sign-in"))("another principal's: 404", async () => {
     const signedIn = await createTestServer({ ...FIXTURES, env: { NITRO_MCP_AUTH_TOKENS: "alice:alice-token-0123456789,bob:bob-token-0123456789" } });
     const alice = await initialize(signedIn, { authorization: "Bearer alice-token-0123456789" });
     expect(await statusWith(signedIn, alice, { authorization: "Bearer alice-token-0123456789" })).toBe(200);
