@@ -169,7 +169,7 @@ async function main() {
         slot.p50.push(p50);
         slot.p99.push(p99);
       }
-      for (const scenario of scenarios({ smoke })) {
+      for (const scenario of scenarios(settings)) {
         for (const contender of CONTENDERS) {
           const url = servers[contender.key].url;
           const slot = ((measured[scenario.name] ??= {})[contender.key] ??= { rps: [], p50: [], p99: [] });
