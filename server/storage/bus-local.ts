@@ -6,7 +6,7 @@
  * for that subscription's principal (or for EVERY_PRINCIPAL).
  */
 import { EVERY_PRINCIPAL, type BusSubscription, type MessageBus } from "../mcp/bus";
-import { isPlainObject } from "../mcp/internal/basics";
+import { isPlainObject, utf8Encode } from "../mcp/internal/basics";
 import { bounded } from "./guard";
 
 export const BUS_LIMITS = {
@@ -34,7 +34,7 @@ export interface BusTransport {
 
 export function encodeEnvelope(principal: string, data: unknown): string {
   const message = JSON.stringify({ principal, data });
-  if (new TextEncoder().encode(message).byteLength > BUS_LIMITS.messageBytes) throw new Error(`a bus message is limited to ${BUS_LIMITS.messageBytes} bytes`);
+  if (utf8Encode(message).byteLength > BUS_LIMITS.messageBytes) throw new Error(`a bus message is limited to ${BUS_LIMITS.messageBytes} bytes`);
   return message;
 }
 

@@ -4,7 +4,7 @@
  * `delete_note` (confirm, decline) and `wizard` (three rounds). The Inspector needs Node >= 22.19: it runs on a Node 22
  * binary from the npm registry, and its packages are this folder's own (installed on first use).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -90,7 +90,9 @@ describe.each(["modern", "legacy"] as const)("the MCP Inspector, %s era", needs(
   });
   // What the page showed when a step failed, for the person reading the failure.
   afterEach(async (context) => {
-    if (context.task.result?.state === "fail") await page.screenshot({ path: join(ROOT, "tests/.runs", `inspector-${era}-${context.task.name.split(":")[0]}.png`) });
+    if (context.task.result?.state !== "fail") return;
+    mkdirSync(join(ROOT, "tests/.runs"), { recursive: true });
+    await page.screenshot({ path: join(ROOT, "tests/.runs", `inspector-${era}-${context.task.name.split(":")[0]}.png`) });
   });
 
   it("connects in its era", async () => {

@@ -17,6 +17,7 @@ import { ErrorCode, McpError, invalidParams, invalidRequest } from "../../mcp/er
 import { authenticate } from "../../mcp/features";
 import { sendError } from "../../mcp/http/error-reply";
 import { ResponseChannel, SSE_HEADERS } from "../../mcp/http/respond";
+import { nowSeconds, utf8Encode } from "../../mcp/internal/basics";
 import { logWarning } from "../../mcp/log";
 import { MAX_URI_LENGTH, MAX_URIS, STREAM_LIFETIME_MS, mayRead, servedResource } from "../../mcp/methods/listen-resources";
 import { notificationMessage } from "../../mcp/protocol";
@@ -28,7 +29,7 @@ import { openSession, sessionHeader, sessionNotFound, type LegacySession } from 
 /** Attempts at replacing the stored list while other requests of the same session change it too. */
 const MAX_ATTEMPTS = 8;
 
-const OPENED = new TextEncoder().encode(": resource updates of this session\n\n");
+const OPENED = utf8Encode(": resource updates of this session\n\n");
 
 const storeKey = async (session: LegacySession) => `legacy-subscriptions:${await digestKeySegment(session.id)}`;
 const sessionChannel = async (session: LegacySession) => `legacy-session-${await digestKeySegment(session.id)}`;
@@ -65,7 +66,7 @@ function uriParam(mcp: McpContext): string {
 async function changeSubscriptions(mcp: McpContext, change: (uris: string[]) => string[]): Promise<Record<string, never>> {
   const { store, bus, session } = needs(mcp);
   const key = await storeKey(session);
-  const ttlSeconds = Math.max(1, session.expiresAt - Math.floor(Date.now() / 1000));
+  const ttlSeconds = Math.max(1, session.expiresAt - nowSeconds());
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const stored = await store.get(key);
     const next = change(parseUris(stored));
