@@ -33,7 +33,7 @@ export default defineNitroConfig({
       // build with CLOUDFLARE_KV_NAMESPACE_ID set to it. Locally (wrangler dev) any id works.
       kv_namespaces: [{ binding: "MCP_KV", id: process.env.CLOUDFLARE_KV_NAMESPACE_ID ?? "local-mcp-kv" }],
       // The atomic operations (single-use claims, tasks) in a strongly consistent Durable Object with SQLite
-      // storage, and the message bus (one object per channel). Nitro's runtime names both the class and the binding "$DurableObject".
+      // storage (and, with the message bus feature, one object per channel). Nitro's runtime names both the class and the binding "$DurableObject".
       durable_objects: { bindings: [{ name: "$DurableObject", class_name: "$DurableObject" }] },
       migrations: [{ tag: "v1", new_sqlite_classes: ["$DurableObject"] }],
       observability: { enabled: true },

@@ -45,7 +45,8 @@ export function sendLog(mcp: McpContext, level: LoggingLevel, data: unknown, log
  * Says that a resource changed: every client listening for it (`subscriptions/listen` with
  * `resourceSubscriptions`), on any instance, gets `notifications/resources/updated` for `uri`. Call it after
  * the change is stored. For a resource that differs per caller, pass `onlyFor: mcp.principal` so that
- * only that caller's streams hear of it. Never throws: with the bus unreachable, the update is lost (and logged).
+ * only that caller's streams hear of it. Never throws: with the bus unreachable, the update is lost (and logged);
+ * without the message bus feature, nobody listens and it does nothing.
  *
  * @example
  * await deleteNote(id);

@@ -3,7 +3,8 @@
  * routes, its plugins: see `featureDirs`, which nitro.config.ts adds), so deleting a folder removes the feature. For
  * each, this module adds its settings' defaults (`settings.ts`) to `runtimeConfig.mcp`, so their NITRO_MCP_* variables
  * apply, and runs its `module.ts`, if any (its build steps); it tells the core which features the build has
- * (`#mcp-features`, for its start-up checks).
+ * (`#mcp-features`, for its start-up checks), and gives the Worker's Durable Object the RPC methods of each feature's
+ * `durable-object.ts` (`#mcp-durable-methods`).
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -33,5 +34,10 @@ export function mcpFeaturesModule() {
       if (existsSync(join(dir, "module.ts"))) await ((await import(join(dir, "module.ts"))) as { default: (nitro: Nitro) => void }).default(nitro);
     }
     nitro.options.virtual["#mcp-features"] = `export const features = ${JSON.stringify(dirs.map((dir) => dir.slice(FEATURES.length + 1)))};`;
+    const durable = dirs.map((dir) => join(nitro.options.rootDir, dir, "durable-object.ts")).filter((file) => existsSync(file));
+    nitro.options.virtual["#mcp-durable-methods"] = [
+      ...durable.map((file, index) => `import methods${index} from ${JSON.stringify(file)};`),
+      `export const durableMethods = [${durable.map((_, index) => `methods${index}`).join(", ")}];`,
+    ].join("\n");
   };
 }

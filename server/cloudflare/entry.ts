@@ -8,9 +8,9 @@
  *   within `NITRO_MCP_BODY_TIMEOUT_MS` is refused (408). The rest of a refused body is read and
  *   discarded up to a cap, so the connection stays usable.
  * - The Durable Object class Nitro exports (`$DurableObject`, the name the binding uses) gains the
- *   atomic operations of `atomic-table.ts`, called over RPC by `server/storage/atomic-durable.ts`:
- *   nothing of it is reachable by URL; and the message bus's rendezvous (`bus-rendezvous.ts`, one object per
- *   channel), called by `server/storage/bus-durable.ts`.
+ *   atomic operations of `atomic-table.ts`, called over RPC by `server/storage/atomic-durable.ts`
+ *   (nothing of it is reachable by URL), and the RPC methods of the features that bring a
+ *   `durable-object.ts` (`#mcp-durable-methods`, see `server/build/features-module.ts`).
  */
 import nitroWorker, { $DurableObject as NitroDurableObject } from "nitropack/presets/cloudflare/runtime/cloudflare-durable";
 import { BodyTimeoutError, BodyTooLargeError } from "../mcp/http/body";
@@ -18,7 +18,7 @@ import { errorBody, errorMessage } from "../mcp/protocol";
 import { SETTINGS } from "../mcp/settings";
 import type { Consumed } from "../mcp/gcra";
 import { AtomicTable, type DurableStorageState } from "./atomic-table";
-import { BusRendezvous } from "./bus-rendezvous";
+import { durableMethods } from "#mcp-durable-methods";
 
 /** Past this many bytes, a refused body is no longer drained: the connection is dropped instead. */
 const DRAIN_CAP = 8 * 1024 * 1024;
@@ -95,22 +95,13 @@ export default {
   },
 };
 
-/** Nitro's Durable Object, with the atomic operations and the bus (RPC methods), and its alarm sweeping the atomic table. */
+/** Nitro's Durable Object, with the atomic operations (RPC methods), and its alarm sweeping the atomic table. */
 export class $DurableObject extends (NitroDurableObject as unknown as new (state: DurableStorageState, env: Record<string, unknown>) => object) {
   private readonly table: AtomicTable;
-  private readonly bus = new BusRendezvous();
 
   constructor(state: DurableStorageState, env: Record<string, unknown>) {
     super(state, env);
     this.table = new AtomicTable(state);
-  }
-
-  busListen(): ReadableStream<Uint8Array> {
-    return this.bus.listen();
-  }
-
-  busPublish(message: string): void {
-    this.bus.publish(message);
   }
 
   atomicGet(key: string): string | null {
@@ -137,3 +128,5 @@ export class $DurableObject extends (NitroDurableObject as unknown as new (state
     this.table.sweep();
   }
 }
+
+for (const methods of durableMethods) Object.defineProperties($DurableObject.prototype, Object.getOwnPropertyDescriptors(methods));

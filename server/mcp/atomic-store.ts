@@ -31,9 +31,12 @@ export interface SelectedStorage {
   readonly driver?: import("unstorage").Driver;
   /** Its atomic operations; undefined when the store has none. */
   readonly atomic?: AtomicStore;
-  /** Its message bus between instances (see `bus.ts`); undefined when it has none. */
-  readonly bus?: import("./bus").MessageBus;
-  /** True when several instances may share this store (Redis, Upstash, Workers KV): its bus must then be shared too. */
+  /**
+   * The store's own client, for a feature that needs more of it than storage (the message bus: Redis pub/sub, Upstash
+   * streams, a Durable Object per channel); absent for memory and files.
+   */
+  readonly client?: { readonly kind: "redis" | "upstash" | "durable"; readonly loaded: Promise<unknown> };
+  /** True when several instances may share this store (Redis, Upstash, Workers KV). */
   readonly sharedAcrossInstances?: boolean;
   /** Without `atomic`: what to configure to get them (for the start-up error). */
   readonly missingAtomic?: string;
@@ -47,12 +50,16 @@ export class StorageUnavailableError extends Error {
   }
 }
 
+let selected: SelectedStorage | undefined;
 let current: AtomicStore | undefined;
 
-/** Set once at start-up by the storage plugin. */
-export function setAtomicStore(store: AtomicStore | undefined): void {
-  current = store;
+/** Set once at start-up by the storage plugin: the store chosen, and its atomic operations as requests use them (guarded). */
+export function setStorage(store: SelectedStorage, atomic: AtomicStore | undefined): void {
+  selected = store;
+  current = atomic;
 }
 
 /** The atomic operations of the configured store; undefined when it has none. */
 export const useAtomicStore = (): AtomicStore | undefined => current;
+/** The store chosen at start-up (for the plugins of features that need its client). */
+export const useSelectedStorage = (): SelectedStorage | undefined => selected;

@@ -90,14 +90,20 @@ export type MessageCheck = (event: H3Event, message: JsonRpcRequest) => Verdict;
 /** Runs the tools declared with `task` (the tasks feature): the whole tools/call, plain or as a task. */
 export type TaskRunner = (tool: ToolEntry & { task: NonNullable<ToolEntry["task"]> }, args: Record<string, unknown>, mcp: McpContext) => Promise<MethodResult>;
 
-/** Something `subscriptions/listen` can carry (the tasks feature: `notifications/tasks` for `taskIds`). */
+/** Something `subscriptions/listen` can carry (the message bus feature: resource updates; the tasks feature: `notifications/tasks`). */
 export interface ListenSource {
-  /**
-   * Reads what the client asked for in `params.notifications` (throwing -32602/-32021 on a bad request, before the
-   * acknowledgement), and returns what is honoured (merged into the acknowledgement's `notifications`) and the watch,
-   * which sends its notifications tagged with `tag` until it is done or `mcp.signal` aborts.
-   */
-  open(mcp: McpContext, notifications: Readonly<Record<string, unknown>>): Promise<{ honoured: Record<string, unknown>; watch(tag: Record<string, unknown>): Promise<void> }>;
+  /** Reads what the client asked for in `params.notifications`, throwing -32602/-32021 on a bad request (before the acknowledgement). */
+  open(mcp: McpContext, notifications: Readonly<Record<string, unknown>>): Promise<OpenedListen>;
+}
+
+/** What a listen source opened for one `subscriptions/listen`. */
+export interface OpenedListen {
+  /** Merged into the acknowledgement's `notifications`. */
+  readonly honoured: Record<string, unknown>;
+  /** Sends its notifications tagged with `tag` until it is done or `mcp.signal` aborts. */
+  watch(tag: Record<string, unknown>): Promise<void>;
+  /** Lets go of what `open` holds (bus subscriptions) when another source refused the request: `watch` will not run. */
+  close?(): void;
 }
 
 /**
@@ -122,7 +128,7 @@ const registered: {
   subscribableEras: Set<Era>;
   requestChecks: RequestCheck[];
   messageChecks: MessageCheck[];
-} = { observer: passThrough, methods: { modern: new Map(), legacy: new Map() }, extensions: { modern: {}, legacy: {} }, listenSources: [], getResponders: [], subscribableEras: new Set(["modern"]), requestChecks: [], messageChecks: [] };
+} = { observer: passThrough, methods: { modern: new Map(), legacy: new Map() }, extensions: { modern: {}, legacy: {} }, listenSources: [], getResponders: [], subscribableEras: new Set(), requestChecks: [], messageChecks: [] };
 
 // The registrations, each called at start-up by a feature's plugin (what the core does with each: server/mcp/README.md).
 
@@ -140,7 +146,7 @@ export function addRequestChecks(checks: { request?: RequestCheck; message?: Mes
 }
 export const addListenSource = (source: ListenSource): void => void registered.listenSources.push(source);
 export const addGetResponder = (responder: GetResponder): void => void registered.getResponders.push(responder);
-/** The era honours resource subscriptions of its own (the 2025 era's `resources/subscribe`): declared when a message bus carries them. */
+/** The era honours resource subscriptions (2026-07-28's listen, the 2025 era's `resources/subscribe`): declared when a message bus carries them. */
 export const offerResourceSubscriptions = (era: Era): void => void registered.subscribableEras.add(era);
 export const runTasks = (runner: TaskRunner): void => void (registered.taskRunner = runner);
 export const observeRequests = (observer: RequestObserver): void => void (registered.observer = observer);

@@ -100,8 +100,8 @@ export const registry = buildRegistry({ tools: toolModules, prompts: promptModul
 
 /**
  * What `server/discover` (modern) or `initialize` (legacy) declares: the registry's capabilities, `resources.subscribe`
- * where updates are honoured (with a message bus: 2026-07-28's `methods/listen-resources.ts`, and an era a feature offers them in,
- * see `offerResourceSubscriptions`), and the extensions features declared for that era.
+ * where updates are honoured (an era a feature offers them in, see `offerResourceSubscriptions`, with a message bus to carry
+ * them), and the extensions features declared for that era.
  */
 export function serverCapabilities(era: Era): ServerCapabilities {
   const extensions = declaredExtensions(era);

@@ -1,6 +1,6 @@
 /**
  * Saying that a resource changed (the `resourceChanged` helper): a message on the bus, on the resource's own
- * channel, which every instance holding a stream subscribed to it hears (see `methods/listen-resources.ts`).
+ * channel, which every instance holding a stream subscribed to it hears (see server/features/message-bus).
  * Kept apart from the registry: definitions import this, and the registry imports the definitions.
  */
 import { EVERY_PRINCIPAL, useMessageBus } from "./bus";

@@ -1,24 +1,21 @@
 /**
  * Mounts the shared store at `mcp:` (notes, URL-mode attempts) with its atomic operations
- * (single-use claims, tasks) and its message bus, all guarded so a failing store answers "storage unavailable".
+ * (single-use claims, tasks), guarded so a failing store answers "storage unavailable".
  * A store without atomic operations stops the server when a definition needs them: exactly once, and a task
  * readable from every instance, must never silently degrade; nor may a definition's option that no feature enforces
- * (a `rateLimit` without the rate-limit feature). Nor may a store shared across instances run with a bus that is
- * not: a message would reach only the instance that published it. Synchronous on purpose: Nitro does not await async plugins.
+ * (a `rateLimit` without the rate-limit feature). Synchronous on purpose: Nitro does not await async plugins.
  */
 import { selectStorage } from "#mcp-storage-driver";
 import { registry } from "../mcp/registry";
 import { logInfo, logWarning } from "../mcp/log";
-import { setAtomicStore } from "../mcp/atomic-store";
-import { refuseUnsharedBus, setMessageBus } from "../mcp/bus";
-import { guardAtomicStore, guardBus, guardDriver } from "../storage/guard";
+import { setStorage } from "../mcp/atomic-store";
+import { guardAtomicStore, guardDriver } from "../mcp/storage-guard";
 
 export default defineNitroPlugin(() => {
   const selected = selectStorage(process.env);
   if (selected.driver) useStorage().mount("mcp", guardDriver(selected.driver));
-  setAtomicStore(selected.atomic && guardAtomicStore(selected.atomic));
-  setMessageBus(selected.bus && guardBus(selected.bus));
-  logInfo(`storage: ${selected.name}; message bus: ${selected.bus?.name ?? "none"}`);
+  setStorage(selected, selected.atomic && guardAtomicStore(selected.atomic));
+  logInfo(`storage: ${selected.name}`);
 
   const needing = registry.all.filter((entry) => entry.singleUseState || (entry.kind === "tool" && entry.task)).map((entry) => entry.descriptor.name);
   if (!selected.atomic && needing.length) {
@@ -26,7 +23,6 @@ export default defineNitroPlugin(() => {
       `${selected.name} cannot claim a single-use requestState or keep a task atomically, which ${needing.join(", ")} need${needing.length === 1 ? "s" : ""}. ${selected.missingAtomic}`,
     );
   }
-  refuseUnsharedBus(selected);
   if (selected.name === "memory" && !import.meta.dev) {
     logWarning(
       "storage: in memory, this process only. Several instances need shared storage: set REDIS_URL or UPSTASH_REDIS_REST_URL/UPSTASH_REDIS_REST_TOKEN (on Cloudflare, the bindings in wrangler.json).",

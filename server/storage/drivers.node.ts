@@ -1,9 +1,8 @@
 /**
  * The stores a Node or Vercel (Node runtime) build may use, chosen at start-up from the
  * environment: Redis, Upstash, or a folder (handy in development). None: in memory, one process.
- * Each comes with its atomic operations (see `server/mcp/atomic-store.ts`) and its message bus (`server/mcp/bus.ts`):
- * Redis pub/sub, Upstash polled, and for a folder or memory one in this process. The Redis clients are imported only when
- * configured, without holding up the start (see `lazy.ts`).
+ * Each comes with its atomic operations (see `server/mcp/atomic-store.ts`), and Redis and Upstash with their client (for
+ * the message bus feature). The Redis clients are imported only when configured, without holding up the start (see `lazy.ts`).
  */
 import type { EventEmitter } from "node:events";
 import fsLite from "unstorage/drivers/fs-lite";
@@ -12,8 +11,6 @@ import type { SelectedStorage } from "../mcp/atomic-store";
 import { filesAtomicStore } from "./atomic-files";
 import { memoryAtomicStore } from "./atomic-memory";
 import { ioRedisAtomicStore, upstashAtomicStore } from "./atomic-redis";
-import { memoryBus } from "./bus-local";
-import { ioRedisBus, upstashBus } from "./bus-redis";
 import { lazyStore } from "./lazy";
 
 const BASE = "mcp";
@@ -38,32 +35,30 @@ function reportConnectionChanges(client: EventEmitter): void {
 export function selectStorage(env: Record<string, string | undefined>): SelectedStorage {
   const { REDIS_URL, UPSTASH_REDIS_REST_URL, UPSTASH_REDIS_REST_TOKEN } = env;
   if (REDIS_URL) {
-    const store = lazyStore("Redis", "Redis pub/sub", async () => {
+    const { loadedClient, ...store } = lazyStore("Redis", async () => {
       const { default: redis } = await import("unstorage/drivers/redis");
       // Every command is bounded: while Redis is down a request fails within the timeout (503, "storage
       // unavailable") instead of waiting for it, and the client keeps reconnecting in the background.
       const driver = redis({ url: REDIS_URL, base: BASE, maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
-      const client = driver.getInstance!() as Parameters<typeof ioRedisAtomicStore>[0] & Parameters<typeof ioRedisBus>[0] & EventEmitter & { duplicate(): never };
+      const client = driver.getInstance!() as Parameters<typeof ioRedisAtomicStore>[0] & EventEmitter;
       reportConnectionChanges(client);
-      // The bus hears on a connection of its own, opened on the first subscription; its outages are the client's, reported once above.
-      const subscriber = () => (client.duplicate() as EventEmitter).on("error", () => {}) as never;
-      return { driver, atomic: ioRedisAtomicStore(client, BASE), bus: ioRedisBus(client, subscriber, BASE) };
+      return { driver, atomic: ioRedisAtomicStore(client, BASE), client };
     });
-    return { name: "Redis", sharedAcrossInstances: true, ...store };
+    return { name: "Redis", sharedAcrossInstances: true, client: { kind: "redis", loaded: loadedClient }, ...store };
   }
   if (UPSTASH_REDIS_REST_URL && UPSTASH_REDIS_REST_TOKEN) {
-    const store = lazyStore("Upstash Redis", "Upstash Redis (polled)", async () => {
+    const { loadedClient, ...store } = lazyStore("Upstash Redis", async () => {
       const { default: upstash } = await import("unstorage/drivers/upstash");
       const driver = upstash({ url: UPSTASH_REDIS_REST_URL, token: UPSTASH_REDIS_REST_TOKEN, base: BASE });
       const client = driver.getInstance!() as never;
-      return { driver, atomic: upstashAtomicStore(client, BASE), bus: upstashBus(client, BASE) };
+      return { driver, atomic: upstashAtomicStore(client, BASE), client };
     });
-    return { name: "Upstash Redis", sharedAcrossInstances: true, ...store };
+    return { name: "Upstash Redis", sharedAcrossInstances: true, client: { kind: "upstash", loaded: loadedClient }, ...store };
   }
   if (env.NITRO_MCP_STORAGE_DIR) {
-    // Development: one process, so the bus stays in it (processes sharing the folder do not hear each other).
+    // Development: one process (processes sharing the folder share its data and claims, not the message bus).
     const dir = env.NITRO_MCP_STORAGE_DIR;
-    return { name: `files in ${dir}`, driver: fsLite({ base: dir }), atomic: filesAtomicStore(dir), bus: memoryBus() };
+    return { name: `files in ${dir}`, driver: fsLite({ base: dir }), atomic: filesAtomicStore(dir) };
   }
-  return { name: "memory", atomic: memoryAtomicStore(), bus: memoryBus() };
+  return { name: "memory", atomic: memoryAtomicStore() };
 }

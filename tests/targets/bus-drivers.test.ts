@@ -1,5 +1,5 @@
 /**
- * The message bus drivers themselves (server/storage/bus-*.ts), each the same way: fan-out to every subscription of
+ * The message bus drivers themselves (server/features/message-bus/bus-*.ts), each the same way: fan-out to every subscription of
  * a channel (on two instances of the bus, for a shared one), principals kept apart, `next` ending on its timeout or
  * on `close`, closed subscriptions leaving nothing behind, and the bounds. Memory in this process; Redis on a real
  * redis-server; Upstash through the local stand-in of its REST API on that Redis; the Durable Object's, its rendezvous
@@ -9,10 +9,10 @@ import { Redis } from "ioredis";
 import upstash from "unstorage/drivers/upstash";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EVERY_PRINCIPAL, type MessageBus } from "../../server/mcp/bus";
-import { BusRendezvous } from "../../server/cloudflare/bus-rendezvous";
-import { durableBus } from "../../server/storage/bus-durable";
-import { BUS_LIMITS, memoryBus } from "../../server/storage/bus-local";
-import { ioRedisBus, upstashBus } from "../../server/storage/bus-redis";
+import { durableBus } from "../../server/features/message-bus/bus-durable";
+import { BUS_LIMITS, memoryBus } from "../../server/features/message-bus/bus-local";
+import { ioRedisBus, upstashBus } from "../../server/features/message-bus/bus-redis";
+import { BusRendezvous } from "../../server/features/message-bus/durable-object";
 import { needs } from "../helpers/programs.mjs";
 import { startRedis } from "./redis.mjs";
 import { startUpstashStandIn } from "./upstash.mjs";
@@ -154,7 +154,7 @@ describe("the Durable Object bus", () => {
       void rendezvous.listen().pipeTo(writable, { signal: restart.signal }).catch(() => {});
       return readable;
     };
-    const bus = durableBus({ idFromName: (name) => name, get: () => ({ busPublish: async (message) => rendezvous.publish(message), busListen }) }) as CountedBus;
+    const bus = durableBus({ idFromName: (name: string) => name, get: () => ({ busPublish: async (message: string) => rendezvous.publish(message), busListen }) }) as CountedBus;
     const subscription = await bus.subscribe(channel(), "alice");
     const pending = subscription.next(600_000);
     restart.abort();
@@ -167,12 +167,12 @@ describeDriver("Redis", needs("redis-server"), async () => {
   const redis = await startRedis();
   const clients = [new Redis(redis.url), new Redis(redis.url)];
   const subscribers: Redis[] = [];
-  const connect = (client: Redis) => () => {
-    const subscriber = client.duplicate();
-    subscribers.push(subscriber);
-    return subscriber;
-  };
-  const [a, b] = clients.map((client) => ioRedisBus(client, connect(client), "mcp") as CountedBus) as [CountedBus, CountedBus];
+  // The clients as the store hands them over, keeping the subscriber connections the buses open, to close them at the end.
+  const tracked = (client: Redis) => ({
+    publish: (name: string, message: string) => client.publish(name, message),
+    duplicate: () => subscribers[subscribers.push(client.duplicate()) - 1]!,
+  });
+  const [a, b] = clients.map((client) => ioRedisBus(tracked(client)) as CountedBus) as [CountedBus, CountedBus];
   return {
     a,
     b,
@@ -187,7 +187,7 @@ describeDriver("Redis", needs("redis-server"), async () => {
 describeDriver("Upstash (local stand-in of its REST API)", needs("redis-server"), async () => {
   const redis = await startRedis();
   const standIn = await startUpstashStandIn(redis.url);
-  const bus = () => upstashBus(upstash({ url: standIn.url, token: standIn.token }).getInstance!() as never, "mcp") as CountedBus;
+  const bus = () => upstashBus(upstash({ url: standIn.url, token: standIn.token }).getInstance!() as never) as CountedBus;
   return {
     a: bus(),
     b: bus(),

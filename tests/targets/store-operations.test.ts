@@ -118,7 +118,7 @@ describe("store operations per request, on Redis", needs("redis-server"), () => 
     expect(table["subscription (subscriptions/listen, one ended task)"]).toEqual({ "eval(consume) atomic": 1, "get atomic": 2 });
   });
 
-  it("resource updates: SUBSCRIBE and UNSUBSCRIBE around a listen stream, one PUBLISH per change", async () => {
+  it.runIf(hasFeature("message-bus"))("resource updates: SUBSCRIBE and UNSUBSCRIBE around a listen stream, one PUBLISH per change", async () => {
     const uri = "fixture://items/1";
     const channel = await resourceChannel(uri);
     const listeners = async () => Number(((await probe.pubsub("NUMSUB", channel)) as [string, number])[1]);

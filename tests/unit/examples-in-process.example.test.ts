@@ -18,7 +18,7 @@ describe("delete_note", () => {
     expect((await client.callTool("list_notes")).content[0].text).not.toContain("Groceries");
   });
 
-  it("tells a client listening for the note and the export (subscriptions/listen) when it deletes, and only then", async () => {
+  it.runIf(hasFeature("message-bus"))("tells a client listening for the note and the export (subscriptions/listen) when it deletes, and only then", async () => {
     const definitions = ["server/tools/delete_note.ts", "server/resources/note.ts", "server/resources/export.ts"];
     const client = await createTestClient({ definitions, capabilities: FORMS });
     const { id, first, stream } = await openListen((request) => client.server.stream(request), "http://localhost/mcp", { resourceSubscriptions: ["note://12", "notes://export"] });

@@ -19,7 +19,7 @@ import { sendError } from "../../mcp/http/error-reply";
 import { ResponseChannel, SSE_HEADERS } from "../../mcp/http/respond";
 import { nowSeconds, utf8Encode } from "../../mcp/internal/basics";
 import { logWarning } from "../../mcp/log";
-import { MAX_URI_LENGTH, MAX_URIS, STREAM_LIFETIME_MS, mayRead, servedResource } from "../../mcp/methods/listen-resources";
+import { MAX_URI_LENGTH, MAX_URIS, STREAM_LIFETIME_MS, mayRead, servedResource } from "../../mcp/methods/listen";
 import { notificationMessage } from "../../mcp/protocol";
 import { cancelOnDisconnect } from "../../mcp/read-request";
 import { resourceChannel } from "../../mcp/resource-updates";

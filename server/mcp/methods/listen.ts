@@ -2,29 +2,56 @@
  * `subscriptions/listen`. The acknowledgement comes first and says which of the requested
  * notifications this server honours:
  * - list changes: none. Its lists only change with a deploy, so it declares no `listChanged`;
- * - `resourceSubscriptions`: updates of the resources asked for (`listen-resources.ts`);
- * - whatever a feature can carry (`addListenSource` in features.ts: with the tasks feature, the status of
- *   the caller's tasks among the `taskIds` asked for). The stream then carries those notifications until
- *   each source is done or the client goes away.
+ * - whatever a feature can carry (`addListenSource` in features.ts): with the message bus feature, updates of the
+ *   resources asked for (`resourceSubscriptions`); with the tasks feature, the status of the caller's tasks among the
+ *   `taskIds` asked for. The stream then carries those notifications until each source is done or the client goes away.
  * With nothing to carry, the subscription ends gracefully at once.
  */
-import type { McpContext } from "../context";
+import type { McpContext, RequestTarget } from "../context";
 import { invalidParams } from "../errors";
-import { listenSources } from "../features";
+import { listenSources, useSignIn, type OpenedListen } from "../features";
 import { isPlainObject } from "../internal/basics";
 import { notificationMessage, META } from "../protocol";
-import { resourceUpdates } from "./listen-resources";
+import { registry } from "../registry";
 import type { MethodResult } from "./types";
+
+/** Bounds of a resource subscription, in both eras: URIs per stream or session, length of one. */
+export const MAX_URIS = 20;
+export const MAX_URI_LENGTH = 2048;
+/** How long a stream of updates lasts (under Vercel's default 300 s limit on a function); the client then listens again. */
+export const STREAM_LIFETIME_MS = 280_000;
+
+/** The resource at `uri` as a request target, or -32602 when no resource on this server has that URI. */
+export function servedResource(uri: string): RequestTarget {
+  const found = registry.findResource(uri);
+  if (!found) throw invalidParams(`no resource on this server has the URI ${JSON.stringify(uri)}`);
+  return { field: "uri", name: uri, ...found };
+}
+
+/** True when the caller may read `target` (sign-in's scopes, as for `resources/read`). */
+export function mayRead(mcp: McpContext, target: RequestTarget): boolean {
+  try {
+    useSignIn()?.authorize(mcp.auth, target);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export async function listen(mcp: McpContext): Promise<MethodResult> {
   const notifications = mcp.params.notifications ?? {};
   if (!isPlainObject(notifications)) throw invalidParams("params.notifications must be an object");
-  // The features' sources first: one that refuses the request does so before the bus is subscribed to.
-  const opened = await Promise.all(listenSources().map((source) => source.open(mcp, notifications)));
-  opened.push(await resourceUpdates.open(mcp, notifications));
+  const opened = await Promise.allSettled(listenSources().map((source) => source.open(mcp, notifications)));
+  const refused = opened.find((outcome) => outcome.status === "rejected");
+  if (refused) {
+    // One source refused the request: the others let go of what they opened (bus subscriptions) before the error goes out.
+    for (const outcome of opened) if (outcome.status === "fulfilled") outcome.value.close?.();
+    throw refused.reason;
+  }
+  const sources = opened.map((outcome) => (outcome as PromiseFulfilledResult<OpenedListen>).value);
   const tag = { [META.subscriptionId]: mcp.id };
-  const honoured = Object.assign({}, ...opened.map((source) => source.honoured)) as Record<string, unknown>;
+  const honoured = Object.assign({}, ...sources.map((source) => source.honoured)) as Record<string, unknown>;
   mcp.channel.send(notificationMessage("notifications/subscriptions/acknowledged", { _meta: tag, notifications: honoured }));
-  await Promise.all(opened.map((source) => source.watch(tag)));
+  await Promise.all(sources.map((source) => source.watch(tag)));
   return { _meta: tag };
 }

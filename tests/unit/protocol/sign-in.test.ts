@@ -106,7 +106,7 @@ describe("scopes", () => {
     expect(state).toMatch(/^v1\./);
   });
 
-  it("leaves out of a subscriptions/listen acknowledgement the resources the token may not read", async () => {
+  it.runIf(hasFeature("message-bus"))("leaves out of a subscriptions/listen acknowledgement the resources the token may not read", async () => {
     const scoped = await createTestServer({
       definitions: ["tests/fixtures/scoped/scoped-resource.ts", "tests/fixtures/resources/fixture-items.ts"],
       env: { NITRO_MCP_AUTH_ISSUER: ISSUER, NITRO_MCP_RESOURCE_URL: RESOURCE, NITRO_MCP_AUTH_SCOPES: "fixtures:read" },

@@ -1,7 +1,8 @@
 /**
- * The bus's side of a Durable Object (one object per channel, see `server/storage/bus-durable.ts`): the
- * streams of the isolates listening to the channel, and each published message pushed to all of them. A
- * listener that falls BACKLOG_BYTES behind loses messages instead of growing the object's memory.
+ * The bus's side of the Durable Object (one object per channel, see `bus-durable.ts`): the streams of the isolates
+ * listening to the channel, and each published message pushed to all of them. A listener that falls BACKLOG_BYTES
+ * behind loses messages instead of growing the object's memory. The default export is what the Worker entry adds to
+ * the `$DurableObject` class (`server/cloudflare/entry.ts`): the RPC methods `bus-durable.ts` calls.
  */
 const MAX_LISTENERS = 1000;
 const BACKLOG_BYTES = 1024 * 1024;
@@ -37,3 +38,15 @@ export class BusRendezvous {
     }
   }
 }
+
+const rendezvous = new WeakMap<object, BusRendezvous>();
+const of = (object: object): BusRendezvous => rendezvous.get(object) ?? rendezvous.set(object, new BusRendezvous()).get(object)!;
+
+export default {
+  busListen(this: object): ReadableStream<Uint8Array> {
+    return of(this).listen();
+  },
+  busPublish(this: object, message: string): void {
+    of(this).publish(message);
+  },
+};

@@ -1,14 +1,13 @@
 /**
  * Storage that fails loudly but cleanly: every operation of the mounted driver, of the atomic
- * store and of the bus (publishing, subscribing) is wrapped so that a failure (Redis down, a binding error) or an operation that does not
+ * store (and of the message bus feature's bus) is wrapped so that a failure (Redis down, a binding error) or an operation that does not
  * finish within OPERATION_TIMEOUT_MS surfaces as one `StorageUnavailableError`, which the server
  * answers -32603 "storage unavailable" (HTTP 503), the reason in the log. A request never waits
  * on a store forever. Every operation is also an observed step (a span, with the observability feature).
  */
 import type { Driver } from "unstorage";
-import { useObserver } from "../mcp/features";
-import { StorageUnavailableError, type AtomicStore } from "../mcp/atomic-store";
-import type { MessageBus } from "../mcp/bus";
+import { useObserver } from "./features";
+import { StorageUnavailableError, type AtomicStore } from "./atomic-store";
 
 const OPERATION_TIMEOUT_MS = 5000;
 
@@ -26,7 +25,7 @@ export function bounded<T>(operation: string, work: Promise<T>): Promise<T> {
 }
 
 /** Each operation bounded, and traced as a child span (`storage <operation>`) of the request or task round that made it. */
-function guarded<T extends { name?: string }>(target: T, passThrough: ReadonlySet<PropertyKey> = new Set()): T {
+export function guarded<T extends { name?: string }>(target: T, passThrough: ReadonlySet<PropertyKey> = new Set()): T {
   const attributes = { "mcp.storage.name": target.name ?? "unknown" };
   return new Proxy(target, {
     get(object, property, receiver) {
@@ -40,5 +39,3 @@ function guarded<T extends { name?: string }>(target: T, passThrough: ReadonlySe
 
 export const guardDriver = (driver: Driver): Driver => guarded(driver, new Set(["getInstance", "watch"]));
 export const guardAtomicStore = (store: AtomicStore): AtomicStore => guarded(store);
-/** Subscribing bounds its own wait (`bus-local.ts`): a subscription made after a timeout here would never be closed. Publishing is guarded. */
-export const guardBus = (bus: MessageBus): MessageBus => guarded(bus, new Set(["subscribe"]));

@@ -1,9 +1,9 @@
 /**
  * The bus on Workers: a rendezvous per channel, the Durable Object of this build named after the channel
- * (`server/cloudflare/bus-rendezvous.ts`, called over RPC). Publishing hands the message to that object; an
+ * (`durable-object.ts`, called over RPC). Publishing hands the message to that object; an
  * isolate with subscribers to a channel holds one stream from it, over which the object pushes each message.
  */
-import type { MessageBus } from "../mcp/bus";
+import type { MessageBus } from "../../mcp/bus";
 import { BUS_LIMITS, busOver } from "./bus-local";
 
 /** The RPC methods of the `$DurableObject` class the bus calls. */
@@ -31,12 +31,15 @@ async function readLines(reader: ReadableStreamDefaultReader<Uint8Array>, delive
   }
 }
 
-export function durableBus(namespace: BusNamespaceLike): MessageBus {
-  const objectFor = (channel: string) => namespace.get(namespace.idFromName(`bus-${channel}`));
-  return busOver("Durable Object ($DurableObject, one per channel)", true, {
-    publish: (channel, message) => objectFor(channel).busPublish(message),
+export function durableBus(loaded: BusNamespaceLike | Promise<BusNamespaceLike>): MessageBus {
+  const objectFor = async (channel: string) => {
+    const namespace = await loaded;
+    return namespace.get(namespace.idFromName(`bus-${channel}`));
+  };
+  return busOver("Durable Object ($DurableObject, one per channel)", {
+    publish: async (channel, message) => (await objectFor(channel)).busPublish(message),
     async listen(channel, deliver, lost) {
-      const reader = (await objectFor(channel).busListen()).getReader();
+      const reader = (await (await objectFor(channel)).busListen()).getReader();
       let stopped = false;
       void readLines(reader, deliver)
         .catch(() => {})

@@ -5,9 +5,9 @@
  * to it, so a channel nobody here listens to costs nothing. A message reaches a subscription only when it is
  * for that subscription's principal (or for EVERY_PRINCIPAL).
  */
-import { EVERY_PRINCIPAL, type BusSubscription, type MessageBus } from "../mcp/bus";
-import { isPlainObject, utf8Encode } from "../mcp/internal/basics";
-import { bounded } from "./guard";
+import { EVERY_PRINCIPAL, type BusSubscription, type MessageBus } from "../../mcp/bus";
+import { isPlainObject, utf8Encode } from "../../mcp/internal/basics";
+import { bounded } from "../../mcp/storage-guard";
 
 export const BUS_LIMITS = {
   /** A message's JSON, envelope included; a larger one is refused when published. */
@@ -94,7 +94,7 @@ interface Channel {
 }
 
 /** A bus over `transport`: this instance's subscriptions fan out what its listeners hear. */
-export function busOver(name: string, sharedAcrossInstances: boolean, transport: BusTransport): MessageBus & { readonly subscriberCount: number } {
+export function busOver(name: string, transport: BusTransport): MessageBus & { readonly subscriberCount: number } {
   const channels = new Map<string, Channel>();
   let subscriberCount = 0;
 
@@ -115,7 +115,6 @@ export function busOver(name: string, sharedAcrossInstances: boolean, transport:
 
   return {
     name,
-    sharedAcrossInstances,
     get subscriberCount() {
       return subscriberCount;
     },
@@ -150,7 +149,7 @@ export function busOver(name: string, sharedAcrossInstances: boolean, transport:
 /** One process: a message goes straight to this instance's subscriptions. */
 export function memoryBus(): MessageBus & { readonly subscriberCount: number } {
   const listeners = new Map<string, (message: string) => void>();
-  return busOver("memory (this process)", false, {
+  return busOver("memory (this process)", {
     publish: async (channel, message) => listeners.get(channel)?.(message),
     listen: async (channel, deliver) => {
       listeners.set(channel, deliver);

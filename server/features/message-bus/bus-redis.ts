@@ -10,33 +10,37 @@
  *   and each listened channel costs one command per poll per instance.
  */
 import type { EventEmitter } from "node:events";
-import type { MessageBus } from "../mcp/bus";
+import type { MessageBus } from "../../mcp/bus";
 import { busOver } from "./bus-local";
 
+/** Where the channels are, beside the store's own keys (`mcp:…`). */
+const at = (channel: string) => `mcp:bus:${channel}`;
+
 /** The subset of ioredis the bus uses. */
-interface IoRedisPublisher {
+interface IoRedisClient {
   publish(channel: string, message: string): Promise<unknown>;
+  duplicate(): IoRedisSubscriber;
 }
 interface IoRedisSubscriber extends EventEmitter {
   subscribe(channel: string): Promise<unknown>;
   unsubscribe(channel: string): Promise<unknown>;
 }
 
-export function ioRedisBus(publisher: IoRedisPublisher, connectSubscriber: () => IoRedisSubscriber, prefix: string): MessageBus {
-  const at = (channel: string) => `${prefix}:bus:${channel}`;
+export function ioRedisBus(client: IoRedisClient | Promise<IoRedisClient>): MessageBus {
   const listeners = new Map<string, (message: string) => void>();
   let subscriber: IoRedisSubscriber | undefined;
-  const connection = () => {
+  // Hearing needs a connection of its own, opened on the first subscription; its outages are the store client's, logged there.
+  const connection = async () => {
     if (subscriber) return subscriber;
-    subscriber = connectSubscriber();
+    subscriber = (await client).duplicate().on("error", () => {});
     subscriber.on("message", (channel: string, message: string) => listeners.get(channel)?.(message));
     return subscriber;
   };
-  return busOver("Redis pub/sub", true, {
-    publish: async (channel, message) => void (await publisher.publish(at(channel), message)),
+  return busOver("Redis pub/sub", {
+    publish: async (channel, message) => void (await (await client).publish(at(channel), message)),
     async listen(channel, deliver) {
       listeners.set(at(channel), deliver);
-      await connection()
+      await (await connection())
         .subscribe(at(channel))
         .catch((error: unknown) => {
           if (listeners.get(at(channel)) === deliver) listeners.delete(at(channel));
@@ -45,7 +49,7 @@ export function ioRedisBus(publisher: IoRedisPublisher, connectSubscriber: () =>
       return () => {
         if (listeners.get(at(channel)) !== deliver) return; // listened again since
         listeners.delete(at(channel));
-        void connection().unsubscribe(at(channel)).catch(() => {});
+        void connection().then((connected) => connected.unsubscribe(at(channel))).catch(() => {});
       };
     },
   });
@@ -72,11 +76,11 @@ interface UpstashEval {
 /** Upstash decodes JSON-looking strings: take the text back. */
 const asText = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
 
-export function upstashBus(client: UpstashEval, prefix: string): MessageBus {
-  const at = (channel: string) => `${prefix}:bus:${channel}`;
-  return busOver("Upstash Redis (polled)", true, {
-    publish: async (channel, message) => void (await client.eval(APPEND, [at(channel)], [message, String(BUS_KEPT), String(BUS_TTL_SECONDS)])),
+export function upstashBus(loaded: UpstashEval | Promise<UpstashEval>): MessageBus {
+  return busOver("Upstash Redis (polled)", {
+    publish: async (channel, message) => void (await (await loaded).eval(APPEND, [at(channel)], [message, String(BUS_KEPT), String(BUS_TTL_SECONDS)])),
     async listen(channel, deliver) {
+      const client = await loaded;
       let last = asText(await client.eval(LAST_ID, [at(channel)], []));
       let timer: ReturnType<typeof setTimeout> | undefined;
       let stopped = false;
