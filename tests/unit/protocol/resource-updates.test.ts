@@ -73,6 +73,17 @@ describe("resource updates on subscriptions/listen", () => {
     await again.close();
   });
 
+  it.runIf(hasFeature("tasks"))("lets go of its subscriptions when another source refuses the same listen (bad taskIds): the channel's bound stays free", async () => {
+    const uri = "fixture://items/16";
+    for (let round = 0; round < 101; round++) {
+      const refused = await server.connect().request("subscriptions/listen", { notifications: { resourceSubscriptions: [uri], taskIds: "not a list" } });
+      expect(refused.body.error.code).toBe(-32602);
+    }
+    const { first, stream } = await listen(server, [uri]);
+    expect(first?.params.notifications).toEqual({ resourceSubscriptions: [uri] });
+    await stream.close();
+  });
+
   it("ends the stream at once when no resource is asked for", async () => {
     const result = await server.connect().request("subscriptions/listen", { notifications: { resourceSubscriptions: [] } }, { id: "empty" });
     expect(result.messages.map((message) => message.method ?? "response")).toEqual(["notifications/subscriptions/acknowledged", "response"]);
