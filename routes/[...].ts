@@ -1,7 +1,4 @@
-/**
- * Every path no other route serves: a plain JSON 404, the same in development, on Node, on Workers
- * and on Vercel: no HTML error page and no stack trace. Routes with a path win over this one.
- */
+/** Every path no other route serves: a plain JSON 404 on every platform, never an HTML page or a stack trace. */
 import { clip } from "../server/mcp/internal/text";
 
 export default defineEventHandler((event) => {

@@ -1,8 +1,4 @@
-/**
- * GET /mcp (more specific than `routes/mcp.ts`): after the Origin/Host guard, the first feature's responder that takes
- * the request (`addGetResponder` in features.ts: the front page for a browser, the 2025 era's stream for a session),
- * else 405 as for any other verb: 2026-07-28 has no GET stream.
- */
+/** GET /mcp: after the guard, the first feature responder that takes it (`addGetResponder`), else 405: 2026-07-28 has no GET stream. */
 import { getResponders } from "../server/mcp/features";
 import { guardOriginAndHost } from "../server/mcp/http/guard";
 import { refuseMethod } from "../server/mcp/http/not-allowed";

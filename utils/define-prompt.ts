@@ -26,11 +26,8 @@ function toResult(value: Exclude<PromptReturn, InputRequiredOutcome>, descriptio
 }
 
 /**
- * Declares a prompt: the default export of one file in `server/prompts/`. Arguments are strings
- * (`.describe()` is the argument's description, `.optional()` makes it optional); `complete`
- * suggests values for them. `run` returns the text of one user message, a list of messages,
- * a full `GetPromptResult`, or `inputRequired(…)` to ask first. Throw `invalidArguments(…)`
- * for arguments that are well-formed but unusable (-32602).
+ * Declares a prompt: the default export of one file in `server/prompts/`, with string arguments. Throw
+ * `invalidArguments(…)` from `run` for arguments that are well-formed but unusable (-32602).
  *
  * @example
  * // server/prompts/summarize.ts

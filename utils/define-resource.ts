@@ -52,9 +52,8 @@ function checkedCacheHints(name: string, cache: Partial<CacheHints> = {}): Parti
 }
 
 /**
- * Declares a fixed resource: the default export of one file in `server/resources/`. `read`
- * returns text, bytes (sent as base64), explicit contents, `undefined` for "not found", or
- * `inputRequired(…)` to ask first. `cache` sets the caching hints of its reads (default: not cached).
+ * Declares a fixed resource: the default export of one file in `server/resources/`. `read` returns text, bytes (sent as
+ * base64), explicit contents, `undefined` for "not found", or `inputRequired(…)` to ask first.
  *
  * @example
  * // server/resources/readme.ts
@@ -68,9 +67,7 @@ function checkedCacheHints(name: string, cache: Partial<CacheHints> = {}): Parti
  */
 export function defineResource(options: FixedResourceOptions): ResourceEntry;
 /**
- * Declares a resource template (RFC 6570 level 1, e.g. `note://{id}`): `read` receives the
- * decoded variables; `list` names the concrete resources for `resources/list`; `complete`
- * suggests values for the variables.
+ * Declares a resource template (RFC 6570 level 1, e.g. `note://{id}`): `read` receives the decoded variables.
  *
  * @example
  * // server/resources/note.ts

@@ -1,7 +1,4 @@
-/**
- * How a handler reports a failure. A tool returns `toolError(…)`: the model reads it and can act
- * on it. A prompt or resource throws `invalidArguments(…)`: the client gets JSON-RPC -32602.
- */
+/** How a handler reports a failure: a tool returns `toolError(…)`; a prompt or resource throws `invalidArguments(…)`. */
 import { invalidParams, toolErrorResult, type McpError, type ToolErrorResult } from "../server/mcp/author";
 
 /**

@@ -1,7 +1,4 @@
-/**
- * Request-scoped notifications: progress and (deprecated) log messages, which travel on the request's own
- * response (it then becomes an SSE stream); and resource updates, which reach the clients listening for them.
- */
+/** A handler's notifications: progress and logs on its own response (then an SSE stream), resource updates to listeners. */
 import { LOG_LEVELS, logWarning, notificationMessage, publishResourceChange, type LoggingLevel, type McpContext } from "../server/mcp/author";
 
 /**
@@ -26,9 +23,8 @@ export function sendProgress(mcp: McpContext, progress: number, total?: number, 
 }
 
 /**
- * Sends a `notifications/message` log entry on the request's response stream, only when
- * the client asked for logs with `_meta["io.modelcontextprotocol/logLevel"]` and only at or
- * above that level. (Logging is deprecated in 2026-07-28; prefer server-side telemetry. Tasks carry no logs.)
+ * Sends a `notifications/message` log entry on the request's response stream, when the client asked for logs at or
+ * below `level` (`_meta["io.modelcontextprotocol/logLevel"]`). Deprecated in 2026-07-28; tasks carry no logs.
  *
  * @example
  * sendLog(mcp, "info", { step: "fetched 3 notes" });
@@ -42,11 +38,9 @@ export function sendLog(mcp: McpContext, level: LoggingLevel, data: unknown, log
 }
 
 /**
- * Says that a resource changed: every client listening for it (`subscriptions/listen` with
- * `resourceSubscriptions`), on any instance, gets `notifications/resources/updated` for `uri`. Call it after
- * the change is stored. For a resource that differs per caller, pass `onlyFor: mcp.principal` so that
- * only that caller's streams hear of it. Never throws: with the bus unreachable, the update is lost (and logged);
- * without the message bus feature, nobody listens and it does nothing.
+ * Says, once the change is stored, that a resource changed: every client listening for `uri`, on any instance, gets
+ * `notifications/resources/updated`; `onlyFor: mcp.principal` keeps it to that caller's streams (a per-caller resource).
+ * Never throws: an unreachable bus loses the update (logged); without the message bus feature it does nothing.
  *
  * @example
  * await deleteNote(id);

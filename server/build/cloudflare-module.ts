@@ -1,8 +1,4 @@
-/**
- * For the Cloudflare build (preset `cloudflare-durable`): the Worker entry is
- * `server/cloudflare/entry.ts`, which bounds request bodies and gives the Durable Object its
- * atomic operations, around Nitro's own entry.
- */
+/** The Cloudflare build's Worker entry is `server/cloudflare/entry.ts`, around Nitro's own (its header says why). */
 import { fileURLToPath } from "node:url";
 import type { Nitro } from "nitropack";
 

@@ -1,10 +1,6 @@
 /**
- * Build time: the optional features present, the folders of `server/features/`. Each is a scan dir of its own (its
- * routes, its plugins: see `featureDirs`, which nitro.config.ts adds), so deleting a folder removes the feature. For
- * each, this module adds its settings' defaults (`settings.ts`) to `runtimeConfig.mcp`, so their NITRO_MCP_* variables
- * apply, and runs its `module.ts`, if any (its build steps); it tells the core which features the build has
- * (`#mcp-features`, for its start-up checks), and gives the Worker's Durable Object the RPC methods of each feature's
- * `durable-object.ts` (`#mcp-durable-methods`).
+ * Build time: each folder of `server/features/` is a feature and its own scan dir (`featureDirs`), so deleting it removes
+ * the feature: its settings' defaults join the runtime config, its `module.ts` runs, its `durable-object.ts` is gathered.
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";

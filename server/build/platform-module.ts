@@ -1,12 +1,7 @@
 /**
- * Picks, from the build's preset, the implementations that differ between platforms, so a bundle
- * never carries code its runtime cannot run:
- * - `#mcp-storage-driver`: the storage drivers a build may contain (`server/storage/drivers.node.ts`,
- *   or `drivers.cloudflare.ts` without ioredis); the choice among them is made at run time from the
- *   environment, in `server/plugins/storage.ts`;
- * - `#mcp-state-cipher`: the AES-GCM and HKDF behind `requestState` (`server/mcp/state/cipher.node.ts`,
- *   synchronous `node:crypto`, on Node-based presets; `cipher.web.ts`, Web Crypto, everywhere else).
- *   Both produce the same bytes, so a fleet mixing them (a rolling deploy) opens every state. */
+ * Per preset, the storage drivers and the state cipher, so a bundle never carries code its runtime cannot run. The two
+ * ciphers (`node:crypto`, Web Crypto) produce the same bytes, so a fleet mixing them opens every state.
+ */
 import { fileURLToPath } from "node:url";
 import type { Nitro } from "nitropack";
 

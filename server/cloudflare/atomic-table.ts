@@ -1,7 +1,6 @@
 /**
- * The atomic operations of a Workers build, run inside a Durable Object (a single thread per
- * object) on its SQLite storage. Every operation is one synchronous SQL statement, so nothing
- * can interleave with it. Expired rows read as absent at once, and an alarm deletes them later.
+ * Atomic operations in a Durable Object (one thread), each one synchronous SQLite statement so nothing interleaves.
+ * Expired rows read as absent at once; an alarm deletes them later.
  */
 import { gcraStep, type Consumed } from "../mcp/gcra";
 

@@ -1,16 +1,7 @@
 /**
- * The Worker entry of the Cloudflare build (set by `server/build/cloudflare-module.ts`): Nitro's
- * `cloudflare-durable` entry, with two additions.
- *
- * - Bodies are bounded before Nitro sees them. Nitro's entry buffers the whole body first; here a
- *   declared Content-Length over `NITRO_MCP_MAX_BODY_BYTES` is refused at once (413), a streamed
- *   body is counted as it arrives and refused past the limit, and a body that does not arrive
- *   within `NITRO_MCP_BODY_TIMEOUT_MS` is refused (408). The rest of a refused body is read and
- *   discarded up to a cap, so the connection stays usable.
- * - The Durable Object class Nitro exports (`$DurableObject`, the name the binding uses) gains the
- *   atomic operations of `atomic-table.ts`, called over RPC by `server/storage/atomic-durable.ts`
- *   (nothing of it is reachable by URL), and the RPC methods of the features that bring a
- *   `durable-object.ts` (`#mcp-durable-methods`, see `server/build/features-module.ts`).
+ * The Worker entry: Nitro's `cloudflare-durable` one, with bodies bounded before Nitro buffers them whole (413, 408, a
+ * refused body drained up to a cap), and a Durable Object that gains the atomic operations of `atomic-table.ts` and
+ * the features' `durable-object.ts` methods (RPC only, no URL reaches them).
  */
 import nitroWorker, { $DurableObject as NitroDurableObject } from "nitropack/presets/cloudflare/runtime/cloudflare-durable";
 import { BodyTimeoutError, BodyTooLargeError } from "../mcp/http/body";

@@ -1,9 +1,6 @@
 /**
- * The few storage operations that must be atomic across every instance sharing the store: claiming a single-use
- * state, creating and moving a task, counting a rate limit. unstorage has no such operation, so each store brings its
- * own primitive (the drivers in `server/storage/` implement this interface; which store uses what: its README). A store
- * with none (Workers KV, any other unstorage driver) cannot promise exactly once: the server then refuses to start when
- * a definition needs it (`plugins/storage.ts`).
+ * The storage operations that must be atomic across instances (single-use claims, tasks, rate limits): unstorage has none,
+ * so each store in `server/storage/` brings its own; without them, a definition needing them stops the start-up.
  */
 import type { Consumed } from "./gcra";
 
@@ -17,10 +14,7 @@ export interface AtomicStore {
   /** Replaces the value of `key` only while it is still `expected`: true when this call replaced it. */
   compareAndSet(key: string, expected: string, next: string, ttlSeconds: number): Promise<boolean>;
   delete(key: string): Promise<void>;
-  /**
-   * Counts one request against `limit` per `windowMs` under `key` (GCRA, see `gcra.ts`), read and
-   * written in one atomic step: of any number racing, exactly as many as the budget allows get `allowed`.
-   */
+  /** Counts one request against `limit` per `windowMs` (GCRA, `gcra.ts`) in one atomic step: racers get exactly the budget. */
   consume(key: string, limit: number, windowMs: number): Promise<Consumed>;
 }
 
@@ -31,10 +25,7 @@ export interface SelectedStorage {
   readonly driver?: import("unstorage").Driver;
   /** Its atomic operations; undefined when the store has none. */
   readonly atomic?: AtomicStore;
-  /**
-   * The store's own client, for a feature that needs more of it than storage (the message bus: Redis pub/sub, Upstash
-   * streams, a Durable Object per channel); absent for memory and files.
-   */
+  /** The store's own client, for a feature that needs more than storage (the message bus); absent for memory and files. */
   readonly client?: { readonly kind: "redis" | "upstash" | "durable"; readonly loaded: Promise<unknown> };
   /** True when several instances may share this store (Redis, Upstash, Workers KV). */
   readonly sharedAcrossInstances?: boolean;
@@ -59,7 +50,6 @@ export function setStorage(store: SelectedStorage, atomic: AtomicStore | undefin
   current = atomic;
 }
 
-/** The atomic operations of the configured store; undefined when it has none. */
 export const useAtomicStore = (): AtomicStore | undefined => current;
 /** The store chosen at start-up (for the plugins of features that need its client). */
 export const useSelectedStorage = (): SelectedStorage | undefined => selected;

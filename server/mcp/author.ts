@@ -1,7 +1,4 @@
-/**
- * What the helpers (`utils/`) and the app (`server/tools`, `server/examples`, their routes) may use of the core: the one
- * module they import, so the core's other files can change without touching them.
- */
+/** The one core module `utils/` and the app import, so the core's other files can change without touching them. */
 export { StorageUnavailableError } from "./atomic-store";
 export { clientCanAnswer } from "./capabilities";
 export type { McpContext } from "./context";

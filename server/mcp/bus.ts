@@ -1,19 +1,10 @@
 /**
- * Messages between instances: an answer to a question a 2025-era client was asked on one instance's stream may
- * reach another instance; a resource changed through one instance must reach the streams open on all of them.
- * The interface is the core's; the buses are the message bus feature's (`server/features/message-bus`, one per
- * store). Without a bus, what needs one (resource subscriptions, asking 2025-era clients) is not offered.
- *
- * Channels are named by unguessable ids (or by a resource's URI, for updates); every message carries the
- * principal it belongs to, and a subscriber drops a message for anyone else, so knowing a channel's name is
- * not enough to answer in someone else's name. Delivery is at most once, to subscribers that were
- * subscribed when it was published: subscribe first, then do what makes the message come.
+ * Messages between instances (the interface; the buses are the message bus feature's). A subscriber drops messages for
+ * other principals, so knowing a channel's name (an unguessable id, or a resource URI) is not enough to answer in someone
+ * else's name. Delivery is at most once, to those already subscribed: subscribe first, then do what makes it come.
  */
 
-/**
- * The principal of a message meant for every subscriber of its channel (a public resource changed). No caller
- * can be it: it starts with NUL, which neither an environment variable (static tokens) nor an issuer URL (OAuth) can.
- */
+/** The principal of a message for every subscriber (a public resource changed): it starts with NUL, as no caller's can. */
 export const EVERY_PRINCIPAL = "\u0000every";
 
 /** One subscription to a channel, for one principal. */

@@ -1,11 +1,4 @@
-/**
- * What the client can answer, read from the capabilities it declared on this request.
- *
- * The declaration is untrusted input, so it is read strictly:
- * - a capability whose value is not an object declares nothing (`elicitation: true` is not support);
- * - `elicitation: {}` with neither `form` nor `url` means form mode only;
- * - sampling's `context` and `tools` sub-capabilities are needed for `includeContext` and tool use.
- */
+/** What the client can answer, read strictly (untrusted): a non-object declares nothing; `elicitation: {}` is form only. */
 import { missingClientCapabilities } from "./errors";
 import { isPlainObject } from "./internal/basics";
 import type { ClientCapabilities, InputRequest } from "./protocol";
@@ -59,10 +52,7 @@ function merge(target: Record<string, Record<string, unknown>>, fragment: Client
   }
 }
 
-/**
- * Throws -32021 (HTTP 400) naming every missing capability at once, e.g.
- * `{ elicitation: { form: {} }, sampling: {} }`, if any request cannot be answered.
- */
+/** Throws -32021 (HTTP 400) naming every missing capability at once when any request cannot be answered. */
 export function requireClientCapabilities(declared: Declared, requests: Readonly<Record<string, InputRequest>>): void {
   const missing: Record<string, Record<string, unknown>> = {};
   const keys: string[] = [];

@@ -1,7 +1,4 @@
-/**
- * The parsed configuration, read once from Nitro's runtime config and the environment.
- * What each setting means, and its default, is declared in `settings.ts`.
- */
+/** The configuration, parsed once from Nitro's runtime config and the environment (each setting: `settings.ts`). */
 import { useRuntimeConfig } from "nitropack/runtime";
 import type { CacheHints, Implementation } from "./protocol";
 import { SETTINGS, type SettingTable } from "./settings";
@@ -9,7 +6,6 @@ import { SETTINGS, type SettingTable } from "./settings";
 /** A table's values, parsed. */
 export type ParsedSettings<Table extends SettingTable> = { readonly [K in keyof Table]: ReturnType<Table[K]["parse"]> };
 
-/** Parses a table's raw values (runtime config, overridden by the variables' own text where a setting asks for it). */
 function parseSettings<Table extends SettingTable>(table: Table, raw: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): ParsedSettings<Table> {
   const parsed: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(table)) {

@@ -1,10 +1,4 @@
-/**
- * `McpContext`: everything a handler may know about the request it serves.
- *
- * `readMcpRequest` (read-request.ts) builds it once per request and stores it on
- * `event.context.mcp`; tools, prompts and resources receive it as their `mcp` argument.
- * Nothing in it survives the request.
- */
+/** `McpContext`: what a handler (its `mcp` argument) knows about its request, built once by `readMcpRequest`. */
 import type { H3Event } from "h3";
 import type { Entry } from "./entries";
 import type { ResponseChannel } from "./http/respond";
@@ -29,7 +23,6 @@ export type Era = "modern" | "legacy";
 
 /** What tools/call, prompts/get and resources/read act on, resolved once per request. */
 export interface RequestTarget {
-  /** The body field that names it. */
   readonly field: "name" | "uri";
   /** The tool or prompt name, or the resource URI. */
   readonly name: string;
@@ -60,7 +53,7 @@ export interface McpContext extends RequestMeta {
   readonly era: Era;
   /** Present for tools/call, prompts/get and resources/read when the body names a target. */
   readonly target?: RequestTarget;
-  /** Who is calling, as the authenticate step resolved it (the same as `auth.principal`). */
+  /** The same as `auth.principal`. */
   readonly principal: string;
   /** The caller's sign-in: scopes and verified token claims. */
   readonly auth: AuthInfo;

@@ -1,10 +1,6 @@
 /**
- * The dispatcher: method name → handler, then the result (or error) as a JSON-RPC response,
- * shaped for the request's era: a 2026-07-28 result gets `resultType` and
- * `_meta["io.modelcontextprotocol/serverInfo"]`, keeping any `_meta` the handler set (the legacy
- * era's shapes are the legacy feature's). Methods exist only when the capability behind them does:
- * a server with no prompts answers `prompts/list` with -32601, as its discover result promises.
- * The methods that serve the registry's definitions (tools, prompts, resources) are here too.
+ * Method → handler, then the reply shaped for the request's era; the methods of the registry's definitions are here too.
+ * A method exists only when its capability does: without prompts, `prompts/list` is -32601, as discover promises.
  */
 import type { Era, McpContext, OpenedState } from "./context";
 import { useMcpConfig } from "./config";
@@ -86,15 +82,14 @@ const serverInfo = () => (serverInfoMeta ??= { [META.serverInfo]: useMcpConfig()
 /** A copy of `result` with its `resultType` and the server's identity in `_meta`. Never mutates: a handler may return the same object every time. */
 function shaped(result: Readonly<Record<string, unknown>>, resultType: string): Record<string, unknown> {
   const meta = result._meta as Record<string, unknown> | undefined;
-  // Object.assign rather than `{ ...result, resultType }`: with Node 20's V8, each property written
-  // after a spread costs about a microsecond, on every response.
+  // Object.assign, not `{ ...result, resultType }`: on Node 20's V8 each property after a spread costs about 1 µs.
   return Object.assign({}, result, { resultType, _meta: meta ? Object.assign({}, meta, serverInfo()) : serverInfo() });
 }
 
 export const completeResult = (result: Readonly<Record<string, unknown>>) => shaped(result, "complete");
 
 const { capabilities } = registry;
-/** The core's methods both eras share, present only when the capability behind them is. */
+/** The core's methods both eras share. */
 const shared = new Map<string, MethodHandler>();
 if (capabilities.tools) shared.set("tools/list", (mcp) => listResult("tools", tools, mcp)).set("tools/call", callTool);
 if (capabilities.prompts) shared.set("prompts/list", (mcp) => listResult("prompts", prompts, mcp)).set("prompts/get", getPrompt);

@@ -1,10 +1,4 @@
-/**
- * Protocol errors: one class that knows its JSON-RPC code, its HTTP status and its `data`.
- *
- * Anything thrown as `McpError` reaches the client as a JSON-RPC error response.
- * Anything else thrown while handling a request is logged and answered with a
- * generic -32603, so internal details never leak.
- */
+/** Protocol errors: an `McpError` reaches the client as it is; anything else is logged and answered -32603, never leaked. */
 import { clip } from "./internal/text";
 import type { ClientCapabilities, RequestId } from "./protocol";
 
@@ -60,10 +54,7 @@ export const missingClientCapabilities = (requiredCapabilities: ClientCapabiliti
 export const unsupportedProtocolVersion = (requested: string, supported: readonly string[], message = "Unsupported protocol version") =>
   new McpError(ErrorCode.UnsupportedProtocolVersion, message, { supported, requested: clip(requested) }, 400);
 
-/**
- * -32602 with `data.uri`, as 2026-07-28 words "resource not found" (HTTP 200). Its own class
- * so that a legacy request can be answered with that revision's -32002 instead.
- */
+/** -32602 with `data.uri`, 2026-07-28's "resource not found"; its own class so the legacy era can answer -32002. */
 export class ResourceNotFoundError extends McpError {
   readonly uri: string;
   constructor(uri: string) {
@@ -80,8 +71,5 @@ export const internalError = (message = "Internal error") =>
 export const storageUnavailable = () =>
   new McpError(ErrorCode.InternalError, "Storage unavailable: try again shortly", undefined, 503);
 
-/**
- * The one answer to every rejected `requestState`, whatever the reason:
- * telling a client which check failed would hand it an oracle.
- */
+/** The one answer to every rejected `requestState`: telling a client which check failed would hand it an oracle. */
 export const invalidRequestState = () => invalidParams("Invalid or expired requestState");

@@ -1,12 +1,6 @@
 /**
- * The seam through which optional features (`server/features/*`) plug into the core. A feature's
- * Nitro plugin calls these registrations at start-up; the core reads them on the first request,
- * so it never imports a feature and deleting a feature's folder leaves a core that builds.
- * Without any registration the core serves 2026-07-28 alone to anonymous callers, refuses nothing,
- * observes nothing, and answers only its own methods. See server/mcp/README.md, "Extending the core".
- *
- * Two steps of `POST /mcp` are the features' alone, so they live here: `authenticate` (the sign-in
- * feature decides) and `runRequestChecks` (the checks features added, e.g. the rate limit).
+ * The seam features plug into: their plugins register at start-up, the core reads it on the first request, so it never
+ * imports a feature (README, "Extending the core"). Also the steps only features decide: `authenticate`, `runRequestChecks`.
  */
 import type { H3Event } from "h3";
 import type { AuthInfo, Era, McpContext, RequestTarget } from "./context";
@@ -28,10 +22,7 @@ export interface RequestObserver {
   step<T>(name: string, attributes: Readonly<Record<string, string | number | boolean>>, work: () => Promise<T>): Promise<T>;
 }
 
-/**
- * How 2025-era requests are served (the legacy feature, which also adds that era's own methods with `addMethods`).
- * Without it, `initialize` is refused with -32022.
- */
+/** How 2025-era requests are served (the legacy feature, which adds that era's own methods with `addMethods`). */
 export interface LegacyEra {
   /** The 2025 versions it speaks, newest first. */
   readonly versions: readonly string[];
@@ -41,11 +32,7 @@ export interface LegacyEra {
   readonly logLevel: LoggingLevel;
   /** A complete result as those revisions shape it. */
   result(result: Record<string, unknown>): Record<string, unknown>;
-  /**
-   * What a handler's "ask first" becomes in that era: the result (or error) of the whole request. `retry` runs the
-   * request again with answers, exactly as a 2026-07-28 retry would (the state sealed, then opened and, single use,
-   * claimed), and returns what the handler returned.
-   */
+  /** A handler's "ask first", answered in full in that era; `retry` runs the request with answers as a 2026-07-28 retry would. */
   inputRequired(mcp: McpContext, outcome: InputRequiredOutcome, retry: Retry): Promise<Record<string, unknown>> | Record<string, unknown>;
   /** An error as the negotiated revision words it. */
   error(error: McpError): McpError;
@@ -58,10 +45,7 @@ export interface LegacyEra {
 /** Runs the request again with `inputResponses` and the state of `outcome`, as the client's retry would: what the handler returns. */
 export type Retry = (outcome: InputRequiredOutcome, inputResponses: Readonly<Record<string, unknown>>) => Promise<unknown>;
 
-/**
- * Who may call (the sign-in feature, registered only when a credential is configured: every call then needs one).
- * Without it every caller is `anonymous` and may call everything.
- */
+/** Who may call (the sign-in feature, registered only when a credential is configured: every call then needs one). */
 export interface SignIn {
   /** With OAuth sign-in, where clients read how to sign in (RFC 9728 metadata); absent for static tokens alone. */
   readonly metadataUrl?: string;
@@ -74,10 +58,8 @@ export interface SignIn {
 }
 
 /**
- * A check of `POST /mcp` (the rate limit's): a request check runs right after `authenticate`, before the body
- * is read (it sees the caller and the headers, so a refusal costs no body read); a message check runs once the
- * JSON-RPC request is read, before any `requestState` opens or handler runs. A check answers a refusal (sent as
- * a JSON-RPC error with its status and headers) or nothing; what it throws is answered like any other error.
+ * A check's refusal, sent as a JSON-RPC error with its status and headers. A request check runs before the body is read
+ * (a refusal costs no read); a message check once the message is read, before any `requestState` opens.
  */
 export interface Refusal {
   readonly error: McpError;
@@ -96,7 +78,6 @@ export interface ListenSource {
   open(mcp: McpContext, notifications: Readonly<Record<string, unknown>>): Promise<OpenedListen>;
 }
 
-/** What a listen source opened for one `subscriptions/listen`. */
 export interface OpenedListen {
   /** Merged into the acknowledgement's `notifications`. */
   readonly honoured: Record<string, unknown>;
@@ -106,10 +87,7 @@ export interface OpenedListen {
   close?(): void;
 }
 
-/**
- * A feature's answer to `GET /mcp` (the front page for a browser, the 2025 era's stream for a session): the response
- * body (or its promise) when the request is its own, undefined (synchronously) to leave it to the next responder.
- */
+/** A feature's answer to `GET /mcp` (or its promise), or undefined, synchronously, to leave it to the next responder. */
 export type GetResponder = (event: H3Event) => unknown;
 
 type Extensions = NonNullable<ServerCapabilities["extensions"]>;

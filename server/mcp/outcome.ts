@@ -1,15 +1,6 @@
 /**
- * What a handler may return besides its plain result (and, for tools/call, the task it created):
- * - a tool's own failure (`ToolErrorResult`, built by `toolError(…)` in `utils/failures.ts`),
- *   which a tool with structured output returns instead of its output;
- * - the "ask first" outcome (`InputRequiredOutcome`). Authors build it with
- * `inputRequired()` from `utils/multi-round.ts`; the checks run right there, so a mistake
- * surfaces where it is made:
- * - only tools/call, prompts/get and resources/read may ask (anything else is a
- *   programming error: logged, -32603);
- * - every embedded request must be answerable by this client (-32021 otherwise; legacy
- *   requests are answered by the legacy feature instead).
- * The dispatcher then has the state sealed into `requestState` (state/request-state.ts).
+ * What a handler may return besides its plain result: a tool's own failure (`toolError(…)`), the "ask first" outcome
+ * (`inputRequired(…)`, checked where it is built so a mistake surfaces there), or the task a tools/call created.
  */
 import { requireClientCapabilities } from "./capabilities";
 import type { McpContext } from "./context";
@@ -49,8 +40,7 @@ export function createInputRequiredOutcome(
     logError(`programming error: inputRequired() called while serving ${mcp.method}; only tools/call, prompts/get and resources/read may ask for input`);
     throw internalError();
   }
-  // Legacy clients declared their capabilities at `initialize`: the legacy feature checks them
-  // against the session they present (`LegacyEra.inputRequired`), and refuses clearly without one.
+  // Legacy clients declared theirs at `initialize`: the legacy feature checks the session's (`LegacyEra.inputRequired`).
   if (mcp.era === "modern") requireClientCapabilities(mcp.clientCapabilities, inputRequests);
   return { [OUTCOME]: true, inputRequests, state };
 }

@@ -1,8 +1,4 @@
-/**
- * Cursor pagination for the list methods. The cursor is opaque to clients; inside it
- * is the list it belongs to and an offset. A cursor that does not decode, or that
- * belongs to another list, is -32602.
- */
+/** Cursor pagination for the list methods: an opaque cursor holds its list and an offset (-32602 for any other). */
 import { invalidParams } from "./errors";
 import { base64UrlDecode, base64UrlEncode, utf8Decode, utf8Encode } from "./internal/basics";
 

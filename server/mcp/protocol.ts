@@ -1,15 +1,4 @@
-/**
- * The wire: MCP's vocabulary (the SDK's types, plus the handful of 2026-07-28 names the SDK does not
- * export as values: its constants live in the client/server bundles, which we do not want in an edge
- * bundle; `import type` costs nothing at run time), and the JSON-RPC 2.0 envelope: parsing the one
- * incoming message, writing responses.
- *
- * Streamable HTTP carries exactly one message per POST. Batches (arrays) are rejected with -32600; a
- * response (a 2025-era client answering the server's question) is parsed, for the legacy feature to take.
- * A message nested deeper than MAX_JSON_DEPTH is rejected too:
- * every later walk over what the client sent (the state binding, schema checks, JSON.stringify) is
- * recursive, and this bound keeps each of them safe.
- */
+/** The wire: MCP's types (type imports only: the SDK's values live in bundles unwanted at the edge), the JSON-RPC envelope. */
 import type { RequestId } from "@modelcontextprotocol/server";
 import { type McpError, invalidRequest, parseError } from "./errors";
 import { isPlainObject } from "./internal/basics";
@@ -20,17 +9,13 @@ export type {
   ReadResourceResult, RequestId, Resource, ResourceTemplateType as ResourceTemplate, ServerCapabilities, Tool, ToolAnnotations,
 } from "@modelcontextprotocol/server";
 
-/**
- * URL-mode elicitation as 2026-07-28 defines it. The SDK's `ElicitRequestURLParams` (2.4) still
- * requires 2025-11-25's `elicitationId`, which this revision removed.
- */
+/** URL-mode elicitation as 2026-07-28 defines it: the SDK's (2.4) still requires the removed `elicitationId`. */
 export interface UrlElicitationParams {
   mode: "url";
   message: string;
   url: string;
 }
 
-/** The revision this server speaks natively. */
 export const MODERN_PROTOCOL_VERSION = "2026-07-28";
 
 export const META = {
@@ -46,7 +31,6 @@ export const META = {
 /** RFC 5424 severities, lowest first: a message is sent when its index is >= the requested level's. */
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 
-/** Extensions this server can offer, by their identifiers. */
 export const EXTENSIONS = { tasks: "io.modelcontextprotocol/tasks", skills: "io.modelcontextprotocol/skills" } as const;
 
 /** The only requests that may answer `resultType: "input_required"`. */
@@ -62,7 +46,6 @@ const NAME_FIELDS: Readonly<Record<string, "name" | "uri" | "taskId">> = {
   "tasks/cancel": "taskId",
 };
 
-/** The body field a method mirrors into `Mcp-Name`; undefined for methods without one. */
 export const nameFieldOf = (method: string): "name" | "uri" | "taskId" | undefined => NAME_FIELDS[method];
 
 export type CacheScope = "public" | "private";
@@ -100,13 +83,10 @@ export interface JsonRpcErrorBody {
   data?: unknown;
 }
 
-/** Deeper than any MCP message needs; far below what would exhaust the stack of a recursive walk. */
+/** Deeper than any MCP message needs; far below what would exhaust the stack of the later recursive walks (binding, schemas). */
 export const MAX_JSON_DEPTH = 64;
 
-/**
- * True when valid JSON `text` nests objects and arrays deeper than `limit`: one pass over the
- * characters (skipping strings), no recursion and no allocation, whatever the size of the body.
- */
+/** Whether valid JSON `text` nests deeper than `limit`: one pass, no recursion or allocation, whatever its size. */
 export function nestsDeeperThan(text: string, limit: number): boolean {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {

@@ -1,10 +1,6 @@
 /**
- * What a request says about itself besides its message: its headers, and for 2026-07-28 its `_meta`
- * (protocol version, client capabilities and identity, log level, progress token) and the headers that
- * mirror the body. `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` must mirror the
- * body exactly, so that a proxy routing on headers and this server acting on the body agree: any failure
- * is 400 with -32020 HeaderMismatch, naming the header. A missing or malformed `_meta` field is -32602
- * with HTTP 400. And which era (and version) serves the request.
+ * A request's headers, its 2026-07-28 `_meta` and its era. The mirrored headers must equal the body (-32020/400, naming
+ * the header), so that a proxy routing on headers and this server acting on the body agree.
  */
 import { ImplementationSchema } from "@modelcontextprotocol/core";
 import type { H3Event } from "h3";
@@ -14,16 +10,12 @@ import { useLegacyEra } from "./features";
 import { isPlainObject, utf8Decode } from "./internal/basics";
 import { LOG_LEVELS, META, MODERN_PROTOCOL_VERSION, nameFieldOf, type Implementation, type JsonRpcRequest, type LoggingLevel, type ProgressToken } from "./protocol";
 
-/**
- * One request header, straight from the request object Nitro gives us (Node's `IncomingMessage`, or its mock on
- * Workers), whose names are already lower case: cheaper than `event.headers`, which builds a whole `Headers` per request.
- */
+/** One request header (Node's names are already lower case): cheaper than `event.headers`, a new `Headers` per request. */
 export function requestHeader(event: H3Event, lowerCaseName: string): string | undefined {
   const value = event.node.req.headers[lowerCaseName];
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
-/** Reads a request header by lower-case name; `undefined` when absent. */
 export type HeaderReader = (lowerCaseName: string) => string | undefined;
 
 /** A tool parameter mirrored into `Mcp-Param-{header}` (from `x-mcp-header` in its input schema). */
@@ -40,17 +32,10 @@ const SENTINEL = /^=\?base64\?(.*)\?=$/;
 const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
-/**
- * Trims HTTP's optional whitespace, which is ASCII space and tab only: a no-break space or any
- * other Unicode space is part of the value (and then fails the character check).
- */
+/** HTTP's optional whitespace is ASCII space and tab only: any other space is part of the value (and fails its check). */
 export const trimOptionalWhitespace = (value: string): string => value.replace(/^[ \t]+|[ \t]+$/g, "");
 
-/**
- * Decodes a header value: trims optional whitespace, rejects invalid characters,
- * and decodes the `=?base64?…?=` sentinel (strict padding, valid UTF-8).
- * Returns `null` when the value is not acceptable.
- */
+/** A header value trimmed, visible ASCII, its `=?base64?…?=` sentinel decoded (strict padding, valid UTF-8); else null. */
 export function decodeHeaderValue(raw: string): string | null {
   const value = trimOptionalWhitespace(raw);
   if (!VISIBLE_ASCII.test(value)) return null;
@@ -118,7 +103,6 @@ function matches(header: string, body: unknown, type: HeaderParam["type"]): bool
   }
 }
 
-/** Checks the `Mcp-Param-*` headers of a `tools/call` against the tool's declared header parameters. */
 export function checkParamHeaders(read: HeaderReader, params: readonly HeaderParam[], args: unknown): void {
   for (const param of params) {
     const name = `Mcp-Param-${param.header}`;
@@ -185,13 +169,8 @@ export function parseRequestMeta(params: Readonly<Record<string, unknown>>): Req
   };
 }
 
-/*
- * Protocol versions and eras.
- *
- * A request carrying the 2026-07-28 `_meta` is modern. Any other request belongs to the legacy era
- * when a feature serves it (`serveLegacyEra` in features.ts), which then picks its version; without
- * it, `initialize` is refused with -32022 and every other request is read as a 2026-07-28 one.
- */
+// A request with the 2026-07-28 `_meta` is modern; any other is legacy when a feature serves that era (`serveLegacyEra`),
+// else it is read as 2026-07-28 (and `initialize` is refused with -32022).
 const MODERN_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION];
 
 /** Every version a client may use, newest first (as listed in discover and in -32022). */

@@ -1,10 +1,4 @@
-/**
- * Storage that fails loudly but cleanly: every operation of the mounted driver, of the atomic
- * store (and of the message bus feature's bus) is wrapped so that a failure (Redis down, a binding error) or an operation that does not
- * finish within OPERATION_TIMEOUT_MS surfaces as one `StorageUnavailableError`, which the server
- * answers -32603 "storage unavailable" (HTTP 503), the reason in the log. A request never waits
- * on a store forever. Every operation is also an observed step (a span, with the observability feature).
- */
+/** Every store operation bounded and observed: a failure, or no answer in OPERATION_TIMEOUT_MS, is a `StorageUnavailableError` (503). */
 import type { Driver } from "unstorage";
 import { useObserver } from "./features";
 import { StorageUnavailableError, type AtomicStore } from "./atomic-store";

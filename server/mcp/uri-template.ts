@@ -1,7 +1,4 @@
-/**
- * RFC 6570 level 1 URI templates (`note://{id}`): simple string expansion only.
- * A level-1 value is percent-encoded, so it never contains `/`, `?` or `#`.
- */
+/** RFC 6570 level 1 URI templates (`note://{id}`): a value is percent-encoded, so it never contains `/`, `?` or `#`. */
 const VARIABLE = /\{([A-Za-z0-9_]+)\}/g;
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 

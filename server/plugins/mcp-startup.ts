@@ -1,10 +1,4 @@
-/**
- * Sets the log format (and opens the log's output), and fails fast on bad configuration (a state
- * secret shorter than 32 bytes…) so the server stops at start-up with a clear message instead of
- * failing on the first request: also a tool declaring `task` (or any definition `rateLimit`) in a build without the
- * tasks (or rate-limit) feature.
- * (Each feature checks its own settings in its own plugin.)
- */
+/** Fails fast at start-up, not on the first request: a short state secret, a `task` or `rateLimit` without its feature. */
 import { features } from "#mcp-features";
 import { useMcpConfig } from "../mcp/config";
 import { logWarning, setLogFormat } from "../mcp/log";

@@ -1,9 +1,6 @@
 /**
- * Mounts the shared store at `mcp:` (notes, URL-mode attempts) with its atomic operations
- * (single-use claims, tasks), guarded so a failing store answers "storage unavailable".
- * A store without atomic operations stops the server when a definition needs them: exactly once, and a task
- * readable from every instance, must never silently degrade; nor may a definition's option that no feature enforces
- * (a `rateLimit` without the rate-limit feature). Synchronous on purpose: Nitro does not await async plugins.
+ * Mounts the shared store at `mcp:` and sets its atomic operations, both guarded. A definition needing atomics the store
+ * lacks stops the start-up: exactly once never silently degrades. Synchronous: Nitro does not await async plugins.
  */
 import { selectStorage } from "#mcp-storage-driver";
 import { registry } from "../mcp/registry";

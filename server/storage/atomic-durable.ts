@@ -1,8 +1,4 @@
-/**
- * Atomic operations on Workers: Workers KV is eventually consistent, so they go to the Durable
- * Object of this build (`server/cloudflare/entry.ts`), over RPC. Keys are spread over SHARDS
- * objects by a hash of the key, so no single object carries every claim.
- */
+/** Atomic operations on Workers (KV is eventually consistent): RPC to Durable Objects, keys spread over SHARDS by hash. */
 import type { AtomicStore } from "../mcp/atomic-store";
 import type { Consumed } from "../mcp/gcra";
 

@@ -1,7 +1,6 @@
 /**
- * Atomic operations on files (the development store, `NITRO_MCP_STORAGE_DIR`): each operation
- * holds a lock file created exclusively (`wx`: of any number of processes racing, one creates it)
- * while it reads and writes, and a value is replaced by renaming a complete temporary file over it.
+ * Atomic operations on files (development): each holds a lock file created exclusively (`wx`: one of any number of
+ * racing processes wins) while it reads and writes; a value is replaced by renaming a complete file over it.
  */
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -1,7 +1,6 @@
 /**
- * Atomic operations in this process's memory: every operation runs in one synchronous step, so
- * nothing can interleave. Expired entries are dropped by expiry second, in time proportional to
- * what expired (never a scan of every key), so sustained single-use traffic keeps memory flat.
+ * Atomic operations in this process's memory: each runs in one synchronous step. Expired entries are dropped by expiry
+ * second, never by a scan of every key, so sustained single-use traffic keeps memory flat.
  */
 import { nowSeconds } from "../mcp/internal/basics";
 import type { AtomicStore } from "../mcp/atomic-store";

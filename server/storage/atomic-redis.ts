@@ -1,9 +1,4 @@
-/**
- * Atomic operations on Redis, through the client of the mounted unstorage driver: `SET NX EX`
- * creates a key once; a Lua script (run by Redis in one step) replaces a value only while it is
- * still the expected one, and another counts a rate limit. The same commands go to Upstash over its
- * REST API (its `eval` runs the same Lua).
- */
+/** Atomic operations on Redis via the driver's client: `SET NX EX`, Lua (one step) for compare-and-set and GCRA; Upstash alike. */
 import type { AtomicStore } from "../mcp/atomic-store";
 import type { Consumed } from "../mcp/gcra";
 

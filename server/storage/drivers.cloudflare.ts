@@ -1,9 +1,4 @@
-/**
- * The stores of a Cloudflare Workers build: Workers KV (the binding `MCP_KV`) for general storage,
- * and the Durable Object (the binding `$DurableObject`) for the atomic operations, which KV,
- * being eventually consistent, cannot do (and, with the message bus feature, one object per channel). Both
- * bindings are declared in the generated wrangler.json (nitro.config.ts).
- */
+/** A Workers build's stores: KV (`MCP_KV`), and the Durable Object (`$DurableObject`) for the atomics KV cannot do. */
 import cloudflareKV from "unstorage/drivers/cloudflare-kv-binding";
 import type { SelectedStorage } from "../mcp/atomic-store";
 import { durableAtomicStore, type DurableObjectNamespaceLike } from "./atomic-durable";

@@ -1,9 +1,4 @@
-/**
- * The stores a Node or Vercel (Node runtime) build may use, chosen at start-up from the
- * environment: Redis, Upstash, or a folder (handy in development). None: in memory, one process.
- * Each comes with its atomic operations (see `server/mcp/atomic-store.ts`), and Redis and Upstash with their client (for
- * the message bus feature). The Redis clients are imported only when configured, without holding up the start (see `lazy.ts`).
- */
+/** The stores of a Node or Vercel build, from the environment: Redis, Upstash, a folder (development), else memory. */
 import type { EventEmitter } from "node:events";
 import fsLite from "unstorage/drivers/fs-lite";
 import { logInfo, logWarning } from "../mcp/log";
@@ -37,8 +32,7 @@ export function selectStorage(env: Record<string, string | undefined>): Selected
   if (REDIS_URL) {
     const { loadedClient, ...store } = lazyStore("Redis", async () => {
       const { default: redis } = await import("unstorage/drivers/redis");
-      // Every command is bounded: while Redis is down a request fails within the timeout (503, "storage
-      // unavailable") instead of waiting for it, and the client keeps reconnecting in the background.
+      // While Redis is down a request fails within the timeout (503) instead of queueing; the client reconnects meanwhile.
       const driver = redis({ url: REDIS_URL, base: BASE, maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
       const client = driver.getInstance!() as Parameters<typeof ioRedisAtomicStore>[0] & EventEmitter;
       reportConnectionChanges(client);

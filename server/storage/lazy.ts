@@ -1,10 +1,4 @@
-/**
- * A store whose client is imported when the server starts but not waited for: loading ioredis
- * takes a tenth of a cold start, and a server configured for memory or files never loads it at all.
- * The driver and atomic store returned are usable at once; each operation waits for the load (begun
- * immediately, so it is done before the first request in practice) and, had it failed, fails like
- * any other storage failure (503, the reason in the log).
- */
+/** A store whose client loads at start-up, not awaited (ioredis is a tenth of a cold start): each operation waits for it. */
 import type { Driver } from "unstorage";
 import type { AtomicStore } from "../mcp/atomic-store";
 

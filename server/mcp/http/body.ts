@@ -1,25 +1,13 @@
 /**
- * Reads the POST body as text, bounded in size (413), in time (408) and in memory.
- *
- * - A declared `Content-Length` over the limit is refused before reading. The rest of an
- *   oversized body is read and thrown away, up to DRAIN_FACTOR times the limit, so the client
- *   gets its 413 instead of a reset connection; past that the connection is closed.
- * - A body in one chunk is kept as it came; otherwise bytes are copied into one buffer as they
- *   arrive (grown by doubling, never past the limit), so a body costs memory in proportion to its
- *   size, not to the number of chunks it came in.
- * - The whole body must arrive within the body timeout: a client trickling bytes gets 408 and
- *   its connection closed, instead of holding a request open.
+ * The POST body as text, bounded in size (413), time (408) and memory. An oversized body is drained up to DRAIN_FACTOR
+ * times the limit, so the client gets its 413 rather than a reset; a client trickling bytes gets 408 and a closed connection.
  */
 import type { IncomingMessage } from "node:http";
 import type { H3Event } from "h3";
 import { ErrorCode, McpError } from "../errors";
 import { requestHeader } from "../request-meta";
 
-/**
- * Deadlines for request bodies, checked by one timer for the whole process rather than one timer
- * per request: arming and disarming a timer costs more than everything else the body read does.
- * A deadline fires at most TICK_MS late, which is nothing next to a timeout of seconds.
- */
+// One timer checks every body's deadline (at most TICK_MS late): a timer per request costs more than the rest of the read.
 const TICK_MS = 250;
 const pending = new Set<{ readonly at: number; readonly expire: () => void }>();
 let timer: ReturnType<typeof setInterval> | undefined;
@@ -52,7 +40,6 @@ function setDeadline(ms: number, expire: () => void): () => void {
 const DRAIN_FACTOR = 4;
 const FIRST_BUFFER_BYTES = 16 * 1024;
 
-/** -32600 with HTTP 413. */
 export class BodyTooLargeError extends McpError {
   constructor(
     limit: number,
@@ -74,8 +61,8 @@ const decoder = new TextDecoder();
 
 function readStream(request: IncomingMessage, limit: number, timeoutMs: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    // The usual body arrives in one chunk, kept as it is. A second chunk starts a buffer grown by
-    // doubling (not sized by Content-Length: a client could declare the limit and trickle bytes).
+    // One chunk is kept as it came; a second starts a buffer grown by doubling (not sized by Content-Length: a client
+    // could declare the limit and trickle bytes).
     let first: Uint8Array | undefined;
     let buffer: Uint8Array | undefined;
     let size = 0;
@@ -117,11 +104,7 @@ function readStream(request: IncomingMessage, limit: number, timeoutMs: number):
   });
 }
 
-/**
- * The body as text. On Node (and Vercel) it is read from the socket with the bounds above; on
- * Workers the platform has already buffered it (bounded by the Worker entry, see
- * `server/build/cloudflare-entry.ts`), and only its size is checked.
- */
+/** The body as text: read from the socket on Node (and Vercel); on Workers already bounded by `server/cloudflare/entry.ts`. */
 export async function readBodyText(event: H3Event, limits: { maxBytes: number; timeoutMs: number }): Promise<string> {
   const { maxBytes, timeoutMs } = limits;
   const declared = Number(requestHeader(event, "content-length") ?? Number.NaN);

@@ -1,8 +1,4 @@
-/**
- * JSON-RPC error replies: any thrown value as the spec's error, and how the steps before dispatch
- * (guard, authenticate, read) end a request they refuse. Apart from the dispatcher, so those steps
- * (and the routes that only guard) never load a method handler.
- */
+/** Errors as JSON-RPC replies; apart from the dispatcher, so the steps that refuse before it never load a handler. */
 import { send, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import { StorageUnavailableError } from "../atomic-store";
 import { McpError, internalError, storageUnavailable } from "../errors";
@@ -21,7 +17,6 @@ export interface RequestOutcome {
 export interface JsonRpcReply {
   readonly status: number;
   readonly body: string;
-  /** How it ended, for whoever observes requests (the request log, spans). */
   readonly outcome: RequestOutcome;
 }
 
@@ -35,7 +30,6 @@ export function toMcpError(error: unknown): McpError {
   return internalError(`Internal error (reference ${logWithReference("internal error", error)})`);
 }
 
-/** Any thrown value as a JSON-RPC error reply. */
 export function errorReply(id: RequestId | undefined, caught: unknown): JsonRpcReply {
   const error = toMcpError(caught);
   return {

@@ -1,21 +1,7 @@
 /**
- * DNS-rebinding protection and CORS for the MCP endpoint.
- *
- * A rebinding page reaches a local server under its own DNS name, so the browser sends
- * `Host: evil.example` and `Origin: http://evil.example` — and the two agree. The Host
- * header is therefore checked first, against names this server trusts:
- * - when the connection arrived on a loopback or private address (127.0.0.0/8, ::1,
- *   10/8, 172.16/12, 192.168/16, fc00::/7, link-local: a laptop, a LAN, a container),
- *   `Host` must be a loopback name, an IP literal, or listed in NITRO_MCP_ALLOWED_HOSTS;
- * - when NITRO_MCP_ALLOWED_HOSTS is set, it applies to every connection.
- * Then a request carrying `Origin` must come from that (checked) host or from
- * NITRO_MCP_ALLOWED_ORIGINS. Anything else is 403; a `Host` that is not a valid host[:port]
- * at all is 400.
- *
- * On Workers and Vercel there is no socket address: the platform routes by host name.
- *
- * `guardOriginAndHost` is the first step of every `/mcp` route: it refuses with 403, answers
- * an allowed CORS preflight with 204, and adds the CORS headers of an allowed origin.
+ * DNS-rebinding protection and CORS. A rebinding page sends its own name in `Host` and `Origin` alike, so `Host` comes
+ * first: on a loopback or private address it must be a loopback name, an IP literal or in NITRO_MCP_ALLOWED_HOSTS (once
+ * set, on every connection; Workers and Vercel have no socket address); then `Origin` must be that host or listed.
  */
 import { sendNoContent, setResponseHeaders, type H3Event } from "h3";
 import { useMcpConfig, type McpConfig } from "../config";
@@ -100,16 +86,12 @@ export function corsHeaders(origin: string, requestedHeaders?: string | null): R
   return headers;
 }
 
-/** Answers a refused request: 400 or 403, with the reason (also logged). */
 function refuse(event: H3Event, verdict: Extract<GuardVerdict, { ok: false }>): Promise<void> {
   logWarning(`${verdict.status}: ${verdict.reason}`);
   return sendError(event, undefined, invalidRequest(`${verdict.status === 403 ? "Forbidden" : "Bad request"}: ${verdict.reason}`, verdict.status));
 }
 
-/**
- * Step for public documents that any origin may read (the server card): only `Host` is checked, since
- * their URLs are built from it. Their CORS headers are their own.
- */
+/** Step for public documents any origin may read (the server card): only `Host`, which their URLs are built from. */
 export async function guardHost(event: H3Event): Promise<void> {
   const verdict = checkHost(event, useMcpConfig());
   if (!verdict.ok) return refuse(event, verdict);

@@ -1,8 +1,4 @@
-/**
- * Finds and validates the `x-mcp-header` annotations of a tool's input schema, once,
- * when the tool is defined. An invalid annotation is a definition error: clients
- * must drop such a tool from tools/list, so it must never be published.
- */
+/** `x-mcp-header` annotations, validated at definition: clients must drop a tool with an invalid one from tools/list. */
 import { isPlainObject } from "../internal/basics";
 import type { HeaderParam } from "../request-meta";
 
@@ -11,7 +7,6 @@ const HEADER_TYPES = new Set(["string", "integer", "boolean"]);
 
 type Schema = Record<string, unknown>;
 
-/** Counts every `x-mcp-header` key anywhere in the schema. */
 function countAnnotations(value: unknown): number {
   if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + countAnnotations(item), 0);
   if (!isPlainObject(value)) return 0;

@@ -1,7 +1,4 @@
-/**
- * The basics every part uses, on web-standard APIs only, so they run unchanged on Node, workerd and Vercel:
- * byte and text encodings, plain objects, and time.
- */
+/** Encodings, plain objects and time, on web-standard APIs only: the same on Node, workerd and Vercel. */
 
 /** A JSON object: not null, not an array. */
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -87,10 +84,7 @@ export function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> | null {
   return bytes;
 }
 
-/**
- * JSON with object keys sorted at every depth, so two equal argument objects
- * always produce the same digest whatever order the client sent the keys in.
- */
+/** JSON with keys sorted at every depth: equal arguments give one digest whatever the client's key order. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;

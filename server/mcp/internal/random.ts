@@ -1,8 +1,4 @@
-/**
- * Cryptographically random bytes for the hot path (an IV and an id per sealed state): taken from a
- * pool that `crypto.getRandomValues` refills 4 KB at a time, since each call of it costs several
- * microseconds on Node whatever its size. Every byte is handed out once, and callers get a copy.
- */
+/** Random bytes from a pool refilled 4 KB at a time: each `crypto.getRandomValues` call costs microseconds on Node. */
 const POOL_BYTES = 4096;
 let pool = new Uint8Array(0);
 let offset = 0;

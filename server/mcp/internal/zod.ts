@@ -19,10 +19,7 @@ export function objectSchema(input: ObjectInput | undefined): z.ZodType<Record<s
 /** At most this many issues are described; the rest are counted. */
 const MAX_ISSUES = 5;
 
-/**
- * `note_id: Invalid input: expected string, received number; count: Too small` — short enough
- * for a model to act on, and bounded whatever the input (paths are keys the client chose).
- */
+/** `note_id: Invalid input: expected string, received number; …`: short for a model, bounded whatever the client sent. */
 export function describeIssues(error: z.ZodError): string {
   const described = error.issues
     .slice(0, MAX_ISSUES)

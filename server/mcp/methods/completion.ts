@@ -8,7 +8,6 @@ import type { MethodResult } from "./types";
 
 const MAX_VALUES = 100;
 
-/** The prompt a completion reference names; -32602 for a missing or unknown name. */
 function requirePrompt(name: unknown): PromptEntry {
   if (typeof name !== "string") throw invalidParams("A prompt name (string) is required");
   const prompt = registry.promptsByName.get(name);

@@ -1,12 +1,4 @@
-/**
- * `subscriptions/listen`. The acknowledgement comes first and says which of the requested
- * notifications this server honours:
- * - list changes: none. Its lists only change with a deploy, so it declares no `listChanged`;
- * - whatever a feature can carry (`addListenSource` in features.ts): with the message bus feature, updates of the
- *   resources asked for (`resourceSubscriptions`); with the tasks feature, the status of the caller's tasks among the
- *   `taskIds` asked for. The stream then carries those notifications until each source is done or the client goes away.
- * With nothing to carry, the subscription ends gracefully at once.
- */
+/** `subscriptions/listen`: the acknowledgement of what the features' listen sources honour, then their notifications. */
 import type { McpContext, RequestTarget } from "../context";
 import { invalidParams } from "../errors";
 import { listenSources, useSignIn, type OpenedListen } from "../features";
