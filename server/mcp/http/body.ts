@@ -120,14 +120,15 @@ function readStream(request: IncomingMessage, limit: number, timeoutMs: number):
 /**
  * The body as text. On Node (and Vercel) it is read from the socket with the bounds above; on
  * Workers the platform has already buffered it (bounded by the Worker entry, see
- * `server/build/cloudflare-entry.ts`), and only its size is checked.
+ * `server/cloudflare/entry.ts`), and only its size is checked.
  */
 export async function readBodyText(event: H3Event, limits: { maxBytes: number; timeoutMs: number }): Promise<string> {
   const { maxBytes, timeoutMs } = limits;
   const declared = Number(requestHeader(event, "content-length") ?? Number.NaN);
   if (declared > maxBytes * DRAIN_FACTOR) throw new BodyTooLargeError(maxBytes, false);
   const request = event.node.req as IncomingMessage & { body?: unknown };
-  if (request.body !== undefined) {
+  // Nitro's Worker entry always sets it (the preset is written in at build time, so the Worker's bundle carries no stream reader).
+  if (import.meta.preset === "cloudflare-durable" || request.body !== undefined) {
     const bytes = typeof request.body === "string" ? new TextEncoder().encode(request.body) : (request.body as Uint8Array);
     if (bytes.byteLength > maxBytes) throw new BodyTooLargeError(maxBytes, true);
     return decoder.decode(bytes);
