@@ -44,10 +44,11 @@ function collectCalls(node: unknown, starts: number[]): void {
  * only effect, a description registered in zod's global registry, is one nothing looks up for a schema nobody uses.
  * (Positions inside the SDK's lines shift: its code is left out of the source maps anyway.)
  */
+const SDK_SCHEMAS = /[\\/]@modelcontextprotocol[\\/]core[\\/]dist[\\/]schemas-[^\\/]*\.mjs$/;
 const sdkSchemasPure: Plugin = {
   name: "mcp:sdk-schemas-pure",
   transform(code, id) {
-    if (!id.includes("/node_modules/@modelcontextprotocol/core/dist/schemas-")) return;
+    if (!SDK_SCHEMAS.test(id)) return;
     const starts: number[] = [];
     for (const statement of this.parse(code).body) {
       const declaration = statement.type === "ExportNamedDeclaration" ? statement.declaration : statement;
@@ -84,16 +85,16 @@ function withoutRouteRules(): Plugin {
 export function mcpWorkerSizeModule() {
   return (nitro: Nitro) => {
     if (!nitro.options.preset.startsWith("cloudflare")) return;
-    nitro.options.esbuild = { options: { ...nitro.options.esbuild?.options, target: "es2022" } };
+    nitro.options.esbuild = { ...nitro.options.esbuild, options: { ...nitro.options.esbuild?.options, target: "es2022" } };
     nitro.options.unenv.push({ meta: { name: "mcp-worker-performance" }, inject: { performance: false } });
-    nitro.hooks.hook("rollup:before", (_nitro, config) => {
+    nitro.hooks.hook("rollup:before", (_, config) => {
       const plugins = config.plugins as Plugin[];
       replaceMinifier(plugins);
       plugins.push(sdkSchemasPure);
       const routeRules = [nitro.options.routeRules, nitro.options.runtimeConfig.nitro?.routeRules ?? {}];
       if (routeRules.every((rules) => Object.keys(rules).length === 0)) plugins.push(withoutRouteRules());
       config.output.inlineDynamicImports = true;
-      delete config.output.manualChunks;
+      delete config.output.manualChunks; // Rollup refuses both at once
     });
   };
 }
