@@ -54,14 +54,8 @@ const sdkSchemasPure: Plugin = {
       const declaration = statement.type === "ExportNamedDeclaration" ? statement.declaration : statement;
       if (declaration?.type === "VariableDeclaration") for (const { init } of declaration.declarations) collectCalls(init, starts);
     }
-    const pieces: string[] = [];
-    let from = 0;
-    for (const start of starts.sort((a, b) => a - b)) {
-      pieces.push(code.slice(from, start), "/*#__PURE__*/");
-      from = start;
-    }
-    pieces.push(code.slice(from));
-    return { code: pieces.join(""), map: null };
+    const ends = [...starts.sort((a, b) => a - b), code.length];
+    return { code: code.slice(0, ends[0]) + starts.map((start, i) => `/*#__PURE__*/${code.slice(start, ends[i + 1])}`).join(""), map: null };
   },
 };
 
