@@ -52,7 +52,9 @@ export const escapeControlCharacters = (text: string): string => (CONTROL.test(t
  */
 function lineWriters(): Record<LogLevel, Write> {
   const stdio = (globalThis as { process?: { stdout?: NodeJS.WriteStream; stderr?: NodeJS.WriteStream; once?: NodeJS.Process["once"] } }).process;
-  const onWorkers = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === "Cloudflare-Workers";
+  // The Worker build's preset (Nitro writes it in at build time) settles it there, so its bundle carries no Node writer.
+  const onWorkers =
+    import.meta.preset === "cloudflare-durable" || (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === "Cloudflare-Workers";
   if (onWorkers || typeof stdio?.stdout?.write !== "function" || typeof stdio.stderr?.write !== "function") {
     return { debug: (line) => console.debug(line), info: (line) => console.info(line), warn: (line) => console.warn(line), error: (line) => console.error(line) };
   }

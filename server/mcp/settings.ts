@@ -1,5 +1,6 @@
 /**
- * Every setting of the server, declared once: its variable, default, parser and meaning.
+ * Every setting of the server, declared once: its variable, default and parser, with its meaning in the comment above
+ * it (a comment rather than a string, so it stays out of the bundle).
  *
  * - `nitro.config.ts` takes the defaults for Nitro's runtime config (`runtimeConfig.mcp`);
  * - `config.ts` parses the values at run time (a `NITRO_MCP_*` variable overrides its default);
@@ -19,8 +20,6 @@ export interface Setting<T, Default extends string | number | boolean = string |
   readonly default: Default;
   /** The default as the docs show it, when it is not the literal value (e.g. "package.json"). */
   readonly shownDefault?: string;
-  /** One line for `.env.example` and the configuration table (server/mcp/README.md). */
-  readonly doc: string;
   /**
    * Read the variable's own text: Nitro runs env values through `destr`, which turns "1.0"
    * into 1 and an all-digit secret into an imprecise number.
@@ -55,38 +54,38 @@ export const boolean = (raw: unknown): boolean => raw !== false && raw !== "fals
 
 /** The settings under `runtimeConfig.mcp`, by key. */
 export const SETTINGS = {
-  serverName: setting({ env: "NITRO_MCP_SERVER_NAME", default: "", shownDefault: "package.json name", text: true, parse: text,
-    doc: "Server name in server/discover and in every result's _meta" }),
-  serverVersion: setting({ env: "NITRO_MCP_SERVER_VERSION", default: "", shownDefault: "package.json version", text: true, parse: text,
-    doc: "Server version in server/discover and in every result's _meta" }),
-  instructions: setting({ env: "NITRO_MCP_INSTRUCTIONS", default: "", text: true, parse: optionalText,
-    doc: "Natural-language instructions returned by server/discover" }),
-  stateSecret: setting({ env: "NITRO_MCP_STATE_SECRET", default: "", text: true, parse: text,
-    doc: "Seals requestState (AES-256-GCM), at least 32 bytes, the same on every instance; without it `npm run dev` uses a per-process key and a build cannot ask for input" }),
-  stateSecretPrevious: setting({ env: "NITRO_MCP_STATE_SECRET_PREVIOUS", default: "", text: true, parse: parseList,
-    doc: "Comma-separated secrets from before a rotation: they open old states, never seal new ones" }),
-  stateTtlSeconds: setting({ env: "NITRO_MCP_STATE_TTL_SECONDS", default: 600, parse: integer("NITRO_MCP_STATE_TTL_SECONDS", 1),
-    doc: "How long a requestState stays valid, in seconds (5 s of clock skew tolerated)" }),
-  stateMaxLength: setting({ env: "NITRO_MCP_STATE_MAX_LENGTH", default: 16384, parse: integer("NITRO_MCP_STATE_MAX_LENGTH", 256),
-    doc: "Longest requestState accepted (checked before any crypto) or issued, in characters" }),
-  resourceUrl: setting({ env: "NITRO_MCP_RESOURCE_URL", default: "", text: true, parse: optionalText,
-    doc: "The canonical URL of this MCP endpoint (e.g. https://mcp.example.com/mcp); with sign-in, the resource of the metadata and the audience every token must carry (required there)" }),
-  allowedOrigins: setting({ env: "NITRO_MCP_ALLOWED_ORIGINS", default: "", parse: (raw) => parseList(raw).map((origin) => origin.toLowerCase().replace(/\/$/, "")),
-    doc: 'Extra browser origins allowed to call the endpoint (comma-separated, e.g. https://app.example); "*" allows any' }),
-  allowedHosts: setting({ env: "NITRO_MCP_ALLOWED_HOSTS", default: "", parse: (raw) => parseList(raw).map((host) => host.toLowerCase()),
-    doc: "Host names the endpoint answers to (comma-separated); unset: on a loopback or private address only loopback names and IP literals" }),
-  maxBodyBytes: setting({ env: "NITRO_MCP_MAX_BODY_BYTES", default: 1048576, parse: integer("NITRO_MCP_MAX_BODY_BYTES", 1024),
-    doc: "Largest request body, in bytes (413 above it)" }),
-  bodyTimeoutMs: setting({ env: "NITRO_MCP_BODY_TIMEOUT_MS", default: 10000, parse: integer("NITRO_MCP_BODY_TIMEOUT_MS", 100),
-    doc: "Time a client has to send the whole request body, in milliseconds (408 and the connection closed after it)" }),
-  pageSize: setting({ env: "NITRO_MCP_PAGE_SIZE", default: 50, parse: integer("NITRO_MCP_PAGE_SIZE", 1),
-    doc: "Items per page in tools/list, prompts/list, resources/list and resources/templates/list" }),
-  listTtlMs: setting({ env: "NITRO_MCP_LIST_TTL_MS", default: 60000, parse: integer("NITRO_MCP_LIST_TTL_MS", 0),
-    doc: "Caching hint (ttlMs) on lists and server/discover" }),
+  /** Server name in server/discover and in every result's _meta */
+  serverName: setting({ env: "NITRO_MCP_SERVER_NAME", default: "", shownDefault: "package.json name", text: true, parse: text }),
+  /** Server version in server/discover and in every result's _meta */
+  serverVersion: setting({ env: "NITRO_MCP_SERVER_VERSION", default: "", shownDefault: "package.json version", text: true, parse: text }),
+  /** Natural-language instructions returned by server/discover */
+  instructions: setting({ env: "NITRO_MCP_INSTRUCTIONS", default: "", text: true, parse: optionalText }),
+  /** Seals requestState (AES-256-GCM), at least 32 bytes, the same on every instance; without it `npm run dev` uses a per-process key and a build cannot ask for input */
+  stateSecret: setting({ env: "NITRO_MCP_STATE_SECRET", default: "", text: true, parse: text }),
+  /** Comma-separated secrets from before a rotation: they open old states, never seal new ones */
+  stateSecretPrevious: setting({ env: "NITRO_MCP_STATE_SECRET_PREVIOUS", default: "", text: true, parse: parseList }),
+  /** How long a requestState stays valid, in seconds (5 s of clock skew tolerated) */
+  stateTtlSeconds: setting({ env: "NITRO_MCP_STATE_TTL_SECONDS", default: 600, parse: integer("NITRO_MCP_STATE_TTL_SECONDS", 1) }),
+  /** Longest requestState accepted (checked before any crypto) or issued, in characters */
+  stateMaxLength: setting({ env: "NITRO_MCP_STATE_MAX_LENGTH", default: 16384, parse: integer("NITRO_MCP_STATE_MAX_LENGTH", 256) }),
+  /** The canonical URL of this MCP endpoint (e.g. https://mcp.example.com/mcp); with sign-in, the resource of the metadata and the audience every token must carry (required there) */
+  resourceUrl: setting({ env: "NITRO_MCP_RESOURCE_URL", default: "", text: true, parse: optionalText }),
+  /** Extra browser origins allowed to call the endpoint (comma-separated, e.g. https://app.example); "*" allows any */
+  allowedOrigins: setting({ env: "NITRO_MCP_ALLOWED_ORIGINS", default: "", parse: (raw) => parseList(raw).map((origin) => origin.toLowerCase().replace(/\/$/, "")) }),
+  /** Host names the endpoint answers to (comma-separated); unset: on a loopback or private address only loopback names and IP literals */
+  allowedHosts: setting({ env: "NITRO_MCP_ALLOWED_HOSTS", default: "", parse: (raw) => parseList(raw).map((host) => host.toLowerCase()) }),
+  /** Largest request body, in bytes (413 above it) */
+  maxBodyBytes: setting({ env: "NITRO_MCP_MAX_BODY_BYTES", default: 1048576, parse: integer("NITRO_MCP_MAX_BODY_BYTES", 1024) }),
+  /** Time a client has to send the whole request body, in milliseconds (408 and the connection closed after it) */
+  bodyTimeoutMs: setting({ env: "NITRO_MCP_BODY_TIMEOUT_MS", default: 10000, parse: integer("NITRO_MCP_BODY_TIMEOUT_MS", 100) }),
+  /** Items per page in tools/list, prompts/list, resources/list and resources/templates/list */
+  pageSize: setting({ env: "NITRO_MCP_PAGE_SIZE", default: 50, parse: integer("NITRO_MCP_PAGE_SIZE", 1) }),
+  /** Caching hint (ttlMs) on lists and server/discover */
+  listTtlMs: setting({ env: "NITRO_MCP_LIST_TTL_MS", default: 60000, parse: integer("NITRO_MCP_LIST_TTL_MS", 0) }),
+  /** json: one JSON object per line; pretty: readable text; auto: pretty in npm run dev, json in builds */
   logFormat: setting({
     env: "NITRO_MCP_LOG_FORMAT",
     default: "auto",
-    doc: "json: one JSON object per line; pretty: readable text; auto: pretty in npm run dev, json in builds",
     parse: (raw): "json" | "pretty" | "auto" => {
       const value = text(raw);
       if (value !== "json" && value !== "pretty" && value !== "auto") throw new Error('NITRO_MCP_LOG_FORMAT must be "json", "pretty" or "auto"');

@@ -2,11 +2,11 @@
 import { optionalText, setting, text } from "../../mcp/settings";
 
 export const SETTINGS = {
+  /** What the server does, in at most 100 characters: the description in its server card */
   serverDescription: setting({
     env: "NITRO_MCP_SERVER_DESCRIPTION",
     default: "",
     shownDefault: "package.json description",
-    doc: "What the server does, in at most 100 characters: the description in its server card",
     text: true,
     parse: (raw): string => {
       const value = text(raw);
@@ -14,11 +14,11 @@ export const SETTINGS = {
       return value;
     },
   }),
+  /** The server card's name, reverse-DNS namespace/name (e.g. com.example/weather); default: the endpoint's host reversed, then the server name */
   serverCardName: setting({
     env: "NITRO_MCP_SERVER_CARD_NAME",
     default: "",
     shownDefault: "derived from the endpoint's host",
-    doc: "The server card's name, reverse-DNS namespace/name (e.g. com.example/weather); default: the endpoint's host reversed, then the server name",
     text: true,
     parse: (raw): string | undefined => {
       const value = optionalText(raw);

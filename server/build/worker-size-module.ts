@@ -1,0 +1,94 @@
+/**
+ * The Worker's size, for the Cloudflare build: the full template stays under 100 KB gzip (`npm run build:cloudflare`
+ * prints it, and with `no_bundle` in nitro.config.ts that file is what a deploy uploads). None of these measures
+ * changes what the Worker does:
+ * - Nitro's minifier keeps class names (errors are named after their class) but no longer function names: the source
+ *   maps uploaded with the Worker (nitro.config.ts) map stack traces back;
+ * - the template's own code is compiled for ES2022, which workerd runs natively, not down to Nitro's ES2019;
+ * - one file instead of lazily loaded chunks: a Worker loads its whole bundle at once anyway;
+ * - `performance` is workerd's own, not unenv's polyfill;
+ * - the MCP SDK's schemas are marked side-effect free, so the few the template validates with stay and the others go
+ *   (the SDK builds each with zod calls, which a bundler must otherwise keep);
+ * - Nitro's route rules, and the response cache only a route rule turns on, are left out while the build declares
+ *   none (nitro.config.ts declares none).
+ */
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import type { Nitro } from "nitropack";
+import type { Plugin } from "rollup";
+
+const nitroPackage = createRequire(import.meta.url).resolve("nitropack/package.json");
+/** Requires a package as Nitro does, from its own dependencies. */
+const requireFromNitro = createRequire(nitroPackage);
+
+/** Nitro's terser plugin, with the options above in place of Nitro's (which keep function names too). */
+function replaceMinifier(plugins: Plugin[]): void {
+  const index = plugins.findIndex((plugin) => plugin?.name === "terser");
+  if (index < 0) return;
+  const loaded = requireFromNitro("@rollup/plugin-terser") as { default?: (options: object) => Plugin } & ((options: object) => Plugin);
+  plugins[index] = (loaded.default ?? loaded)({ mangle: { keep_classnames: true }, format: { comments: false } });
+}
+
+type AstNode = { type: string; start: number };
+const isAstNode = (value: unknown): value is AstNode => typeof (value as AstNode | null)?.type === "string";
+
+/** The start of every call in an expression, except inside functions (which run later, if ever). */
+function collectCalls(node: unknown, starts: number[]): void {
+  if (!isAstNode(node) || node.type.includes("Function")) return;
+  if (node.type === "CallExpression" || node.type === "NewExpression") starts.push(node.start);
+  for (const value of Object.values(node)) for (const child of Array.isArray(value) ? value : [value]) collectCalls(child, starts);
+}
+
+/**
+ * Marks every call that builds one of the SDK's top-level schemas `/*#__PURE__*\/`, so an unused schema is dropped. Its
+ * only effect, a description registered in zod's global registry, is one nothing looks up for a schema nobody uses.
+ * (Positions inside the SDK's lines shift: its code is left out of the source maps anyway.)
+ */
+const SDK_SCHEMAS = /[\\/]@modelcontextprotocol[\\/]core[\\/]dist[\\/]schemas-[^\\/]*\.mjs$/;
+const sdkSchemasPure: Plugin = {
+  name: "mcp:sdk-schemas-pure",
+  transform(code, id) {
+    if (!SDK_SCHEMAS.test(id)) return;
+    const starts: number[] = [];
+    for (const statement of this.parse(code).body) {
+      const declaration = statement.type === "ExportNamedDeclaration" ? statement.declaration : statement;
+      if (declaration?.type === "VariableDeclaration") for (const { init } of declaration.declarations) collectCalls(init, starts);
+    }
+    const ends = [...starts.sort((a, b) => a - b), code.length];
+    return { code: code.slice(0, ends[0]) + starts.map((start, i) => `/*#__PURE__*/${code.slice(start, ends[i + 1])}`).join(""), map: null };
+  },
+};
+
+/** What Nitro's app imports for route rules, in a build that has none: the rules handler does nothing, and no route is cached. */
+const WITHOUT_ROUTE_RULES: Record<string, string> = {
+  "./route-rules.mjs": "export const createRouteRulesHandler = () => () => {};\nexport const getRouteRulesForPath = () => ({});",
+  "./cache.mjs": 'export const cachedEventHandler = () => { throw new Error("this build left out the response cache: it has no route rules"); };',
+};
+
+function withoutRouteRules(): Plugin {
+  const app = join(dirname(nitroPackage), "dist/runtime/internal/app.mjs");
+  const prefix = "\0mcp-without-route-rules:";
+  return {
+    name: "mcp:without-route-rules",
+    // Ahead of Nitro's resolvers, which would find the real files.
+    resolveId: { order: "pre", handler: (source, importer) => (importer === app && source in WITHOUT_ROUTE_RULES ? prefix + source : undefined) },
+    load: (id) => (id.startsWith(prefix) ? WITHOUT_ROUTE_RULES[id.slice(prefix.length)] : undefined),
+  };
+}
+
+export function mcpWorkerSizeModule() {
+  return (nitro: Nitro) => {
+    if (!nitro.options.preset.startsWith("cloudflare")) return;
+    nitro.options.esbuild = { ...nitro.options.esbuild, options: { ...nitro.options.esbuild?.options, target: "es2022" } };
+    nitro.options.unenv.push({ meta: { name: "mcp-worker-performance" }, inject: { performance: false } });
+    nitro.hooks.hook("rollup:before", (_, config) => {
+      const plugins = config.plugins as Plugin[];
+      replaceMinifier(plugins);
+      plugins.push(sdkSchemasPure);
+      const routeRules = [nitro.options.routeRules, nitro.options.runtimeConfig.nitro?.routeRules ?? {}];
+      if (routeRules.every((rules) => Object.keys(rules).length === 0)) plugins.push(withoutRouteRules());
+      config.output.inlineDynamicImports = true;
+      delete config.output.manualChunks; // Rollup refuses both at once
+    });
+  };
+}
