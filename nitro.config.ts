@@ -5,7 +5,6 @@ import { mcpCloudflareModule } from "./server/build/cloudflare-module";
 import { mcpDefinitionsModule } from "./server/build/definitions-module";
 import { featureDirs, mcpFeaturesModule } from "./server/build/features-module";
 import { mcpPlatformModule } from "./server/build/platform-module";
-import { mcpWorkerSizeModule } from "./server/build/worker-size-module";
 import { SETTINGS, settingDefaults } from "./server/mcp/settings";
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
@@ -23,7 +22,7 @@ export default defineNitroConfig({
   // Definitions (tools/, prompts/, resources/) are read from every scan dir; each optional feature (server/features/<name>)
   // is one, so its routes and plugins are its own, and deleting its folder removes it (see server/build/features-module.ts).
   scanDirs: ["server", ...featureDirs(fileURLToPath(new URL(".", import.meta.url)))],
-  modules: [mcpDefinitionsModule(), mcpPlatformModule(), mcpCloudflareModule(), mcpWorkerSizeModule(), mcpFeaturesModule()],
+  modules: [mcpDefinitionsModule(), mcpPlatformModule(), mcpCloudflareModule(), mcpFeaturesModule()],
   ...(cloudflare ? { output: { dir: ".output-cloudflare" }, buildDir: ".nitro/output-cloudflare" } : {}),
   cloudflare: {
     deployConfig: true,
@@ -40,9 +39,6 @@ export default defineNitroConfig({
       observability: { enabled: true },
       // Nitro minifies a Worker: its uploaded source maps keep the stack traces in its logs readable.
       upload_source_maps: true,
-      // The build is one file, bundled and minified (server/build/worker-size-module.ts): uploaded as it is, not re-bundled
-      // by wrangler, whose unminified output would weigh a quarter more.
-      no_bundle: true,
     },
   },
   rollupConfig: {
