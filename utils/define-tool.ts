@@ -23,21 +23,13 @@ interface ToolOptionsBase<Input extends ObjectInput, Prepared extends Prepared_ 
   icons?: Tool["icons"];
   _meta?: Record<string, unknown>;
   /**
-   * Long-running work, as a task (the tasks extension, `io.modelcontextprotocol/tasks`): the call answers
-   * at once with a task the client polls, and `run` goes on in the background, on whichever instance
-   * (the tasks feature and its README). The task keeps the arguments as `input` parsed them (stored as JSON), and every round gets
-   * that value. `run` is written as for any call; inside a task, `sendProgress` sets the task's
-   * status message, `inputRequired` parks it until the client answers, and `mcp.signal` fires on cancel.
-   * - `"optional"`: a task when the client declares the extension on the request, a plain call otherwise.
-   * - `"required"`: a task; a client without the extension gets -32021 (a 2025-era client, an isError result).
-   * Unset (the default): always a plain call.
+   * Runs as a task (`io.modelcontextprotocol/tasks`, the tasks feature): the call answers at once with a task the client
+   * polls while `run` goes on, on any instance, each round with the arguments as `input` parsed them (stored as JSON);
+   * `sendProgress` sets its status message, `inputRequired` parks it, `mcp.signal` fires on cancel. `"optional"`: when
+   * the client declares the extension; `"required"`: always (-32021 without it; a 2025-era client, isError). Unset: never.
    */
   task?: "optional" | "required";
-  /**
-   * Task tools only: runs in the request before the task is created, so questions the whole job needs
-   * are settled first (multi round-trip, as the extension recommends). Returns data for `run`'s third
-   * argument, or `inputRequired(…)`.
-   */
+  /** Task tools only: asks the job's questions before the task exists (the extension's advice); returns `run`'s 3rd argument. */
   prepare?(args: InputOf<Input>, mcp: McpContext): Prepared | InputRequiredOutcome | Promise<Prepared | InputRequiredOutcome>;
 }
 
@@ -61,11 +53,8 @@ const isToolResult = (value: unknown): value is CallToolResult =>
   typeof value === "object" && value !== null && Array.isArray((value as CallToolResult).content);
 
 /**
- * Declares a tool: the default export of one file in `server/tools/` (picked up at build time,
- * no list to edit). `run` gets the arguments validated by `input` and the request's `mcp`
- * context, and returns text, content blocks, a full result, `toolError(…)` for a failure the
- * model should read, or `inputRequired(…)` to ask the person first. Invalid arguments and
- * exceptions become `isError` results; an exception's details stay in the server log.
+ * Declares a tool: the default export of one file in `server/tools/` (found at build time, no list to edit). Invalid
+ * arguments and exceptions become `isError` results; an exception's details stay in the server log.
  *
  * @example
  * // server/tools/add.ts
@@ -82,7 +71,7 @@ const isToolResult = (value: unknown): value is CallToolResult =>
 export function defineTool<Input extends ObjectInput = z.ZodObject<{}>, Prepared extends Prepared_ | undefined = undefined>(
   options: ToolOptions<Input, Prepared>,
 ): ToolEntry;
-/** Declares a tool with structured output: `run` returns a value of the `output` schema (as in the example above), sent as `structuredContent` and as JSON text. */
+/** Declares a tool with structured output (as in the example above). */
 export function defineTool<Input extends ObjectInput, Output extends StructuredOutput, Prepared extends Prepared_ | undefined = undefined>(
   options: StructuredToolOptions<Input, Output, Prepared>,
 ): ToolEntry;
@@ -118,14 +107,12 @@ export function defineTool(
     throw new TypeError(`tool "${options.name}" returned something that is not a tool result`);
   }
 
-  /** Runs `work` on validated arguments. */
   async function guarded<T>(args: unknown, work: (parsed: Record<string, unknown>) => Promise<T>): Promise<T | CallToolResult> {
     const parsed = input.safeParse(args);
     if (!parsed.success) return toolErrorResult(`Invalid arguments for tool "${options.name}": ${describeIssues(parsed.error)}`);
     return caught(() => work(parsed.data));
   }
 
-  /** An exception is the tool's own failure, except protocol and storage errors. */
   async function caught<T>(work: () => Promise<T>): Promise<T | CallToolResult> {
     try {
       return await work();
@@ -137,7 +124,6 @@ export function defineTool(
     }
   }
 
-  /** One round of `run` on validated arguments. */
   async function runOnce(parsed: Readonly<Record<string, unknown>>, mcp: McpContext, prepared: Prepared_ | undefined): Promise<CallToolResult | InputRequiredOutcome> {
     const value: unknown = await options.run(parsed, mcp, prepared);
     return isInputRequiredOutcome(value) ? value : toResult(value);

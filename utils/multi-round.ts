@@ -1,18 +1,7 @@
 /**
- * Multi round-trip requests, from the author's side. A handler runs again on every round: it reads what
- * has been answered so far (`readInputResponses`), asks for what is missing with `inputRequired(...)`, and
- * carries anything it must remember in the state (sealed by the server: the client can neither read nor
- * change it).
- *
- * The questions are typed asks: each carries the parser of its own answer (a symbol property, so it never
- * reaches the wire), and the answer read back is typed by the question that asked.
- * - Form mode (`defineForm` + `elicitForm`): a flat form of strings, numbers, integers, booleans and
- *   single-choice enums. Never use it for secrets (passwords, API keys, tokens, payment data): the spec forbids it.
- * - URL mode (`elicitUrl`): send the person to a page of yours for anything sensitive.
- *   "accept" only means they agreed to open it; check on the retry that the step was done.
- * - `askSampling` and `askRoots`: deprecated in 2026-07-28, kept for clients that still answer them.
- *
- * Decline and cancel are answers: branch on them, do not treat them as errors.
+ * Multi round-trip requests, from the author's side: a handler runs again on every round, reads the answers so far, asks
+ * for what is missing, and carries what it must remember in the state (sealed: the client can neither read nor change it).
+ * Each ask carries the parser of its answer (a symbol property, so it never reaches the wire), which types what is read back.
  */
 import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema } from "@modelcontextprotocol/core";
 import { z } from "zod";
@@ -69,10 +58,10 @@ function formProperty(name: string, property: Record<string, unknown>): Record<s
 }
 
 /**
- * Declares a form for `elicitForm`, once, at module level: an unsupported field fails when
- * the file loads (at start-up), not when a person is waiting for the question. Fields are
- * strings (with `min`/`max`, `email`/`url`/date formats), numbers, integers, booleans and enums;
- * `.describe()` becomes the field's description, `.default()` its default, `.optional()` makes it optional.
+ * Declares a form for `elicitForm`, at module level, so that an unsupported field fails at start-up, not while a person
+ * waits: strings (`min`/`max`, `email`/`url`/date formats), numbers, integers, booleans and enums, with `.describe()`,
+ * `.default()` and `.optional()`. Never ask for secrets (passwords, API keys, tokens, payment data) in a form: the spec
+ * forbids it (`elicitUrl` is for those).
  *
  * @example
  * const Confirm = defineForm({ confirm: z.boolean().describe("Delete it for good") });
@@ -93,10 +82,8 @@ export function defineForm<Shape extends z.ZodRawShape>(shape: Shape | z.ZodObje
 }
 
 /**
- * Asks the person to fill in a form (`elicitation/create`, form mode). The answer is
- * `{ action: "accept", content }` with `content` validated by the form's schema and typed by it,
- * or `{ action: "decline" }`, or `{ action: "cancel" }`. Content that does not validate counts
- * as not answered, so the question is asked again.
+ * Asks the person to fill in a form (`elicitation/create`, form mode): the answer is `{ action: "accept", content }`,
+ * typed and validated by the form (content that fails counts as unanswered, so it is asked again), or decline, or cancel.
  *
  * @example
  * const ask = { confirm: elicitForm(`Delete note ${id}? This cannot be undone.`, Confirm) };
@@ -115,10 +102,9 @@ export function elicitForm<Content>(message: string, form: ElicitationForm<Conte
 }
 
 /**
- * Sends the person to a URL of yours (`elicitation/create`, URL mode): for credentials,
- * payments, third-party sign-in — anything that must not pass through the client. The URL
- * must not carry secrets or personal data, and must not be pre-authenticated. `accept` only
- * means they agreed to open it: on the retry, check that the step was really done.
+ * Sends the person to a URL of yours (`elicitation/create`, URL mode) for anything that must not pass through the client:
+ * credentials, payments, third-party sign-in. The URL carries no secrets or personal data and is not pre-authenticated.
+ * `accept` only means they agreed to open it: on the retry, check that the step was really done.
  *
  * @example
  * const ask = { connect: elicitUrl("Connect your calendar account", `${origin}/connect/${code}`) };
@@ -135,8 +121,7 @@ export function elicitUrl(message: string, url: string): AskFor<UrlElicitAnswer>
 }
 
 /**
- * Asks the client's model for a completion (`sampling/createMessage`); the answer is the
- * client's `CreateMessageResult`.
+ * Asks the client's model for a completion (`sampling/createMessage`); the answer is its `CreateMessageResult`.
  *
  * @deprecated Sampling is deprecated in 2026-07-28 (SEP-2577): call your model provider directly.
  *
@@ -165,14 +150,10 @@ export function askRoots(): AskFor<ListRootsResult> {
 }
 
 /**
- * Answers "I need this first": the client asks the person (or its model), then retries the
- * same request with the answers. `state` is any plain JSON object; it is sealed into
- * `requestState` and comes back on the next round as `readRequestState(mcp)`. Answers do not
- * accumulate across rounds: carry earlier answers in the state.
- *
- * Only tools/call, prompts/get and resources/read may ask. Each question is checked against
- * the capabilities the client declared on this request (-32021 naming what is missing);
- * use `canRequestInput` or `supportedInputs` to degrade instead.
+ * Answers "I need this first": the client asks, then retries the same request with the answers. `state`, any plain JSON
+ * object, is sealed into `requestState` and read back with `readRequestState(mcp)`; answers do not accumulate across
+ * rounds, so carry earlier ones in it. Only tools/call, prompts/get and resources/read may ask; a question the client
+ * did not declare it can answer gets -32021 (`canRequestInput` and `supportedInputs` degrade instead).
  *
  * @example
  * const ask = { confirm: elicitForm(`Delete note ${id}?`, Confirm) };
@@ -184,8 +165,7 @@ export function inputRequired(mcp: McpContext, inputRequests: Asks, state: Recor
 }
 
 /**
- * The answers to `asks`, typed by the question that asked. A key is absent when it was not
- * answered — or when the answer does not validate, so that it is asked again.
+ * The answers to `asks`, typed by the question that asked; a key is absent when unanswered or invalid (so asked again).
  *
  * @example
  * const ask = { confirm: elicitForm("Sure?", Confirm) };
@@ -198,7 +178,6 @@ export function readInputResponses<A extends Asks>(mcp: McpContext, asks: A): { 
   const answers: { [K in keyof A]?: AnswerOf<A[K]> } = {};
   for (const key of Object.keys(asks) as (keyof A & string)[]) {
     const raw = mcp.inputResponses[key];
-    // An answer that does not validate counts as none, so it is asked again.
     const answer = raw === undefined ? undefined : asks[key]![PARSE_ANSWER](raw);
     if (answer !== undefined) answers[key] = answer as AnswerOf<A[typeof key]>;
   }
@@ -242,10 +221,9 @@ export function supportedInputs<A extends Asks>(mcp: McpContext, asks: A): Parti
 }
 
 /**
- * The state this handler passed to `inputRequired` on the previous round, or undefined on the
- * first round. It was sealed by the server, so it is what you wrote — but it is only as fresh
- * as the round that wrote it. With a zod `schema`, a state that no longer matches (say, sealed
- * before a deploy changed its shape) reads as undefined, so the flow starts again from round one.
+ * The state this handler passed to `inputRequired` on the previous round, or undefined on the first. Sealed, it is what
+ * you wrote, but only as fresh as that round. With a zod `schema`, a state that no longer matches (sealed before a deploy
+ * changed its shape) reads as undefined, so the flow starts over.
  *
  * @example
  * const Progress = z.object({ name: z.string().optional(), color: z.string().optional() });
@@ -254,8 +232,7 @@ export function supportedInputs<A extends Asks>(mcp: McpContext, asks: A): Parti
  */
 export function readRequestState<Schema extends z.ZodType<Record<string, unknown>>>(mcp: McpContext, schema: Schema): z.output<Schema> | undefined;
 /**
- * The state this handler passed to `inputRequired` on the previous round, or undefined on the first round,
- * as `State` (unchecked: pass a zod schema to check it).
+ * The state this handler passed to `inputRequired` on the previous round, as `State`, unchecked (a zod schema checks it).
  *
  * @example
  * const progress = readRequestState<{ step?: number }>(mcp) ?? {};
