@@ -1,8 +1,6 @@
 /**
- * Registry entries: what `defineTool`, `definePrompt` and `defineResource` (in `utils/`) compile to:
- * the published descriptor, plus the functions the dispatcher calls.
- * Everything expensive (JSON Schema conversion, header-parameter scan) happens once,
- * when the definition module loads.
+ * What `defineTool`, `definePrompt` and `defineResource` compile to: the published descriptor and what the dispatcher
+ * calls. Anything costly (JSON Schema, the header-parameter scan) is done once, when the definition loads.
  */
 import type { McpContext } from "./context";
 import type { HeaderParam } from "./request-meta";
@@ -31,8 +29,8 @@ export type Completer = (
 /** What every definition may declare besides its own options (`defineTool`, `definePrompt`, `defineResource`). */
 export interface EntryOptions {
   /**
-   * Each `requestState` it issues is accepted once, across every instance sharing the storage (the claim is made
-   * before it runs), and answers only count when they come with one. For acting on a confirmation: one yes, one action.
+   * Each `requestState` it issues is accepted once, on every instance (claimed before it runs), and answers count only
+   * with one: for acting on a confirmation, one yes, one action.
    */
   readonly singleUseState?: boolean;
   /**
@@ -41,16 +39,14 @@ export interface EntryOptions {
    */
   readonly scopes?: readonly string[];
   /**
-   * At most this many calls per caller (signed-in principal, or address), across every instance, e.g. `"10/60s"`
-   * (units ms, s, m, h): past it a call gets 429 and runs nothing. Enforced by the rate-limit feature: without it the
-   * server refuses to start.
+   * At most this many calls per caller (principal, or address) across every instance, e.g. `"10/60s"` (ms, s, m, h):
+   * past it a call gets 429 and runs nothing. Needs the rate-limit feature: without it the server refuses to start.
    */
   readonly rateLimit?: string;
 }
 
 type EntryBase = { readonly [DEFINITION]: true } & Required<Omit<EntryOptions, "rateLimit">> & Pick<EntryOptions, "rateLimit">;
 
-/** The fields every entry carries, from the options every definition may declare. */
 export const entryBase = ({ singleUseState = false, scopes = [], rateLimit }: EntryOptions): EntryBase => ({
   [DEFINITION]: true,
   singleUseState,
@@ -64,10 +60,7 @@ export type Prepared = Readonly<Record<string, unknown>>;
 /** How a tool runs as a task (the tasks extension): see `defineTool`'s `task` option. */
 export interface TaskSupport {
   readonly mode: "optional" | "required";
-  /**
-   * What runs in the request before a task is created: the arguments are checked (invalid ones are
-   * answered at once, with no task), then the author's `prepare`, which may ask like any round.
-   */
+  /** Runs in the request, before any task: checks the arguments (invalid ones get an answer, no task), then `prepare`. */
   prepare(
     args: unknown,
     mcp: McpContext,
@@ -83,7 +76,6 @@ export interface ToolEntry extends EntryBase {
   readonly kind: "tool";
   readonly descriptor: Tool;
   readonly headerParams: readonly HeaderParam[];
-  /** Present when the tool can run as a task. */
   readonly task?: TaskSupport;
   /** Validates `args` and runs the tool once (one round of a plain call; a task's rounds go through `task`). */
   call(args: unknown, mcp: McpContext): Promise<CallToolResult | InputRequiredOutcome>;
@@ -98,7 +90,6 @@ export interface PromptEntry extends EntryBase {
 
 export interface ResourceEntry extends EntryBase {
   readonly kind: "resource";
-  /** A fixed resource (`descriptor.uri`) or a template (`descriptor.uriTemplate`). */
   readonly descriptor: Resource | ResourceTemplate;
   readonly cache: Partial<CacheHints>;
   readonly completers: Readonly<Record<string, Completer>>;

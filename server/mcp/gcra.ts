@@ -1,12 +1,8 @@
 /**
- * The rate-limit arithmetic every store runs in its one atomic step (Redis and Upstash run the same
- * steps in Lua, in `atomic-redis.ts`): GCRA, the generic cell rate algorithm. A key keeps one number,
- * its theoretical arrival time (TAT): when the caller's budget would be whole again. Each request
- * pushes it on by `windowMs / limit`; a request that would push it more than `windowMs` past now is
- * refused. So `600/60s` is a budget of 600 that refills at 10 a second: a burst of the whole budget is
- * allowed at once, then one request per `windowMs / limit` (over any one window, at most twice the
- * limit less one gets through, the price of allowing a burst). Exact under any concurrency as long as
- * the read and the write are one step.
+ * GCRA, the rate-limit arithmetic every store runs in one atomic step (Redis and Upstash in Lua: `atomic-redis.ts`). A
+ * key keeps its theoretical arrival time (TAT), when its budget is whole again; each request pushes it `windowMs / limit`
+ * on, and one that would push it over `windowMs` past now is refused. A whole budget may burst at once (so one window
+ * lets through up to twice the limit less one). Exact under any concurrency, since the read and the write are one step.
  */
 
 export interface Consumed {

@@ -1,8 +1,6 @@
 /**
- * The registry: every tool, prompt and resource found in `server/tools`, `server/prompts`
- * and `server/resources` (see `server/build/definitions-module.ts`), and the resources a feature
- * adds at build time (the skills' files), indexed once at start-up, and the server capabilities
- * derived from what is there.
+ * Every tool, prompt and resource found at build time (`server/build/definitions-module.ts`, with the resources features
+ * add), indexed once at start-up, and the capabilities that follow from them.
  */
 import { prompts as promptModules, resources as resourceModules, tools as toolModules } from "#mcp-definitions";
 import type { Era } from "./context";
@@ -19,7 +17,6 @@ export interface Registry {
   readonly resources: readonly ResourceEntry[];
   /** Templates, by template order. */
   readonly templates: readonly ResourceEntry[];
-  /** Every entry, tools, prompts and resources. */
   readonly all: readonly Entry[];
   readonly toolsByName: ReadonlyMap<string, ToolEntry>;
   readonly promptsByName: ReadonlyMap<string, PromptEntry>;
@@ -99,9 +96,8 @@ function buildRegistry(modules: { tools: Definitions; prompts: Definitions; reso
 export const registry = buildRegistry({ tools: toolModules, prompts: promptModules, resources: resourceModules });
 
 /**
- * What `server/discover` (modern) or `initialize` (legacy) declares: the registry's capabilities, `resources.subscribe`
- * where updates are honoured (an era a feature offers them in, see `offerResourceSubscriptions`, with a message bus to carry
- * them), and the extensions features declared for that era.
+ * What `server/discover` or `initialize` declares: the registry's capabilities, `resources.subscribe` where the era offers
+ * updates (`offerResourceSubscriptions`) and a message bus carries them, and the extensions features declared for it.
  */
 export function serverCapabilities(era: Era): ServerCapabilities {
   const extensions = declaredExtensions(era);

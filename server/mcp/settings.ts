@@ -1,16 +1,8 @@
 /**
- * Every setting of the server, declared once: its variable, default and parser, with its meaning in the comment above
- * it (a comment rather than a string, so it stays out of the bundle).
- *
- * - `nitro.config.ts` takes the defaults for Nitro's runtime config (`runtimeConfig.mcp`);
- * - `config.ts` parses the values at run time (a `NITRO_MCP_*` variable overrides its default);
- * - `tests/unit/settings.test.ts` checks `.env.example` and the table in server/mcp/README.md against this list.
- *
- * An optional feature declares its own settings the same way, in `server/features/<name>/settings.ts`
- * (with `setting` and the parsers below) and reads them with `useSettings`; server/build/features-module.ts
- * adds their defaults to the runtime config, and the feature's README carries their table.
- *
- * Pure data and functions: it is imported at build time, where no Nitro runtime exists.
+ * Every setting, declared once: variable, default, parser, and its meaning in the comment above it (a comment, not a
+ * string, so it stays out of the bundle). `nitro.config.ts` takes the defaults, `config.ts` parses the values at run
+ * time, `tests/unit/settings.test.ts` checks `.env.example` and the README's table against them. A feature declares its
+ * own alike (server/mcp/README.md, "Extending the core"). Pure data: imported at build time, with no Nitro runtime.
  */
 
 export interface Setting<T, Default extends string | number | boolean = string | number | boolean> {
@@ -20,10 +12,7 @@ export interface Setting<T, Default extends string | number | boolean = string |
   readonly default: Default;
   /** The default as the docs show it, when it is not the literal value (e.g. "package.json"). */
   readonly shownDefault?: string;
-  /**
-   * Read the variable's own text: Nitro runs env values through `destr`, which turns "1.0"
-   * into 1 and an all-digit secret into an imprecise number.
-   */
+  /** Read the variable's own text: Nitro's `destr` turns "1.0" into 1 and an all-digit secret into an imprecise number. */
   readonly text?: boolean;
   /** Parses the raw value; throws an Error naming the variable (never its value) when it is invalid. */
   parse(raw: unknown): T;
@@ -50,7 +39,6 @@ export const integer = (env: string, min: number) => (raw: unknown): number => {
 };
 
 export const boolean = (raw: unknown): boolean => raw !== false && raw !== "false";
-
 
 /** The settings under `runtimeConfig.mcp`, by key. */
 export const SETTINGS = {

@@ -5,7 +5,6 @@
  */
 import { base64UrlEncode, utf8Encode } from "./internal/basics";
 
-/** What an identifier may be to reach a storage key as it is: letters, digits, `-` and `_`. */
 export const KEY_SEGMENT = /^[A-Za-z0-9_-]{1,128}$/;
 
 export const isKeySegment = (value: string): boolean => KEY_SEGMENT.test(value);

@@ -1,7 +1,4 @@
-/**
- * The answer to any verb but POST on the MCP endpoint: 405 with `Allow: POST`, since 2026-07-28 has no
- * GET stream and no sessions to DELETE. (On GET, the features' responders come first: routes/mcp.get.ts.)
- */
+/** Any verb but POST on /mcp: 405, `Allow: POST`, as 2026-07-28 has no GET stream and no sessions to DELETE. */
 import { setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 
 export function refuseMethod(event: H3Event): string {

@@ -1,7 +1,4 @@
-/**
- * The state cipher on `node:crypto`, synchronous: Node and Vercel's Node runtime (see `cipher.ts`).
- * Its output is byte for byte that of `cipher.web.ts` (`tests/unit/state-codec.test.ts` checks both ways).
- */
+/** `node:crypto`'s state cipher (Node, Vercel): byte for byte `cipher.web.ts`'s, as state-codec.test.ts checks. */
 import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync } from "node:crypto";
 import type { StateCipher } from "./cipher";
 

@@ -1,9 +1,7 @@
 /**
- * The two primitives `requestState` is built on, HKDF-SHA256 and AES-256-GCM, as the codec and the
- * keys use them. Two backends produce the same bytes: `cipher.web.ts` (Web Crypto, every runtime)
- * and `cipher.node.ts` (synchronous `node:crypto`: on Node each Web Crypto call is a round trip to
- * the thread pool, several times the cost of the cipher itself). A build gets one of them as
- * `#mcp-state-cipher` (see `server/build/platform-module.ts`).
+ * HKDF-SHA256 and AES-256-GCM, which `requestState` is built on, in two backends giving the same bytes: `cipher.web.ts`
+ * (Web Crypto, every runtime) and `cipher.node.ts` (synchronous: on Node each Web Crypto call is a round trip to the
+ * thread pool, several times the cipher's cost). A build gets one as `#mcp-state-cipher` (`server/build/platform-module.ts`).
  */
 
 /** An AES-256-GCM key, with a 96-bit IV and a 128-bit tag. */

@@ -1,10 +1,6 @@
 /**
- * The keys that seal `requestState`.
- *
- * Each secret is stretched with HKDF-SHA256 into an AES-256-GCM key and a short key id.
- * The key id travels in clear in every sealed state so that, after a rotation, the
- * server knows which key to try; it is derived with its own HKDF label, so it says
- * nothing about the key itself.
+ * The keys that seal `requestState`: HKDF-SHA256 makes each secret an AES-256-GCM key and a key id, sent in clear so that
+ * after a rotation the server knows which key to try (its own HKDF label keeps it from saying anything about the key).
  */
 import { base64UrlEncode, utf8Encode } from "../internal/basics";
 import type { AesGcmKey, StateCipher } from "./cipher";
@@ -47,13 +43,8 @@ function secretBytes(secret: string, name: string): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * Builds the key ring from configuration. Secrets are checked synchronously (a short one
- * throws `StateSecretError` before anything else happens); keys are derived asynchronously.
- *
- * @param cipher the backend (`#mcp-state-cipher` in a build: see `cipher.ts`).
- * @param secret the current secret (seals and opens); empty means none.
- * @param previous secrets from before a rotation (open only).
- * @param allowEphemeral with no secret, seal with a random per-process key (development only).
+ * The key ring of the current `secret` (empty: none) and the `previous` ones (open only); `allowEphemeral`: without a
+ * secret, a random per-process key (development). A short secret throws `StateSecretError` at once, before any await.
  */
 export function createStateKeyRing(options: {
   cipher: StateCipher;
