@@ -19,8 +19,7 @@ export default defineNitroConfig({
   // Workers: the newest date the workerd in wrangler 4.86 (the last release for Node 20) supports.
   compatibilityDate: { default: "2026-07-28", cloudflare: "2026-05-01" },
   srcDir: ".",
-  // Definitions (tools/, prompts/, resources/) are read from every scan dir; each optional feature (server/features/<name>)
-  // is one, so its routes and plugins are its own, and deleting its folder removes it (see server/build/features-module.ts).
+  // Each optional feature (server/features/<name>) is a scan dir, so its routes, plugins and definitions go with its folder.
   scanDirs: ["server", ...featureDirs(fileURLToPath(new URL(".", import.meta.url)))],
   modules: [mcpDefinitionsModule(), mcpPlatformModule(), mcpCloudflareModule(), mcpFeaturesModule()],
   ...(cloudflare ? { output: { dir: ".output-cloudflare" }, buildDir: ".nitro/output-cloudflare" } : {}),
@@ -29,11 +28,10 @@ export default defineNitroConfig({
     nodeCompat: true,
     wrangler: {
       name: pkg.name,
-      // General storage (notes, connect attempts). `npx wrangler kv namespace create MCP_KV` prints the id;
-      // build with CLOUDFLARE_KV_NAMESPACE_ID set to it. Locally (wrangler dev) any id works.
+      // General storage; its id from CLOUDFLARE_KV_NAMESPACE_ID at build time (server/build/README.md), any in wrangler dev.
       kv_namespaces: [{ binding: "MCP_KV", id: process.env.CLOUDFLARE_KV_NAMESPACE_ID ?? "local-mcp-kv" }],
-      // The atomic operations (single-use claims, tasks) in a strongly consistent Durable Object with SQLite
-      // storage (and, with the message bus feature, one object per channel). Nitro's runtime names both the class and the binding "$DurableObject".
+      // The atomic operations (single-use claims, tasks; with the message bus feature, one object per channel) in a
+      // strongly consistent Durable Object with SQLite storage. Nitro's runtime names its class and binding "$DurableObject".
       durable_objects: { bindings: [{ name: "$DurableObject", class_name: "$DurableObject" }] },
       migrations: [{ tag: "v1", new_sqlite_classes: ["$DurableObject"] }],
       observability: { enabled: true },

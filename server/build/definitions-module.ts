@@ -1,16 +1,8 @@
 /**
- * Build-time registry of MCP definitions.
- *
- * Every file in the `tools/`, `prompts/` and `resources/` folders of each Nitro scan dir
- * (`server/`; the fixture build adds `tests/fixtures/`) default-exports one definition. A build
- * may name other folders instead with the option `mcp.definitionDirs` (the conformance build
- * serves the suite's fixtures alone). This Nitro module turns those folders into the virtual module
- * `#mcp-definitions`, so adding a tool is "drop a file in the folder": there is no list to edit.
- *
- * A feature may add resources made at build time (the skills feature: every skill file): its Nitro module
- * pushes a module whose default export is such a list onto `nitro.options.mcp.resourceModules`.
- *
- * In `nitropack dev` the folders are watched: adding or removing a file rebuilds.
+ * The virtual module `#mcp-definitions`: each file in the `tools/`, `prompts/` and `resources/` folders of every scan dir
+ * (or of `mcp.definitionDirs`: the conformance build's fixtures alone) default-exports one definition, so adding a tool
+ * is dropping a file in, with no list to edit (`nitropack dev` rebuilds when one comes or goes). A feature adds resources
+ * made at build time with `addResourceModule` (the skills' files).
  */
 import { existsSync, readdirSync, watch } from "node:fs";
 import { join, relative, resolve } from "node:path";
