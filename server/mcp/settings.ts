@@ -82,14 +82,6 @@ export const SETTINGS = {
   }),
 } as const;
 
-/** Variables read straight from the environment when storage is mounted (see `server/storage/`). */
-export const STORAGE_VARIABLES = [
-  { env: "REDIS_URL", doc: "Redis for shared storage, e.g. redis://127.0.0.1:6379 (Node, Vercel)" },
-  { env: "UPSTASH_REDIS_REST_URL", doc: "Upstash Redis REST URL, with UPSTASH_REDIS_REST_TOKEN (Node, Vercel)" },
-  { env: "UPSTASH_REDIS_REST_TOKEN", doc: "Upstash Redis REST token" },
-  { env: "NITRO_MCP_STORAGE_DIR", doc: "A folder for storage, for development (e.g. .data)" },
-] as const;
-
 /** A table of settings, by their key under `runtimeConfig.mcp`. */
 export type SettingTable = Readonly<Record<string, Setting<unknown>>>;
 

@@ -5,10 +5,11 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { SETTINGS, STORAGE_VARIABLES, type SettingTable } from "../../server/mcp/settings";
+import { SETTINGS, type SettingTable } from "../../server/mcp/settings";
 
 const shown = (spec: { default: unknown; shownDefault?: string }) => spec.shownDefault ?? (spec.default === "" ? "none" : String(spec.default));
-const storageNames = STORAGE_VARIABLES.map((variable) => variable.env);
+/** What `selectStorage` (server/storage/drivers.node.ts) reads straight from the environment, besides the settings. */
+const storageNames = ["REDIS_URL", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "NITRO_MCP_STORAGE_DIR"];
 
 /** The core's table and each present feature's, with the README that documents it. */
 const tables: { readme: string; table: SettingTable }[] = [{ readme: "server/mcp/README.md", table: SETTINGS }];
