@@ -206,7 +206,7 @@ export function missingInputs<A extends Asks>(mcp: McpContext, asks: A): Partial
  * if (!canRequestInput(mcp, ask.format)) return asMarkdown(notes); // degrade instead of -32021
  */
 export function canRequestInput(mcp: McpContext, ask: AskFor<unknown>): boolean {
-  return mcp.era === "modern" && clientCanAnswer(mcp.clientCapabilities, ask);
+  return clientCanAnswer(mcp.clientCapabilities, ask);
 }
 
 /**

@@ -36,6 +36,8 @@ export interface LegacyEra {
   inputRequired(mcp: McpContext, outcome: InputRequiredOutcome, retry: Retry): Promise<Record<string, unknown>> | Record<string, unknown>;
   /** An error as the negotiated revision words it. */
   error(error: McpError): McpError;
+  /** What the client of this request can be asked: its `mcp.clientCapabilities` (the session's, when it can be asked at all). */
+  askable(event: H3Event): Readonly<Record<string, unknown>>;
   /** Before any state opens, for a request without the 2026 envelope: the session it presents, opened, or its refusal (404). */
   openSession(event: H3Event, message: JsonRpcRequest): Promise<Refusal | undefined>;
   /** A notification or response the client POSTed: answered here (202, or its refusal), or undefined to leave it to the core. */

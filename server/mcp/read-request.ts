@@ -71,20 +71,19 @@ function modernFields(read: HeaderReader, message: JsonRpcRequest, auth: AuthInf
 }
 
 /**
- * 2025-era requests: no `_meta` envelope and no mirrored headers; what the client declared at
- * `initialize` is the legacy feature's (its session), consulted only when a handler asks.
- * Logs are sent at the level the legacy feature chose. Only selected when that
- * feature is there (see `selectEra` in request-meta.ts).
+ * 2025-era requests: no `_meta` envelope and no mirrored headers; what the client can be asked, and the level logs are
+ * sent at, are the legacy feature's (its session). Only selected when that feature is there (`selectEra`).
  */
-function legacyFields(message: JsonRpcRequest, version: string, auth: AuthInfo): EraFields {
+function legacyFields(event: H3Event, message: JsonRpcRequest, version: string, auth: AuthInfo): EraFields {
   const meta = isPlainObject(message.params._meta) ? message.params._meta : {};
   const target = resolveTarget(message.method, message.params);
   useSignIn()?.authorize(auth, target);
+  const legacy = useLegacyEra()!;
   return {
     era: "legacy",
     protocolVersion: version,
-    clientCapabilities: {},
-    logLevel: useLegacyEra()!.logLevel,
+    clientCapabilities: legacy.askable(event),
+    logLevel: legacy.logLevel,
     progressToken: readProgressToken(meta),
     target,
     inputResponses: {},
@@ -127,7 +126,7 @@ class RequestContext implements McpContext {
 function createMcpContext(event: H3Event, message: JsonRpcRequest, auth: AuthInfo): McpContext {
   const read: HeaderReader = (name) => requestHeader(event, name);
   const selection = selectEra(message, read("mcp-protocol-version"));
-  const fields = selection.era === "modern" ? modernFields(read, message, auth) : legacyFields(message, selection.version, auth);
+  const fields = selection.era === "modern" ? modernFields(read, message, auth) : legacyFields(event, message, selection.version, auth);
   const channel = new ResponseChannel();
   cancelOnDisconnect(event, channel);
   return new RequestContext(message, auth, fields, event, channel);

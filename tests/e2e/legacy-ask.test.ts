@@ -63,6 +63,21 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
       await client.close();
     });
 
+    it("a handler that degrades for a client that cannot be asked (canRequestInput) asks one that can", async () => {
+      const { client, asked } = await officialClient(() => ({ action: "accept", content: { format: "json" } }));
+      const read = await client.readResource({ uri: "fixture://asks" });
+      expect(read.contents[0]).toMatchObject({ text: '{"format":"json"}' });
+      expect(asked.map((params) => params.message)).toEqual(["Text or JSON?"]);
+      await client.close();
+      const { client: formless, asked: none } = await officialClient(() => ({ action: "cancel" }), {});
+      expect((await formless.readResource({ uri: "fixture://asks" })).contents[0]).toMatchObject({ text: "plain (not asked)" });
+      expect(none).toEqual([]);
+      await formless.close();
+      // Without a session, nothing it declared is known: the handler degrades.
+      const sessionless = await postLegacy(server.url, undefined, { id: 2, method: "resources/read", params: { uri: "fixture://asks" } });
+      expect(sessionless.body!.result.contents[0].text).toBe("plain (not asked)");
+    });
+
     it("a prompt asks the same way", async () => {
       const { client } = await officialClient(() => ({ action: "accept", content: { topic: "tea", tone: "formal" } }));
       const prompt = await client.getPrompt({ name: "asking_prompt" });

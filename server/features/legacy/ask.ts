@@ -14,6 +14,7 @@
  * the handler took as done (it would ask again otherwise): the stream tells the client so with
  * `notifications/elicitation/complete` (2025-11-25), before the next round or the result.
  */
+import type { H3Event } from "h3";
 import { type MessageBus, useMessageBus } from "../../mcp/bus";
 import { clientCanAnswer } from "../../mcp/capabilities";
 import type { McpContext } from "../../mcp/context";
@@ -44,6 +45,10 @@ export type BusMessage = { cancel: true } | { round: string; key: string; answer
 /** The bus channel of one call in one session: the cancellation names the call by its id, the answers by their ticket. */
 export const callChannel = async (session: LegacySession, requestId: RequestId): Promise<string> =>
   `legacy:${await digestKeySegment(`${session.id}\n${JSON.stringify(requestId)}`)}`;
+
+/** What a request's client can be asked (`LegacyEra.askable`): its session's declaration, while a bus can carry the answers. */
+export const askableCapabilities = (event: H3Event): Readonly<Record<string, unknown>> =>
+  (useMessageBus() && event.context.legacySession?.capabilities) || {};
 
 /** True when this session's client declared what every question needs (and a bus can carry its answers). */
 export function canAsk(session: LegacySession | undefined, outcome: InputRequiredOutcome): session is LegacySession {

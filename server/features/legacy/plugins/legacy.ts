@@ -2,6 +2,7 @@
 import { useSettings } from "../../../mcp/config";
 import { addGetResponder, addMethods, offerResourceSubscriptions, serveLegacyEra } from "../../../mcp/features";
 import { receiveOnLegacySession } from "../answers";
+import { askableCapabilities } from "../ask";
 import { LEGACY_LOG_LEVEL, LEGACY_VERSIONS, initialize, legacyError, legacyInputRequired, legacyResult, ping, selectLegacyEra, setLogLevel } from "../legacy";
 import { checkSession } from "../session";
 import { SETTINGS } from "../settings";
@@ -20,6 +21,7 @@ export default defineNitroPlugin(() => {
     result: legacyResult,
     inputRequired: legacyInputRequired,
     error: legacyError,
+    askable: askableCapabilities,
     openSession: checkSession,
     receive: receiveOnLegacySession,
   });
