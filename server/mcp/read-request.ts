@@ -1,12 +1,6 @@
 /**
- * A step of `POST /mcp`: reads the request into `event.context.mcp`, checking everything
- * before any handler runs, and answers the refusals itself with the spec's code and status:
- * Content-Type (415), body size (413), one JSON-RPC message (-32700, -32600); a notification
- * is answered 202 here (a response is refused, unless the legacy feature takes it); then the message checks optional features added (`features.ts`).
- * For a 2026-07-28 request also `_meta` (-32602/400), the mirrored headers (-32020/400), the
- * version (-32022/400) and `inputResponses` (-32602); sign-in (when present) authorizes the caller
- * for the target (403 `insufficient_scope`), in both eras, before the next step opens any
- * `requestState` (state/request-state.ts).
+ * A step of `POST /mcp`: reads the request into `event.context.mcp`, checking everything before any handler runs or any
+ * `requestState` opens, and answers the refusals itself (the codes and statuses: README, "How a request flows").
  */
 import { sendNoContent, type H3Event } from "h3";
 import { useMcpConfig } from "./config";
@@ -26,8 +20,7 @@ const JSON_CONTENT_TYPE = /^application\/json\s*(?:;|$)/i;
 /** Cancels the request when a Node client disconnects before the response is complete. */
 export function cancelOnDisconnect(event: H3Event, channel: ResponseChannel): void {
   const response = event.node?.res;
-  // On Workers the response object is a stand-in: an SSE stream is cancelled through its
-  // ReadableStream instead, and a JSON answer is produced at once anyway.
+  // On Workers the response is a stand-in: an SSE stream is cancelled through its ReadableStream instead.
   if (typeof response?.once !== "function") return;
   response.once("close", () => {
     if (!response.writableFinished) channel.cancel();
@@ -35,9 +28,8 @@ export function cancelOnDisconnect(event: H3Event, channel: ResponseChannel): vo
 }
 
 /**
- * What a request acts on: the tool or prompt `name`, or the resource `uri`, and the definition registered under it;
- * undefined when the method has none or the body names it with something other than a string. Resolved once per
- * request: the `Mcp-Name` check, the `requestState` binding and the methods all read it from `mcp.target`.
+ * What a request acts on (the tool or prompt `name`, the resource `uri`) and its definition; undefined when the method has
+ * none or names it with a non-string. Resolved once: the `Mcp-Name` check, the state's binding and the methods read it.
  */
 export function resolveTarget(method: string, params: Readonly<Record<string, unknown>>): RequestTarget | undefined {
   if (!INPUT_REQUIRED_METHODS.has(method)) return undefined;
@@ -91,10 +83,8 @@ function legacyFields(event: H3Event, message: JsonRpcRequest, version: string, 
 }
 
 /**
- * The context of one request. A class rather than an object literal with a getter: `signal`
- * (an AbortController, made only if a handler asks for it) then costs nothing per request.
- * Its fields are McpContext's (declared through the interface below, so no class field compiles to a
- * defineProperty call), assigned in the constructor.
+ * The context of one request: a class, so that `signal` (an AbortController made only if a handler asks) costs nothing
+ * per request; its fields declared through the interface, so that none compiles to a defineProperty call.
  */
 type ContextFields = { -readonly [K in Exclude<keyof McpContext, "signal">]: McpContext[K] };
 interface RequestContext extends ContextFields {}
