@@ -46,9 +46,8 @@ const escapeOne = (char: string) => SHORT_ESCAPES[char] ?? `\\u${char.charCodeAt
 export const escapeControlCharacters = (text: string): string => (CONTROL.test(text) ? text.replace(CONTROLS, escapeOne) : text);
 
 /**
- * Where lines go. On Node, the lines of one turn of the event loop leave in one write per stream
- * (a write per request line cost a third of the throughput); on Workers, where Workers Logs reads
- * each console call as one entry, every line is its own call.
+ * Where lines go. On Node, lines leave in batches (`batched`); on Workers, where Workers Logs
+ * reads each console call as one entry, every line is its own call.
  */
 function lineWriters(): Record<LogLevel, Write> {
   const stdio = (globalThis as { process?: { stdout?: NodeJS.WriteStream; stderr?: NodeJS.WriteStream; once?: NodeJS.Process["once"] } }).process;
@@ -64,14 +63,28 @@ function lineWriters(): Record<LogLevel, Write> {
 }
 
 /**
- * A writer that batches the lines of a turn into one write, and drops every line once `stream`
- * has failed (EPIPE when the reader went away, ENOSPC…). Its error listener is what keeps a
- * failed write from becoming an uncaught exception, which Nitro would log with console.error to
- * the same dead stream, failing again, forever; console.* writes (Nitro's own) find it too.
+ * A line waits at most FLUSH_AFTER_MS, and a batch grows to at most FLUSH_AT_BYTES, before it is
+ * written: under load, one write per few dozen requests (an immediate and a write per event-loop
+ * turn cost a sixth of the throughput, a write per line a third). A Vercel function may be frozen
+ * once its response is sent, so there the lines of a turn leave at its end.
+ */
+const FLUSH_AFTER_MS = 50;
+const FLUSH_AT_BYTES = 16 * 1024;
+const onVercel = import.meta.preset === "vercel";
+const later = (flush: () => void): unknown => (onVercel ? setImmediate(flush) : setTimeout(flush, FLUSH_AFTER_MS).unref());
+const cancel = (timer: unknown): void => (onVercel ? clearImmediate(timer as NodeJS.Immediate) : clearTimeout(timer as NodeJS.Timeout));
+
+/**
+ * A writer that batches lines into one write, and drops every line once `stream` has failed
+ * (EPIPE when the reader went away, ENOSPC…). Its error listener is what keeps a failed write
+ * from becoming an uncaught exception, which Nitro would log with console.error to the same dead
+ * stream, failing again, forever; console.* writes (Nitro's own) find it too. What is pending
+ * leaves when the process exits.
  */
 function batched(stream: NodeJS.WriteStream, stdio: { once?: NodeJS.Process["once"] }, onFailure: (reason: string) => void): Write {
   let pending = "";
   let failed = false;
+  let timer: unknown;
   stream.on("error", (error: NodeJS.ErrnoException) => {
     if (failed) return;
     failed = true;
@@ -79,14 +92,17 @@ function batched(stream: NodeJS.WriteStream, stdio: { once?: NodeJS.Process["onc
     onFailure(error.code ?? error.message);
   });
   const flush = () => {
+    if (timer !== undefined) cancel(timer);
+    timer = undefined;
     if (pending && !failed) stream.write(pending);
     pending = "";
   };
   stdio.once?.("exit", flush);
   return (line) => {
     if (failed) return;
-    if (!pending) setImmediate(flush);
     pending += `${line}\n`;
+    if (pending.length >= FLUSH_AT_BYTES) flush();
+    else timer ??= later(flush);
   };
 }
 
@@ -104,22 +120,43 @@ function prettyStack({ stack, message = "" }: { stack?: string; message?: string
 
 function prettyLine(level: LogLevel, message: string, fields: LogFields): string {
   const { error, ...rest } = fields as { error?: { stack?: string; message?: string } };
-  const details = Object.entries(rest).map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`);
+  const details = Object.entries(rest).filter(([, value]) => value !== undefined).map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`);
   const head = escapeControlCharacters(`[mcp] ${level === "info" ? "" : `${level}: `}${message}${details.length ? `  ${details.join(" ")}` : ""}`);
   return error ? `${head}\n${prettyStack(error)}` : head;
 }
 
+// The time of the last line, formatted once per millisecond: a busy server writes dozens of lines in one.
+let lastMs = 0;
+let lastTime = "";
+function isoTime(): string {
+  const now = Date.now();
+  if (now !== lastMs) lastTime = new Date((lastMs = now)).toISOString();
+  return lastTime;
+}
+
+const jsonHead = (level: LogLevel, message: string) => `{"time":"${isoTime()}","level":"${level}","msg":${JSON.stringify(message)}`;
+
 /** One line in the chosen format, with no raw newline or control character (but a pretty stack's own line breaks). */
 export function formatLine(level: LogLevel, message: string, fields: LogFields = {}): string {
-  return format === "json"
-    ? escapeControlCharacters(JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields }))
-    : prettyLine(level, message, fields);
+  if (format !== "json") return prettyLine(level, message, fields);
+  const members = JSON.stringify(fields);
+  return escapeControlCharacters(members === "{}" ? `${jsonHead(level, message)}}` : `${jsonHead(level, message)},${members.slice(1)}`);
 }
 
 /** Writes one log line. */
 export function log(level: LogLevel, message: string, fields: LogFields = {}): void {
   writers ??= lineWriters();
   writers[level](formatLine(level, message, fields));
+}
+
+/**
+ * Writes one info line whose fields the caller wrote as JSON members, each value from JSON.stringify
+ * (`"status":200,"method":"tools/call"`): for a line per request, which then builds no object to serialize.
+ * @example logInfoMembers("request", `"status":${status},"method":${JSON.stringify(method)}`)
+ */
+export function logInfoMembers(message: string, members: string): void {
+  writers ??= lineWriters();
+  writers.info(format === "json" ? escapeControlCharacters(`${jsonHead("info", message)},${members}}`) : prettyLine("info", message, JSON.parse(`{${members}}`)));
 }
 
 export const logInfo = (message: string, fields?: LogFields): void => log("info", message, fields);

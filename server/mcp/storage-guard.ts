@@ -7,26 +7,33 @@ const OPERATION_TIMEOUT_MS = 5000;
 
 /** `work`, or a StorageUnavailableError once it failed or took OPERATION_TIMEOUT_MS. */
 export function bounded<T>(operation: string, work: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${OPERATION_TIMEOUT_MS} ms`)), OPERATION_TIMEOUT_MS);
+  return new Promise<T>((resolve, reject) => {
+    const fail = (error: unknown) => reject(error instanceof StorageUnavailableError ? error : new StorageUnavailableError(operation, error));
+    const timer = setTimeout(() => fail(new Error(`no answer within ${OPERATION_TIMEOUT_MS} ms`)), OPERATION_TIMEOUT_MS);
+    work.then(
+      (value) => (clearTimeout(timer), resolve(value)),
+      (error: unknown) => (clearTimeout(timer), fail(error)),
+    );
   });
-  return Promise.race([work, timeout])
-    .catch((error: unknown) => {
-      throw error instanceof StorageUnavailableError ? error : new StorageUnavailableError(operation, error);
-    })
-    .finally(() => clearTimeout(timer));
 }
 
 /** Each operation bounded, and traced as a child span (`storage <operation>`) of the request or task round that made it. */
 export function guarded<T extends { name?: string }>(target: T, passThrough: ReadonlySet<PropertyKey> = new Set()): T {
   const attributes = { "mcp.storage.name": target.name ?? "unknown" };
+  // Made once per method, not per call.
+  const wrappers = new WeakMap<object, (...args: unknown[]) => unknown>();
   return new Proxy(target, {
     get(object, property, receiver) {
-      const value = Reflect.get(object, property, receiver);
+      const value: unknown = Reflect.get(object, property, receiver);
       if (typeof value !== "function" || passThrough.has(property)) return value;
-      const operation = String(property);
-      return (...args: unknown[]) => useObserver().step(`storage ${operation}`, attributes, () => bounded(operation, (async () => value.apply(object, args))()));
+      let wrapper = wrappers.get(value);
+      if (!wrapper) {
+        const operation = String(property);
+        const run = async (args: unknown[]): Promise<unknown> => value.apply(object, args);
+        wrapper = (...args: unknown[]) => useObserver().step(`storage ${operation}`, attributes, () => bounded(operation, run(args)));
+        wrappers.set(value, wrapper);
+      }
+      return wrapper;
     },
   });
 }

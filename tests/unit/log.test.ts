@@ -1,6 +1,6 @@
 /** The log's escaping: what a client sent never becomes a line of its own, a terminal escape or reordered text, in either format. */
-import { afterEach, describe, expect, it } from "vitest";
-import { errorFields, escapeControlCharacters, formatLine, setLogFormat } from "../../server/mcp/log";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { errorFields, escapeControlCharacters, formatLine, logInfo, logInfoMembers, setLogFormat } from "../../server/mcp/log";
 
 const FORGED = "x\r\n[mcp] forged\u001b[31m\u007f\u009b2J\u2028\u2029end";
 /** Any control character or line break but the newline that ends a line. */
@@ -30,6 +30,14 @@ describe("formatLine", () => {
     expect(JSON.parse(line)).toMatchObject({ level: "info", msg: FORGED, requestId: FORGED, nested: { uri: FORGED } });
   });
 
+  it("json: time, level and msg first, then the fields, those left undefined out", () => {
+    setLogFormat("json");
+    const line = formatLine("warn", "refused", { status: 403, target: undefined, method: "tools/call" });
+    expect(Object.keys(JSON.parse(line))).toEqual(["time", "level", "msg", "status", "method"]);
+    expect(JSON.parse(line).time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(Object.keys(JSON.parse(formatLine("info", "started")))).toEqual(["time", "level", "msg"]);
+  });
+
   it("pretty: the message and every value escaped on one line", () => {
     setLogFormat("pretty");
     const line = formatLine("warn", `rejected ${FORGED}`, { method: FORGED, id: 7, meta: { name: FORGED } });
@@ -55,5 +63,53 @@ describe("formatLine", () => {
     expect(formatLine("error", "failed", { error: errorFields(FORGED) })).toBe(`[mcp] error: failed\n${escapeControlCharacters(FORGED)}`);
     const stackless = Object.assign(new Error(FORGED), { stack: undefined });
     expect(formatLine("error", "failed", { error: errorFields(stackless) }).split("\n")).toHaveLength(2);
+  });
+});
+
+describe("writing lines", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  /** What reaches stdout, write by write, while `act` runs with fake timers, and until what it left pending is written. */
+  function writesDuring(act: (writes: string[]) => void): string[] {
+    const writes: string[] = [];
+    vi.useFakeTimers();
+    setLogFormat("json");
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (writes.push(String(chunk)), true));
+    act(writes);
+    vi.advanceTimersByTime(50);
+    return writes;
+  }
+
+  it("batches the lines of a moment into one write, at most 50 ms after the first", () => {
+    const writes = writesDuring((written) => {
+      logInfo("one");
+      logInfo("two");
+      vi.advanceTimersByTime(49);
+      expect(written).toEqual([]);
+      logInfoMembers("three", `"status":200`);
+      vi.advanceTimersByTime(1);
+      expect(written).toHaveLength(1);
+    });
+    expect(writes[0]!.split("\n").filter(Boolean).map((line) => JSON.parse(line).msg)).toEqual(["one", "two", "three"]);
+  });
+
+  it("writes a batch at once when it reaches 16 KB", () => {
+    const writes = writesDuring((written) => {
+      for (let i = 0; i < 100; i++) logInfo("filler", { text: "x".repeat(200) });
+      expect(written).toHaveLength(1);
+      expect(written[0]!.length).toBeGreaterThanOrEqual(16 * 1024);
+    });
+    expect(writes.join("").split("\n").filter(Boolean)).toHaveLength(100);
+  });
+
+  it("a line of JSON members is one valid JSON line, escaped like any other", () => {
+    const writes = writesDuring(() => logInfoMembers("request", `"status":200,"method":${JSON.stringify(FORGED)}`));
+    const [line, end] = writes[0]!.split("\n");
+    expect(end).toBe("");
+    expect(line).not.toMatch(CONTROL);
+    expect(JSON.parse(line!)).toMatchObject({ level: "info", msg: "request", status: 200, method: FORGED });
   });
 });

@@ -18,17 +18,24 @@
  *   one is linked;
  * - child spans: the requestState open and seal, and every storage operation (`withSpan`).
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Attributes, type TextMapGetter } from "@opentelemetry/api";
+import { ProxyTracerProvider, ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Attributes, type TextMapGetter } from "@opentelemetry/api";
 import type { H3Event } from "h3";
 import { useSettings } from "../../../mcp/config";
 import { observeRequests } from "../../../mcp/features";
 import type { RequestOutcome } from "../../../mcp/http/error-reply";
 import { isPlainObject } from "../../../mcp/internal/basics";
 import { type JsonRpcRequest, META, nameFieldOf } from "../../../mcp/protocol";
-import { logInfo, type LogFields } from "../../../mcp/log";
+import { logInfoMembers } from "../../../mcp/log";
 import { SETTINGS } from "../settings";
 
 const tracer = trace.getTracer("mcp-edge-template");
+/** What the global provider delegates to until an SDK registers (which it may do after this plugin). */
+const NO_SDK = new ProxyTracerProvider().getDelegate();
+/** Without an SDK every span is a no-op: none is made, and the request pays nothing for tracing. */
+function tracing(): boolean {
+  const provider = trace.getTracerProvider();
+  return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NO_SDK;
+}
 
 /** Reads string values from `_meta`, or from Node's lower-cased request headers. */
 const getter: TextMapGetter<Readonly<Record<string, unknown>>> = {
@@ -62,6 +69,7 @@ function requestAttributes(message: JsonRpcRequest, protocolVersion: string | un
 
 /** Starts the request's span, as soon as its JSON-RPC message is read; the steps after it run inside it. */
 function startRequestSpan(event: H3Event, message: JsonRpcRequest): void {
+  if (!tracing()) return;
   const httpContext = propagation.extract(ROOT_CONTEXT, event.node.req.headers, getter);
   const meta = isPlainObject(message.params._meta) ? message.params._meta : undefined;
   const metaContext = meta && typeof meta.traceparent === "string" ? propagation.extract(ROOT_CONTEXT, meta, getter) : undefined;
@@ -105,6 +113,7 @@ function endRequestSpan(event: H3Event, status: number, outcome: RequestOutcome 
  * @example await withSpan("storage getItem", { "mcp.storage.name": "Redis" }, () => driver.getItem(key))
  */
 function withSpan<T>(name: string, attributes: Attributes, work: () => Promise<T>): Promise<T> {
+  if (!tracing()) return work();
   return tracer.startActiveSpan(name, { attributes }, async (span) => {
     try {
       return await work();
@@ -125,27 +134,28 @@ declare module "h3" {
   }
 }
 
-/** The JSON-RPC message, once read: what a refused request still says about itself. */
-function messageFields(message: JsonRpcRequest): LogFields {
-  const field = nameFieldOf(message.method);
-  const target = field && message.params[field];
-  return { requestId: message.id, method: message.method, ...(typeof target === "string" && { target: target.slice(0, 200) }) };
-}
+const json = JSON.stringify;
 
-function requestLogFields(event: H3Event, durationMs: number, withArguments: boolean): LogFields {
+/**
+ * The request's line, as JSON members: what a refused request still says about itself (its message, once read), and how
+ * it ended. Written straight into the line, one per request: no object to build and serialize.
+ */
+function requestLogMembers(event: H3Event, durationMs: number, withArguments: boolean): string {
   const { mcp, mcpMessage, mcpOutcome, mcpAuth } = event.context;
-  const outcome = mcpOutcome?.errorCode !== undefined ? { errorCode: mcpOutcome.errorCode } : mcpOutcome?.resultType ? { resultType: mcpOutcome.resultType } : {};
-  return {
-    http: `${event.method} ${event.path.split("?")[0]!.slice(0, 200)}`,
-    status: event.node.res.statusCode,
-    durationMs: Math.round(durationMs * 100) / 100,
-    ...(mcpMessage && messageFields(mcpMessage)),
-    ...(mcpAuth && { principal: mcpAuth.principal }),
-    ...(mcp && { era: mcp.era, protocolVersion: mcp.protocolVersion }),
-    ...outcome,
-    ...(mcpOutcome?.toolError && { toolError: true }),
-    ...(withArguments && mcpMessage && { arguments: mcpMessage.params.arguments }),
-  };
+  let members = `"http":${json(`${event.method} ${event.path.split("?")[0]!.slice(0, 200)}`)},"status":${event.node.res.statusCode},"durationMs":${Math.round(durationMs * 100) / 100}`;
+  if (mcpMessage) {
+    const field = nameFieldOf(mcpMessage.method);
+    const target = field && mcpMessage.params[field];
+    members += `,"requestId":${json(mcpMessage.id)},"method":${json(mcpMessage.method)}`;
+    if (typeof target === "string") members += `,"target":${json(target.slice(0, 200))}`;
+  }
+  if (mcpAuth) members += `,"principal":${json(mcpAuth.principal)}`;
+  if (mcp) members += `,"era":"${mcp.era}","protocolVersion":${json(mcp.protocolVersion)}`;
+  if (mcpOutcome?.errorCode !== undefined) members += `,"errorCode":${mcpOutcome.errorCode}`;
+  else if (mcpOutcome?.resultType) members += `,"resultType":${json(mcpOutcome.resultType)}`;
+  if (mcpOutcome?.toolError) members += `,"toolError":true`;
+  const args = withArguments ? mcpMessage && json(mcpMessage.params.arguments) : undefined;
+  return args === undefined ? members : `${members},"arguments":${args}`;
 }
 
 export default defineNitroPlugin((nitroApp) => {
@@ -157,6 +167,6 @@ export default defineNitroPlugin((nitroApp) => {
   nitroApp.hooks.hook("afterResponse", (event) => {
     const status = event.node.res.statusCode;
     endRequestSpan(event, status, event.context.mcpOutcome);
-    if (settings.logRequests) logInfo("request", requestLogFields(event, performance.now() - (event.context.mcpStartedAt ?? performance.now()), settings.logArguments));
+    if (settings.logRequests) logInfoMembers("request", requestLogMembers(event, performance.now() - (event.context.mcpStartedAt ?? performance.now()), settings.logArguments));
   });
 });
