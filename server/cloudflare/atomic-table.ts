@@ -2,8 +2,6 @@
  * Atomic operations in a Durable Object (one thread), each one synchronous SQLite statement so nothing interleaves.
  * Expired rows read as absent at once; an alarm deletes them later.
  */
-import { gcraStep, type Consumed } from "../mcp/gcra";
-
 /** The parts of a Durable Object's state this table uses (SQLite-backed storage). */
 export interface DurableStorageState {
   readonly storage: {
@@ -67,23 +65,6 @@ export class AtomicTable {
 
   delete(key: string): void {
     this.exec("DELETE FROM atomic WHERE key = ?", key);
-  }
-
-  /** A rate-limit step: read, decide and write with no await between, so nothing else runs in this object meanwhile. */
-  consume(key: string, limit: number, windowMs: number): Consumed {
-    const now = Date.now();
-    const stored = this.get(key);
-    const { tat, ttlMs, ...consumed } = gcraStep(stored === null ? null : Number(stored), now, limit, windowMs);
-    if (consumed.allowed) {
-      this.exec(
-        "INSERT INTO atomic (key, value, expires) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires = excluded.expires",
-        key,
-        String(tat),
-        now + ttlMs,
-      );
-      this.scheduleSweep(now);
-    }
-    return consumed;
   }
 
   /** The alarm: drop what expired, and come back while rows remain. */

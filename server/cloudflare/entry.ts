@@ -7,7 +7,6 @@ import nitroWorker, { $DurableObject as NitroDurableObject } from "nitropack/pre
 import { BodyTimeoutError, BodyTooLargeError } from "../mcp/http/body";
 import { errorBody, errorMessage } from "../mcp/protocol";
 import { SETTINGS } from "../mcp/settings";
-import type { Consumed } from "../mcp/gcra";
 import { AtomicTable, type DurableStorageState } from "./atomic-table";
 import { durableMethods } from "#mcp-durable-methods";
 
@@ -109,10 +108,6 @@ export class $DurableObject extends (NitroDurableObject as unknown as new (state
 
   atomicDelete(key: string): void {
     this.table.delete(key);
-  }
-
-  atomicConsume(key: string, limit: number, windowMs: number): Consumed {
-    return this.table.consume(key, limit, windowMs);
   }
 
   alarm(): void {

@@ -2,7 +2,6 @@
  * The storage operations that must be atomic across instances (single-use claims, tasks, rate limits): unstorage has none,
  * so each store in `server/storage/` brings its own; without them, a definition needing them stops the start-up.
  */
-import type { Consumed } from "./gcra";
 
 export interface AtomicStore {
   /** What the log and the start-up message call it. */
@@ -14,8 +13,6 @@ export interface AtomicStore {
   /** Replaces the value of `key` only while it is still `expected`: true when this call replaced it. */
   compareAndSet(key: string, expected: string, next: string, ttlSeconds: number): Promise<boolean>;
   delete(key: string): Promise<void>;
-  /** Counts one request against `limit` per `windowMs` (GCRA, `gcra.ts`) in one atomic step: racers get exactly the budget. */
-  consume(key: string, limit: number, windowMs: number): Promise<Consumed>;
 }
 
 /** What `selectStorage` (in `drivers.node.ts` or `drivers.cloudflare.ts`) chose from the environment. */
@@ -25,8 +22,11 @@ export interface SelectedStorage {
   readonly driver?: import("unstorage").Driver;
   /** Its atomic operations; undefined when the store has none. */
   readonly atomic?: AtomicStore;
-  /** The store's own client, for a feature that needs more than storage (the message bus); absent for memory and files. */
-  readonly client?: { readonly kind: "redis" | "upstash" | "durable"; readonly loaded: Promise<unknown> };
+  /**
+   * The store's own client, for a feature that needs more than storage (the message bus, the rate limit), with the prefix
+   * its atomic keys carry there; absent for memory and files.
+   */
+  readonly client?: { readonly kind: "redis" | "upstash" | "durable"; readonly loaded: Promise<unknown>; readonly keyPrefix?: string };
   /** True when several instances may share this store (Redis, Upstash, Workers KV). */
   readonly sharedAcrossInstances?: boolean;
   /** Without `atomic`: what to configure to get them (for the start-up error). */

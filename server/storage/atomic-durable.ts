@@ -1,6 +1,5 @@
 /** Atomic operations on Workers (KV is eventually consistent): RPC to Durable Objects, keys spread over SHARDS by hash. */
 import type { AtomicStore } from "../mcp/atomic-store";
-import type { Consumed } from "../mcp/gcra";
 
 const SHARDS = 16;
 
@@ -10,7 +9,6 @@ interface AtomicObject {
   atomicSetIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
   atomicCompareAndSet(key: string, expected: string, next: string, ttlSeconds: number): Promise<boolean>;
   atomicDelete(key: string): Promise<void>;
-  atomicConsume(key: string, limit: number, windowMs: number): Promise<Consumed>;
 }
 
 export interface DurableObjectNamespaceLike {
@@ -33,6 +31,5 @@ export function durableAtomicStore(namespace: DurableObjectNamespaceLike): Atomi
     setIfAbsent: (key, value, ttlSeconds) => objectFor(key).atomicSetIfAbsent(key, value, ttlSeconds),
     compareAndSet: (key, expected, next, ttlSeconds) => objectFor(key).atomicCompareAndSet(key, expected, next, ttlSeconds),
     delete: (key) => objectFor(key).atomicDelete(key),
-    consume: (key, limit, windowMs) => objectFor(key).atomicConsume(key, limit, windowMs),
   };
 }

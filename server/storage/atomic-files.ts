@@ -6,7 +6,6 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/prom
 import { join } from "node:path";
 import { nowSeconds } from "../mcp/internal/basics";
 import type { AtomicStore } from "../mcp/atomic-store";
-import { gcraStep } from "../mcp/gcra";
 
 /** A lock older than this was left by a process that died holding it. */
 const STALE_LOCK_MS = 10_000;
@@ -71,12 +70,5 @@ export function filesAtomicStore(base: string): AtomicStore {
         return true;
       }),
     delete: (key) => withLock(key, (file) => rm(file, { force: true })),
-    consume: (key, limit, windowMs) =>
-      withLock(key, async (file) => {
-        const stored = await read(file);
-        const { tat, ttlMs, ...consumed } = gcraStep(stored === null ? null : Number(stored), Date.now(), limit, windowMs);
-        if (consumed.allowed) await write(file, String(tat), Math.ceil(ttlMs / 1000));
-        return consumed;
-      }),
   };
 }

@@ -4,7 +4,6 @@
  */
 import { nowSeconds } from "../mcp/internal/basics";
 import type { AtomicStore } from "../mcp/atomic-store";
-import { gcraStep } from "../mcp/gcra";
 
 export function memoryAtomicStore(): AtomicStore {
   const entries = new Map<string, { value: string; expiresAt: number }>();
@@ -56,12 +55,5 @@ export function memoryAtomicStore(): AtomicStore {
         return true;
       }),
     delete: (key) => step(() => void entries.delete(key)),
-    consume: (key, limit, windowMs) =>
-      step((now) => {
-        const stored = live(key, now);
-        const { tat, ttlMs, ...consumed } = gcraStep(stored === null ? null : Number(stored), Date.now(), limit, windowMs);
-        if (consumed.allowed) put(key, String(tat), Math.ceil(ttlMs / 1000), now);
-        return consumed;
-      }),
   };
 }

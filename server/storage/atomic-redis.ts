@@ -1,22 +1,8 @@
-/** Atomic operations on Redis via the driver's client: `SET NX EX`, Lua (one step) for compare-and-set and GCRA; Upstash alike. */
+/** Atomic operations on Redis via the driver's client: `SET NX EX`, Lua (one step) for compare-and-set; Upstash alike. */
 import type { AtomicStore } from "../mcp/atomic-store";
-import type { Consumed } from "../mcp/gcra";
 
 /** KEYS[1]: the key; ARGV: expected value, next value, ttl in seconds. */
 const COMPARE_AND_SET = `if redis.call("GET", KEYS[1]) == ARGV[1] then redis.call("SET", KEYS[1], ARGV[2], "EX", ARGV[3]) return 1 end return 0`;
-
-/**
- * GCRA (see `gcra.ts`, same steps) in one script, on Redis's clock so every instance counts against one time.
- * KEYS[1]: the key; ARGV: limit, window in ms. Returns {1, 0} when allowed, {0, retry after ms} when refused.
- */
-const CONSUME = `local t = redis.call("TIME")
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local limit, window = tonumber(ARGV[1]), tonumber(ARGV[2])
-local interval = window / limit
-local tat = math.max(tonumber(redis.call("GET", KEYS[1]) or now), now) + interval
-if tat - now > window + math.min(0.5, interval / 2) then return {0, math.ceil(tat - window - now)} end
-redis.call("SET", KEYS[1], string.format("%.3f", tat), "PX", math.ceil(tat - now))
-return {1, 0}`;
 
 /** The subset of a Redis client these operations use. */
 interface RedisCommands {
@@ -26,8 +12,11 @@ interface RedisCommands {
   del(key: string): Promise<unknown>;
 }
 
+/** Where the atomic keys live under the store's base (the rate limit's Lua script writes there too: `SelectedStorage.client`). */
+export const atomicKeyPrefix = (base: string): string => `${base}:atomic:`;
+
 function redisCommandsStore(name: string, prefix: string, commands: RedisCommands): AtomicStore {
-  const at = (key: string) => `${prefix}:atomic:${key}`;
+  const at = (key: string) => `${atomicKeyPrefix(prefix)}${key}`;
   return {
     name,
     get: (key) => commands.get(at(key)),
@@ -35,10 +24,6 @@ function redisCommandsStore(name: string, prefix: string, commands: RedisCommand
     compareAndSet: async (key, expected, next, ttlSeconds) =>
       Number(await commands.eval(COMPARE_AND_SET, at(key), [expected, next, String(ttlSeconds)])) === 1,
     delete: async (key) => void (await commands.del(at(key))),
-    consume: async (key, limit, windowMs): Promise<Consumed> => {
-      const [allowed, retryAfterMs] = (await commands.eval(CONSUME, at(key), [String(limit), String(windowMs)])) as [number, number];
-      return { allowed: Number(allowed) === 1, retryAfterMs: Number(retryAfterMs) };
-    },
   };
 }
 

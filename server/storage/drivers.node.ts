@@ -5,7 +5,7 @@ import { logInfo, logWarning } from "../mcp/log";
 import type { SelectedStorage } from "../mcp/atomic-store";
 import { filesAtomicStore } from "./atomic-files";
 import { memoryAtomicStore } from "./atomic-memory";
-import { ioRedisAtomicStore, upstashAtomicStore } from "./atomic-redis";
+import { atomicKeyPrefix, ioRedisAtomicStore, upstashAtomicStore } from "./atomic-redis";
 import { lazyStore } from "./lazy";
 
 const BASE = "mcp";
@@ -38,7 +38,7 @@ export function selectStorage(env: Record<string, string | undefined>): Selected
       reportConnectionChanges(client);
       return { driver, atomic: ioRedisAtomicStore(client, BASE), client };
     });
-    return { name: "Redis", sharedAcrossInstances: true, client: { kind: "redis", loaded: loadedClient }, ...store };
+    return { name: "Redis", sharedAcrossInstances: true, client: { kind: "redis", loaded: loadedClient, keyPrefix: atomicKeyPrefix(BASE) }, ...store };
   }
   if (UPSTASH_REDIS_REST_URL && UPSTASH_REDIS_REST_TOKEN) {
     const { loadedClient, ...store } = lazyStore("Upstash Redis", async () => {
@@ -47,7 +47,7 @@ export function selectStorage(env: Record<string, string | undefined>): Selected
       const client = driver.getInstance!() as never;
       return { driver, atomic: upstashAtomicStore(client, BASE), client };
     });
-    return { name: "Upstash Redis", sharedAcrossInstances: true, client: { kind: "upstash", loaded: loadedClient }, ...store };
+    return { name: "Upstash Redis", sharedAcrossInstances: true, client: { kind: "upstash", loaded: loadedClient, keyPrefix: atomicKeyPrefix(BASE) }, ...store };
   }
   if (env.NITRO_MCP_STORAGE_DIR) {
     // Development: one process (processes sharing the folder share its data and claims, not the message bus).

@@ -11,7 +11,7 @@ export interface LoadedStore {
 
 /** The driver methods unstorage calls on a store like Redis (optional ones it falls back from when absent). */
 const DRIVER_METHODS = ["hasItem", "getItem", "setItem", "removeItem", "getKeys", "clear", "dispose"] as const;
-const ATOMIC_METHODS = ["get", "setIfAbsent", "compareAndSet", "delete", "consume"] as const;
+const ATOMIC_METHODS = ["get", "setIfAbsent", "compareAndSet", "delete"] as const;
 
 type Method = (...args: unknown[]) => unknown;
 

@@ -1,12 +1,13 @@
-/** The rate-limit arithmetic (GCRA), its setting's format, and `consume` on the in-process stores under concurrency. */
+/** The rate-limit arithmetic (GCRA), its setting's format, and counting on the in-process stores under concurrency. */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { consumeWith } from "../../server/features/rate-limit/consume";
+import { gcraStep } from "../../server/features/rate-limit/gcra";
 import { parseRate } from "../../server/features/rate-limit/rate";
 import { filesAtomicStore } from "../../server/storage/atomic-files";
 import { memoryAtomicStore } from "../../server/storage/atomic-memory";
-import { gcraStep } from "../../server/mcp/gcra";
 
 /** Runs `count` requests at the same instant `now`, carrying the stored TAT along as a store would. */
 function burstAt(now: number, count: number, limit: number, windowMs: number) {
@@ -55,10 +56,10 @@ describe("parseRate", () => {
   });
 });
 
-describe("consume under concurrency", () => {
+describe("counting under concurrency (a compare-and-set over the store's atomic operations)", () => {
   it("in memory: 200 at once, 50 allowed", async () => {
     const store = memoryAtomicStore();
-    const results = await Promise.all(Array.from({ length: 200 }, () => store.consume("k", 50, 3_600_000)));
+    const results = await Promise.all(Array.from({ length: 200 }, () => consumeWith(store, "k", 50, 3_600_000)));
     expect(results.filter((result) => result.allowed).length).toBe(50);
     expect(results.find((result) => !result.allowed)!.retryAfterMs).toBeGreaterThan(0);
   });
@@ -66,7 +67,7 @@ describe("consume under concurrency", () => {
   it("on files, through two stores on one folder: 40 at once, 10 allowed", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcp-rate-"));
     const [a, b] = [filesAtomicStore(dir), filesAtomicStore(dir)];
-    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).consume("k", 10, 3_600_000)));
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => consumeWith(i % 2 ? a : b, "k", 10, 3_600_000)));
     expect(results.filter((result) => result.allowed).length).toBe(10);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Rate limits, counted in the shared atomic store (`consume`, GCRA: one atomic step per limit per
+ * Rate limits, counted in the shared store (`consume.ts`, GCRA: one atomic step per limit per
  * request, exact across every instance):
  *
  * - NITRO_MCP_RATE_LIMIT: every request of a caller, checked before the body is read;
@@ -18,8 +18,9 @@ import type { MessageCheck, Refusal, RequestCheck } from "../../mcp/features";
 import { type JsonRpcRequest, nameFieldOf } from "../../mcp/protocol";
 import { logInfo, logWarning } from "../../mcp/log";
 import { resolveTarget } from "../../mcp/read-request";
-import { StorageUnavailableError, useAtomicStore } from "../../mcp/atomic-store";
+import { StorageUnavailableError, useAtomicStore, useSelectedStorage } from "../../mcp/atomic-store";
 import { digestKeySegment } from "../../mcp/storage-keys";
+import { consumerFor, type Consume } from "./consume";
 import { parseRate, type Rate } from "./rate";
 
 /*
@@ -109,14 +110,16 @@ export function rateLimitChecks(options: RateLimitOptions): { request?: RequestC
   const rates = new Map(options.entries.map((entry) => [entry, parseRate(entry.rateLimit!, `rateLimit of ${entry.kind} "${entry.descriptor.name}"`)] as const));
   if (!options.global && !rates.size) return {};
   let failing = false;
+  // The store is mounted at start-up, maybe after this plugin: read on the first request.
+  let counter: Consume | undefined;
 
   /** One request counted under `scope`; a store fault answered as configured. */
   async function consume(caller: string, scope: string, rate: Rate): Promise<number | undefined> {
     const key = await storeKey(caller, scope);
     try {
-      const store = useAtomicStore();
-      if (!store) throw new StorageUnavailableError("consume", new Error("the store has no atomic operations"));
-      const { allowed, retryAfterMs } = await store.consume(key, rate.limit, rate.windowMs);
+      counter ??= consumerFor(useSelectedStorage(), useAtomicStore());
+      if (!counter) throw new StorageUnavailableError("consume", new Error("the store has no atomic operations"));
+      const { allowed, retryAfterMs } = await counter(key, rate.limit, rate.windowMs);
       if (failing) logInfo("rate limit: the store counts again");
       failing = false;
       return allowed ? undefined : retryAfterMs;

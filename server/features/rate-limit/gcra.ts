@@ -1,5 +1,5 @@
 /**
- * GCRA, the rate-limit arithmetic every store runs in one atomic step (Redis and Upstash in Lua: `atomic-redis.ts`). A
+ * GCRA, the rate-limit arithmetic, run in one atomic step of the store (`consume.ts`; in Lua on Redis and Upstash). A
  * key keeps its theoretical arrival time (TAT), when its budget is whole again; each request pushes it `windowMs / limit`
  * on, and one that would push it over `windowMs` past now is refused. A whole budget may burst at once (so one window
  * lets through up to twice the limit less one). Exact under any concurrency, since the read and the write are one step.
