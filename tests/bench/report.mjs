@@ -43,7 +43,8 @@ export function renderReport({ settings, contenders, measured, costs, micro, col
   lines.push(
     `${new Date().toISOString().slice(0, 10)} · Node ${process.version} · ${cpu.length} × ${cpu[0]?.model.trim()} · ` +
       `${settings.repeats} repeat(s) of ${settings.smoke ? "300 requests" : `${settings.durationSeconds} s`} per scenario and contender, interleaved, ` +
-      `${settings.connections} connections (autocannon on the same machine); latency: ${settings.latencySamples} sequential requests, µs`,
+      `${settings.connections} connections (autocannon on the same machine), every server with \`${settings.processFlags.join(" ")}\` (tests/bench/README.md); ` +
+      `latency: ${settings.latencySamples} sequential requests, µs`,
     "",
   );
   if (settings.smoke) lines.push("**Smoke mode: 300 requests per run, too few for meaningful figures. It only proves the script works.**", "");

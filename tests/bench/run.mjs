@@ -13,6 +13,11 @@
  *   with NITRO_MCP_RATE_LIMIT counted in memory and on Redis (when redis-server is on PATH),
  *   against the template as deployed.
  *
+ * Every server runs with V8's allocation-site pretenuring off (PROCESS_FLAGS): with it on, each Node process
+ * of any of them settles at random, early, in one of two garbage-collection regimes 30-50 % apart in
+ * throughput (two identical floor processes measured 28 and 42 µs of CPU a request), which made any ratio
+ * a coin toss. Off, every process of a contender lands within a few percent of the others.
+ *
  * Load comes from autocannon; contenders are interleaved and every measurement is repeated
  * (3 times by default), reporting the median with min–max. Latency is measured separately, one
  * request at a time, in microseconds. Targets are reported, never asserted (machines are noisy).
@@ -37,7 +42,10 @@ ensureBenchDependencies();
 const { default: autocannon } = await import("autocannon");
 
 const smoke = process.argv.includes("--smoke");
+/** The same V8 flags for every server measured under load (see the header). */
+const PROCESS_FLAGS = ["--no-allocation-site-pretenuring"];
 const settings = {
+  processFlags: PROCESS_FLAGS,
   smoke,
   repeats: smoke ? 1 : Number(process.env.BENCH_REPEATS ?? 3),
   durationSeconds: Number(process.env.BENCH_SECONDS ?? 5),
@@ -47,23 +55,24 @@ const settings = {
 };
 const SECRET = "bench-secret-0123456789abcdef0123456789";
 const withSecret = { NITRO_MCP_STATE_SECRET: SECRET };
-const peer = (file) => () => startServer({ entry: `tests/bench/contenders/${file}`, env: withSecret });
+const serve = (options) => startServer({ ...options, nodeArgs: PROCESS_FLAGS });
+const peer = (file) => () => serve({ entry: `tests/bench/contenders/${file}`, env: withSecret });
 
 /** `key` names a contender in scenarios.mjs too. */
 const CONTENDERS = [
   // With its request log on, as deployed: what it prints goes down the pipe and is dropped here.
-  { key: "template", label: "this template", start: () => startServer({ output: ".output-bench", env: withSecret, keepOutput: false }) },
+  { key: "template", label: "this template", start: () => serve({ output: ".output-bench", env: withSecret, keepOutput: false }) },
   {
     key: "jsonrpc-floor",
     label: "JSON-RPC floor: parse, check, answer with the id",
     baseline: true,
     start: async () => {
-      const server = await startServer({ output: ".output-nitro-floor" });
+      const server = await serve({ output: ".output-nitro-floor" });
       return { ...server, url: server.url.replace(/\/mcp$/, "/jsonrpc") };
     },
   },
-  { key: "nitro-floor", label: "Nitro floor: read body, answer a constant", baseline: true, start: () => startServer({ output: ".output-nitro-floor" }) },
-  { key: "bare", label: "bare h3: answer a constant", baseline: true, start: () => startServer({ entry: "tests/bench/contenders/bare-h3.mjs" }) },
+  { key: "nitro-floor", label: "Nitro floor: read body, answer a constant", baseline: true, start: () => serve({ output: ".output-nitro-floor" }) },
+  { key: "bare", label: "bare h3: answer a constant", baseline: true, start: () => serve({ entry: "tests/bench/contenders/bare-h3.mjs" }) },
   { key: "sdk", label: "official SDK 2.4 server", start: peer("sdk.mjs") },
   { key: "tmcp", label: "tmcp 1.20", start: peer("tmcp.mjs") },
   { key: "mcp-handler", label: "mcp-handler 2.4", start: peer("mcp-handler.mjs") },
@@ -77,7 +86,7 @@ const NEVER_REACHED = { NITRO_MCP_RATE_LIMIT: "100000000/1000h" };
  * limit counted in memory and, when redis-server is there, on Redis.
  */
 async function startVariants() {
-  const start = (env) => startServer({ output: ".output-bench", env: { ...withSecret, ...env }, keepOutput: false });
+  const start = (env) => serve({ output: ".output-bench", env: { ...withSecret, ...env }, keepOutput: false });
   const variants = { "log-off": await start({ NITRO_MCP_LOG_REQUESTS: "false" }), memory: await start(NEVER_REACHED) };
   if (!findProgram("redis-server")) {
     process.stderr.write("redis-server is not on PATH: the rate limit on Redis is not measured\n");
