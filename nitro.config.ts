@@ -40,16 +40,14 @@ export default defineNitroConfig({
     },
   },
   rollupConfig: {
-    // Replaces Nitro's own filter, so it keeps it (circular dependencies, eval, source map comments) and adds one:
-    // zod 4.6 writes explanatory comments where Rollup expects an annotation, which Rollup reports on every build.
+    // Replaces Nitro's filter, so keeps it (circular deps, eval, source maps), muting zod 4.6's comments that Rollup takes for annotations.
     onwarn(warning, warn) {
       if (["CIRCULAR_DEPENDENCY", "EVAL"].includes(warning.code ?? "") || warning.message.includes("Unsupported source map comment")) return;
       if (warning.code === "INVALID_ANNOTATION" && warning.id?.includes("/node_modules/zod/")) return;
       warn(warning);
     },
   },
-  // Every setting (server/mcp/settings.ts) can be overridden at run time by its NITRO_MCP_* variable.
-  // Never put a secret or a connection URL in this file: it is baked into the bundle.
+  // Each setting (server/mcp/settings.ts) has a NITRO_MCP_* run-time override. Never put a secret or a connection URL here: it is bundled.
   runtimeConfig: {
     mcp: { ...settingDefaults(SETTINGS), serverName: pkg.name, serverVersion: pkg.version },
   },

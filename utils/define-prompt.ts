@@ -26,9 +26,7 @@ function toResult(value: Exclude<PromptReturn, InputRequiredOutcome>, descriptio
 }
 
 /**
- * Declares a prompt: the default export of one file in `server/prompts/`, with string arguments. Throw
- * `invalidArguments(…)` from `run` for arguments that are well-formed but unusable (-32602).
- *
+ * Declares a prompt (a file in `server/prompts/`) with string arguments; throw `invalidArguments(…)` for valid, unusable ones (-32602).
  * @example
  * // server/prompts/summarize.ts
  * import { z } from "zod";

@@ -52,9 +52,7 @@ function checkedCacheHints(name: string, cache: Partial<CacheHints> = {}): Parti
 }
 
 /**
- * Declares a fixed resource: the default export of one file in `server/resources/`. `read` returns text, bytes (sent as
- * base64), explicit contents, `undefined` for "not found", or `inputRequired(…)` to ask first.
- *
+ * Declares a fixed resource: `read` returns text, bytes (as base64), contents, `undefined` for "not found", or `inputRequired(…)`.
  * @example
  * // server/resources/readme.ts
  * export default defineResource({
@@ -68,7 +66,6 @@ function checkedCacheHints(name: string, cache: Partial<CacheHints> = {}): Parti
 export function defineResource(options: FixedResourceOptions): ResourceEntry;
 /**
  * Declares a resource template (RFC 6570 level 1, e.g. `note://{id}`): `read` receives the decoded variables.
- *
  * @example
  * // server/resources/note.ts
  * export default defineResource({

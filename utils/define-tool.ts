@@ -23,10 +23,9 @@ interface ToolOptionsBase<Input extends ObjectInput, Prepared extends Prepared_ 
   icons?: Tool["icons"];
   _meta?: Record<string, unknown>;
   /**
-   * Runs as a task (`io.modelcontextprotocol/tasks`, the tasks feature): the call answers at once with a task the client
-   * polls while `run` goes on, on any instance, each round with the arguments as `input` parsed them (stored as JSON);
-   * `sendProgress` sets its status message, `inputRequired` parks it, `mcp.signal` fires on cancel. `"optional"`: when
-   * the client declares the extension; `"required"`: always (-32021 without it; a 2025-era client, isError). Unset: never.
+   * Runs as a task (`io.modelcontextprotocol/tasks`, the tasks feature): the call answers at once with a task the client polls while `run`
+   * goes on, on any instance, each round with the parsed arguments (stored as JSON); `sendProgress` sets its status, `inputRequired` parks
+   * it, `mcp.signal` fires on cancel. `"optional"`: if the client declares it; `"required"`: always (-32021 without; 2025-era: isError).
    */
   task?: "optional" | "required";
   /** Task tools only: asks the job's questions before the task exists (the extension's advice); returns `run`'s 3rd argument. */
@@ -53,9 +52,7 @@ const isToolResult = (value: unknown): value is CallToolResult =>
   typeof value === "object" && value !== null && Array.isArray((value as CallToolResult).content);
 
 /**
- * Declares a tool: the default export of one file in `server/tools/` (found at build time, no list to edit). Invalid
- * arguments and exceptions become `isError` results; an exception's details stay in the server log.
- *
+ * Declares a tool (one file in `server/tools/`): invalid arguments and exceptions become `isError` results, an exception's details logged.
  * @example
  * // server/tools/add.ts
  * import { z } from "zod";

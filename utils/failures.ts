@@ -3,7 +3,6 @@ import { invalidParams, toolErrorResult, type McpError, type ToolErrorResult } f
 
 /**
  * A failed tool call the model can read and act on (`isError: true`), not a protocol error.
- *
  * @example
  * const note = await getNote(note_id);
  * if (!note) return toolError(`There is no note with id ${note_id}. Call list_notes to see the ids.`);
@@ -13,9 +12,7 @@ export function toolError(message: string): ToolErrorResult {
 }
 
 /**
- * The arguments of a prompt or resource are well-formed but unusable: throw it, and the client
- * gets JSON-RPC -32602 with your message.
- *
+ * The arguments of a prompt or resource are well-formed but unusable: throw it, and the client gets -32602 with your message.
  * @example
  * const note = await getNote(note_id);
  * if (!note) throw invalidArguments(`There is no note with id ${note_id}`);

@@ -1,7 +1,6 @@
 /**
- * Multi round-trip requests, from the author's side: a handler runs again on every round, reads the answers so far, asks
- * for what is missing, and carries what it must remember in the state (sealed: the client can neither read nor change it).
- * Each ask carries the parser of its answer (a symbol property, so it never reaches the wire), which types what is read back.
+ * Multi round-trip requests: a handler runs again each round, reads the answers so far, asks for what is missing, and keeps what it must
+ * remember in the sealed state (the client can neither read nor change it). Each ask carries its answer parser in a symbol (off the wire).
  */
 import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema } from "@modelcontextprotocol/core";
 import { z } from "zod";
@@ -58,11 +57,9 @@ function formProperty(name: string, property: Record<string, unknown>): Record<s
 }
 
 /**
- * Declares a form for `elicitForm`, at module level, so that an unsupported field fails at start-up, not while a person
- * waits: strings (`min`/`max`, `email`/`url`/date formats), numbers, integers, booleans and enums, with `.describe()`,
- * `.default()` and `.optional()`. Never ask for secrets (passwords, API keys, tokens, payment data) in a form: the spec
- * forbids it (`elicitUrl` is for those).
- *
+ * Declares a form for `elicitForm` at module level, so an unsupported field fails at start-up, not while a person waits: strings
+ * (`min`/`max`, `email`/`url`/date formats), numbers, integers, booleans, enums, with `.describe()`, `.default()`, `.optional()`.
+ * Never ask for secrets (passwords, API keys, tokens, payment data) in a form: the spec forbids it (`elicitUrl` is for those).
  * @example
  * const Confirm = defineForm({ confirm: z.boolean().describe("Delete it for good") });
  * const Brief = defineForm({ topic: z.string().min(1), tone: z.enum(["plain", "formal"]).default("plain") });
@@ -82,9 +79,7 @@ export function defineForm<Shape extends z.ZodRawShape>(shape: Shape | z.ZodObje
 }
 
 /**
- * Asks the person to fill in a form (`elicitation/create`, form mode): the answer is `{ action: "accept", content }`,
- * typed and validated by the form (content that fails counts as unanswered, so it is asked again), or decline, or cancel.
- *
+ * Asks for a form (`elicitation/create`, form mode): accept with typed `content` (invalid content counts as unanswered), decline or cancel.
  * @example
  * const ask = { confirm: elicitForm(`Delete note ${id}? This cannot be undone.`, Confirm) };
  * const { confirm } = readInputResponses(mcp, ask);
@@ -102,10 +97,8 @@ export function elicitForm<Content>(message: string, form: ElicitationForm<Conte
 }
 
 /**
- * Sends the person to a URL of yours (`elicitation/create`, URL mode) for anything that must not pass through the client:
- * credentials, payments, third-party sign-in. The URL carries no secrets or personal data and is not pre-authenticated.
- * `accept` only means they agreed to open it: on the retry, check that the step was really done.
- *
+ * Sends the person to a URL of yours (`elicitation/create`, URL mode) for what must bypass the client: credentials, payments, third-party
+ * sign-in. The URL holds no secrets, personal data or pre-authentication; `accept` only means they agreed to open it: check on the retry.
  * @example
  * const ask = { connect: elicitUrl("Connect your calendar account", `${origin}/connect/${code}`) };
  * const { connect } = readInputResponses(mcp, ask);
@@ -122,9 +115,7 @@ export function elicitUrl(message: string, url: string): AskFor<UrlElicitAnswer>
 
 /**
  * Asks the client's model for a completion (`sampling/createMessage`); the answer is its `CreateMessageResult`.
- *
  * @deprecated Sampling is deprecated in 2026-07-28 (SEP-2577): call your model provider directly.
- *
  * @example
  * const ask = { capital: askSampling({ messages: [{ role: "user", content: { type: "text", text: "Capital of France?" } }], maxTokens: 50 }) };
  * const { capital } = readInputResponses(mcp, ask);
@@ -136,9 +127,7 @@ export function askSampling(params: CreateMessageRequestParams): AskFor<CreateMe
 
 /**
  * Asks the client for its root directories (`roots/list`); the answer is its `ListRootsResult`.
- *
  * @deprecated Roots are deprecated in 2026-07-28 (SEP-2577): take directories or files as tool arguments.
- *
  * @example
  * const ask = { roots: askRoots() };
  * const { roots } = readInputResponses(mcp, ask);
@@ -150,11 +139,8 @@ export function askRoots(): AskFor<ListRootsResult> {
 }
 
 /**
- * Answers "I need this first": the client asks, then retries the same request with the answers. `state`, any plain JSON
- * object, is sealed into `requestState` and read back with `readRequestState(mcp)`; answers do not accumulate across
- * rounds, so carry earlier ones in it. Only tools/call, prompts/get and resources/read may ask; a question the client
- * did not declare it can answer gets -32021 (`canRequestInput` and `supportedInputs` degrade instead).
- *
+ * Answers "I need this first": the client asks, then retries with the answers; `state` (plain JSON) returns sealed, for `readRequestState`.
+ * Answers don't accumulate: keep earlier ones in `state`. Only tools/call, prompts/get, resources/read may ask; undeclared asks get -32021.
  * @example
  * const ask = { confirm: elicitForm(`Delete note ${id}?`, Confirm) };
  * const { confirm } = readInputResponses(mcp, ask);
@@ -166,7 +152,6 @@ export function inputRequired(mcp: McpContext, inputRequests: Asks, state: Recor
 
 /**
  * The answers to `asks`, typed by the question that asked; a key is absent when unanswered or invalid (so asked again).
- *
  * @example
  * const ask = { confirm: elicitForm("Sure?", Confirm) };
  * const { confirm } = readInputResponses(mcp, ask);
@@ -186,7 +171,6 @@ export function readInputResponses<A extends Asks>(mcp: McpContext, asks: A): { 
 
 /**
  * The subset of `asks` with no usable answer yet, or undefined when everything is answered.
- *
  * @example
  * const ask = { name: elicitForm("Your name?", Name), email: elicitForm("Your email?", Email) };
  * const missing = missingInputs(mcp, ask);
@@ -200,7 +184,6 @@ export function missingInputs<A extends Asks>(mcp: McpContext, asks: A): Partial
 
 /**
  * Can this client answer `ask` on this request? Always false for clients older than 2026-07-28.
- *
  * @example
  * const ask = { format: elicitForm("Markdown or JSON?", Format) };
  * if (!canRequestInput(mcp, ask.format)) return asMarkdown(notes); // degrade instead of -32021
@@ -211,7 +194,6 @@ export function canRequestInput(mcp: McpContext, ask: AskFor<unknown>): boolean 
 
 /**
  * The subset of `asks` this client can answer (possibly empty), to degrade instead of failing with -32021.
- *
  * @example
  * const askable = supportedInputs(mcp, { form: elicitForm("Name?", Name), model: askSampling(params) });
  * if (Object.keys(askable).length) return inputRequired(mcp, askable);
@@ -221,10 +203,8 @@ export function supportedInputs<A extends Asks>(mcp: McpContext, asks: A): Parti
 }
 
 /**
- * The state this handler passed to `inputRequired` on the previous round, or undefined on the first. Sealed, it is what
- * you wrote, but only as fresh as that round. With a zod `schema`, a state that no longer matches (sealed before a deploy
- * changed its shape) reads as undefined, so the flow starts over.
- *
+ * The state passed to `inputRequired` last round (undefined on the first): sealed, so what you wrote, but only as fresh as that
+ * round. With a zod `schema`, a state that no longer matches (sealed before a deploy changed its shape) reads as undefined.
  * @example
  * const Progress = z.object({ name: z.string().optional(), color: z.string().optional() });
  * const progress = readRequestState(mcp, Progress) ?? {};
@@ -233,7 +213,6 @@ export function supportedInputs<A extends Asks>(mcp: McpContext, asks: A): Parti
 export function readRequestState<Schema extends z.ZodType<Record<string, unknown>>>(mcp: McpContext, schema: Schema): z.output<Schema> | undefined;
 /**
  * The state this handler passed to `inputRequired` on the previous round, as `State`, unchecked (a zod schema checks it).
- *
  * @example
  * const progress = readRequestState<{ step?: number }>(mcp) ?? {};
  */

@@ -2,10 +2,8 @@
 import { LOG_LEVELS, logWarning, notificationMessage, publishResourceChange, type LoggingLevel, type McpContext } from "../server/mcp/author";
 
 /**
- * Reports progress on the request's own response stream, when the client asked for it
- * with `_meta.progressToken`. Values must increase; a non-increasing value is dropped.
- * Inside a task, progress becomes the task's status message (what `tasks/get` shows).
- *
+ * Reports progress on the request's own response stream, when the client asked for it with `_meta.progressToken`. Values must
+ * increase; a non-increasing value is dropped. Inside a task, progress becomes the task's status message (what `tasks/get` shows).
  * @example
  * sendProgress(mcp, 50, 100, "Half way");
  */
@@ -25,7 +23,6 @@ export function sendProgress(mcp: McpContext, progress: number, total?: number, 
 /**
  * Sends a `notifications/message` log entry on the request's response stream, when the client asked for logs at or
  * below `level` (`_meta["io.modelcontextprotocol/logLevel"]`). Deprecated in 2026-07-28; tasks carry no logs.
- *
  * @example
  * sendLog(mcp, "info", { step: "fetched 3 notes" });
  */
@@ -38,10 +35,8 @@ export function sendLog(mcp: McpContext, level: LoggingLevel, data: unknown, log
 }
 
 /**
- * Says, once the change is stored, that a resource changed: every client listening for `uri`, on any instance, gets
- * `notifications/resources/updated`; `onlyFor: mcp.principal` keeps it to that caller's streams (a per-caller resource).
- * Never throws: an unreachable bus loses the update (logged); without the message bus feature it does nothing.
- *
+ * Says (once the change is stored) a resource changed: clients listening for `uri`, on any instance, get `notifications/resources/updated`;
+ * `onlyFor: mcp.principal`: that caller's streams only. Never throws: an unreachable bus loses it (logged); without the message bus: no-op.
  * @example
  * await deleteNote(id);
  * await resourceChanged(`note://${id}`);

@@ -1,9 +1,7 @@
 import { wait } from "../server/mcp/author";
 
 /**
- * Waits `ms` milliseconds, or less: it returns as soon as `signal` fires (the client went away, or
- * the task was cancelled). Check `signal.aborted` afterwards to stop the work.
- *
+ * Waits `ms` milliseconds, or less: returns once `signal` fires (client gone, task cancelled); check `signal.aborted` afterwards.
  * @example
  * for (const item of items) {
  *   await sleep(200, mcp.signal);

@@ -1,8 +1,6 @@
 /**
- * The virtual module `#mcp-definitions`: each file in the `tools/`, `prompts/` and `resources/` folders of every scan dir
- * (or of `mcp.definitionDirs`: the conformance build's fixtures alone) default-exports one definition, so adding a tool
- * is dropping a file in, with no list to edit (`nitropack dev` rebuilds when one comes or goes). A feature adds resources
- * made at build time with `addResourceModule` (the skills' files).
+ * The virtual module `#mcp-definitions`: each file in a scan dir's `tools/`, `prompts/`, `resources/` (or `mcp.definitionDirs`)
+ * default-exports one definition, so adding a tool is dropping a file in. Features add build-time resources with `addResourceModule`.
  */
 import { existsSync, readdirSync, watch } from "node:fs";
 import { join, relative, resolve } from "node:path";
@@ -45,7 +43,6 @@ function generateRegistryModule(rootDir: string, roots: string[], resourceModule
   return [...lines, ...exports].join("\n");
 }
 
-/** The build's options under `mcp` (`nitro.options.mcp`). */
 interface McpBuildOptions {
   /** Folders to read definitions from instead of the scan dirs (the conformance build). */
   definitionDirs?: string[];
@@ -61,7 +58,6 @@ export function definitionRoots(nitro: Nitro): string[] {
   return chosen ? chosen.map((dir) => resolve(nitro.options.rootDir, dir)) : nitro.options.scanDirs;
 }
 
-/** Adds a module of build-time resources (for a feature's Nitro module). */
 export function addResourceModule(nitro: Nitro, file: string): void {
   (mcpOptions(nitro).resourceModules ??= []).push(file);
 }

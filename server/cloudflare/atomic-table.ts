@@ -1,7 +1,4 @@
-/**
- * Atomic operations in a Durable Object (one thread), each one synchronous SQLite statement so nothing interleaves.
- * Expired rows read as absent at once; an alarm deletes them later.
- */
+/** Atomics in a Durable Object (one thread), each one synchronous SQLite statement; expired rows read as absent, an alarm deletes them. */
 /** The parts of a Durable Object's state this table uses (SQLite-backed storage). */
 export interface DurableStorageState {
   readonly storage: {

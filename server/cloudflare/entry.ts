@@ -1,7 +1,6 @@
 /**
- * The Worker entry: Nitro's `cloudflare-durable` one, with bodies bounded before Nitro buffers them whole (413, 408, a
- * refused body drained up to a cap), and a Durable Object that gains the atomic operations of `atomic-table.ts` and
- * the features' `durable-object.ts` methods (RPC only, no URL reaches them).
+ * The Worker entry: Nitro's `cloudflare-durable` one, bounding bodies before Nitro buffers them whole (413, 408, a refused body drained up
+ * to a cap), and a Durable Object with `atomic-table.ts` and the features' `durable-object.ts` methods (RPC only, no URL reaches them).
  */
 import nitroWorker, { $DurableObject as NitroDurableObject } from "nitropack/presets/cloudflare/runtime/cloudflare-durable";
 import { BodyTimeoutError, BodyTooLargeError } from "../mcp/http/body";
@@ -23,7 +22,6 @@ const refusal = (error: BodyTooLargeError | BodyTimeoutError) =>
     headers: { "content-type": "application/json", connection: "close" },
   });
 
-/** Reads and discards what is left of a refused body, up to the cap. */
 async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, seen: number): Promise<void> {
   for (let drained = seen; drained <= DRAIN_CAP; ) {
     const next = await reader.read().catch(() => ({ done: true as const, value: undefined }));

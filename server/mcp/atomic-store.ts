@@ -1,7 +1,4 @@
-/**
- * The storage operations that must be atomic across instances (single-use claims, tasks, rate limits): unstorage has none,
- * so each store in `server/storage/` brings its own; without them, a definition needing them stops the start-up.
- */
+/** Operations atomic across instances (single-use claims, tasks, rate limits): unstorage has none, so each store brings its own. */
 
 export interface AtomicStore {
   /** What the log and the start-up message call it. */
@@ -22,10 +19,7 @@ export interface SelectedStorage {
   readonly driver?: import("unstorage").Driver;
   /** Its atomic operations; undefined when the store has none. */
   readonly atomic?: AtomicStore;
-  /**
-   * The store's own client, for a feature that needs more than storage (the message bus, the rate limit), with the prefix
-   * its atomic keys carry there; absent for memory and files.
-   */
+  /** Its own client, for features needing more (message bus, rate limit), with its atomic keys' prefix; absent for memory, files. */
   readonly client?: { readonly kind: "redis" | "upstash" | "durable"; readonly loaded: Promise<unknown>; readonly keyPrefix?: string };
   /** True when several instances may share this store (Redis, Upstash, Workers KV). */
   readonly sharedAcrossInstances?: boolean;

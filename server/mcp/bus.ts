@@ -1,7 +1,6 @@
 /**
- * Messages between instances (the interface; the buses are the message bus feature's). A subscriber drops messages for
- * other principals, so knowing a channel's name (an unguessable id, or a resource URI) is not enough to answer in someone
- * else's name. Delivery is at most once, to those already subscribed: subscribe first, then do what makes it come.
+ * Messages between instances (buses: the message bus feature). Subscribers drop other principals' messages: knowing a channel's name (an
+ * unguessable id, a URI) lets no one answer as another. At-most-once delivery, to those already subscribed: subscribe before acting.
  */
 
 /** The principal of a message for every subscriber (a public resource changed): it starts with NUL, as no caller's can. */

@@ -41,7 +41,6 @@ function declares(declared: Declared, required: ClientCapabilities): boolean {
   return true;
 }
 
-/** Does this declaration cover the request? */
 export function clientCanAnswer(declared: Declared, request: InputRequest): boolean {
   return declares(declared, requiredCapabilities(request));
 }

@@ -3,7 +3,6 @@ import { useRuntimeConfig } from "nitropack/runtime";
 import type { CacheHints, Implementation } from "./protocol";
 import { SETTINGS, type SettingTable } from "./settings";
 
-/** A table's values, parsed. */
 export type ParsedSettings<Table extends SettingTable> = { readonly [K in keyof Table]: ReturnType<Table[K]["parse"]> };
 
 function parseSettings<Table extends SettingTable>(table: Table, raw: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): ParsedSettings<Table> {

@@ -5,7 +5,6 @@ import type { ResponseChannel } from "./http/respond";
 import type { RequestId } from "./protocol";
 import type { RequestMeta } from "./request-meta";
 
-/** Who is calling, as the authenticate step established it. */
 export interface AuthInfo {
   /** A stable name for the caller, sealed into every requestState: `<issuer>#<subject>` for a signed-in user, the name of a static token, or `anonymous`. */
   readonly principal: string;
@@ -55,7 +54,6 @@ export interface McpContext extends RequestMeta {
   readonly target?: RequestTarget;
   /** The same as `auth.principal`. */
   readonly principal: string;
-  /** The caller's sign-in: scopes and verified token claims. */
   readonly auth: AuthInfo;
   /** Fires when the client goes away: stop working, nothing more will be sent. */
   readonly signal: AbortSignal;

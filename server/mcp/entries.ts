@@ -1,7 +1,4 @@
-/**
- * What `defineTool`, `definePrompt` and `defineResource` compile to: the published descriptor and what the dispatcher
- * calls. Anything costly (JSON Schema, the header-parameter scan) is done once, when the definition loads.
- */
+/** What `defineTool`, `definePrompt`, `defineResource` compile to; the costly parts (JSON Schema, header scan) run once, at load. */
 import type { McpContext } from "./context";
 import type { HeaderParam } from "./request-meta";
 import type { InputRequiredOutcome } from "./outcome";
@@ -28,15 +25,9 @@ export type Completer = (
 
 /** What every definition may declare besides its own options (`defineTool`, `definePrompt`, `defineResource`). */
 export interface EntryOptions {
-  /**
-   * Each `requestState` it issues is accepted once, on every instance (claimed before it runs), and answers count only
-   * with one: for acting on a confirmation, one yes, one action.
-   */
+  /** Each `requestState` it issues opens once on any instance (claimed before it runs); answers need it: one confirmation, one action. */
   readonly singleUseState?: boolean;
-  /**
-   * With sign-in: the OAuth scopes a caller's token needs, e.g. `["notes:write"]`. Without them the call gets 403 with an
-   * `insufficient_scope` challenge, so the client can ask for more. Lists are never restricted.
-   */
+  /** With sign-in, the OAuth scopes a call needs (e.g. `["notes:write"]`), else 403 `insufficient_scope`; lists are never restricted. */
   readonly scopes?: readonly string[];
   /**
    * At most this many calls per caller (principal, or address) across every instance, e.g. `"10/60s"` (ms, s, m, h):

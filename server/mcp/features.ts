@@ -1,7 +1,4 @@
-/**
- * The seam features plug into: their plugins register at start-up, the core reads it on the first request, so it never
- * imports a feature (README, "Extending the core"). Also the steps only features decide: `authenticate`, `runRequestChecks`.
- */
+/** The seam features plug into: plugins register at start-up, the core reads it from the first request on, never importing a feature. */
 import type { H3Event } from "h3";
 import type { AuthInfo, Era, McpContext, RequestTarget } from "./context";
 import type { ToolEntry } from "./entries";
@@ -59,10 +56,7 @@ export interface SignIn {
   refuse(event: H3Event, error: unknown): Promise<void> | undefined;
 }
 
-/**
- * A check's refusal, sent as a JSON-RPC error with its status and headers. A request check runs before the body is read
- * (a refusal costs no read); a message check once the message is read, before any `requestState` opens.
- */
+/** A check's refusal (JSON-RPC error, status, headers): request checks run before the body is read, message checks before state opens. */
 export interface Refusal {
   readonly error: McpError;
   readonly headers?: Record<string, string>;
@@ -110,8 +104,6 @@ const registered: {
   messageChecks: MessageCheck[];
 } = { observer: passThrough, methods: { modern: new Map(), legacy: new Map() }, extensions: { modern: {}, legacy: {} }, listenSources: [], getResponders: [], subscribableEras: new Set(), requestChecks: [], messageChecks: [] };
 
-// The registrations, each called at start-up by a feature's plugin (what the core does with each: server/mcp/README.md).
-
 /** Adds methods (e.g. `tasks/get`) to the eras named; a feature adds a method only when the capability behind it is there. */
 export function addMethods(eras: readonly Era[], methods: Readonly<Record<string, MethodHandler>>): void {
   for (const era of eras) for (const [name, handler] of Object.entries(methods)) registered.methods[era].set(name, handler);
@@ -133,7 +125,6 @@ export const observeRequests = (observer: RequestObserver): void => void (regist
 export const serveLegacyEra = (era: LegacyEra): void => void (registered.legacy = era);
 export const requireSignIn = (signIn: SignIn): void => void (registered.signIn = signIn);
 
-// What the core reads of them.
 export const useObserver = (): RequestObserver => registered.observer;
 export const useLegacyEra = (): LegacyEra | undefined => registered.legacy;
 export const useSignIn = (): SignIn | undefined => registered.signIn;

@@ -1,7 +1,4 @@
-/**
- * Every tool, prompt and resource found at build time (`server/build/definitions-module.ts`, with the resources features
- * add), indexed once at start-up, and the capabilities that follow from them.
- */
+/** Every tool, prompt and resource found at build time (`#mcp-definitions`), indexed once at start-up, and their capabilities. */
 import { prompts as promptModules, resources as resourceModules, tools as toolModules } from "#mcp-definitions";
 import type { Era } from "./context";
 import { isEntry, type Entry, type PromptEntry, type ResourceEntry, type ToolEntry } from "./entries";
@@ -15,7 +12,6 @@ export interface Registry {
   readonly prompts: readonly PromptEntry[];
   /** Fixed resources listed in `resources/list`, by URI order (not those marked `unlisted`). */
   readonly resources: readonly ResourceEntry[];
-  /** Templates, by template order. */
   readonly templates: readonly ResourceEntry[];
   readonly all: readonly Entry[];
   readonly toolsByName: ReadonlyMap<string, ToolEntry>;

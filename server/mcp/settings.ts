@@ -1,8 +1,6 @@
 /**
- * Every setting, declared once: variable, default, parser, and its meaning in the comment above it (a comment, not a
- * string, so it stays out of the bundle). `nitro.config.ts` takes the defaults, `config.ts` parses the values at run
- * time, `tests/unit/settings.test.ts` checks `.env.example` and the README's table against them. A feature declares its
- * own alike (server/mcp/README.md, "Extending the core"). Pure data: imported at build time, with no Nitro runtime.
+ * Every setting, declared once: variable, default, parser, and its meaning in the comment above it (not a string: out of the bundle).
+ * `nitro.config.ts` takes the defaults, `config.ts` parses the values, the settings test checks the docs. Pure data: no Nitro runtime.
  */
 
 export interface Setting<T, Default extends string | number | boolean = string | number | boolean> {
@@ -22,7 +20,6 @@ type Widen<Value> = Value extends string ? string : Value extends number ? numbe
 export const setting = <T, Default extends string | number | boolean>(spec: Setting<T, Default>): Setting<T, Widen<Default>> =>
   spec as unknown as Setting<T, Widen<Default>>;
 
-/** Comma-separated list; values are trimmed and empty entries dropped. */
 export const parseList = (raw: unknown): string[] =>
   String(raw ?? "")
     .split(",")
@@ -82,7 +79,6 @@ export const SETTINGS = {
   }),
 } as const;
 
-/** A table of settings, by their key under `runtimeConfig.mcp`. */
 export type SettingTable = Readonly<Record<string, Setting<unknown>>>;
 
 /** The defaults of a table, shaped as `runtimeConfig.mcp`. */

@@ -4,7 +4,6 @@ import type { AtomicStore } from "../mcp/atomic-store";
 /** KEYS[1]: the key; ARGV: expected value, next value, ttl in seconds. */
 const COMPARE_AND_SET = `if redis.call("GET", KEYS[1]) == ARGV[1] then redis.call("SET", KEYS[1], ARGV[2], "EX", ARGV[3]) return 1 end return 0`;
 
-/** The subset of a Redis client these operations use. */
 interface RedisCommands {
   get(key: string): Promise<string | null>;
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;

@@ -9,7 +9,7 @@ import { atomicKeyPrefix, ioRedisAtomicStore, upstashAtomicStore } from "./atomi
 import { lazyStore } from "./lazy";
 
 const BASE = "mcp";
-/** A Redis that does not answer fails the request in this time, instead of holding it. */
+/** While Redis is down a request fails in this time (503) instead of queueing; the client reconnects meanwhile. */
 const REDIS_COMMAND_TIMEOUT_MS = 2000;
 
 /** One log line when Redis becomes unreachable and one when it is back (ioredis would log every reconnection attempt). */
@@ -32,7 +32,6 @@ export function selectStorage(env: Record<string, string | undefined>): Selected
   if (REDIS_URL) {
     const { loadedClient, ...store } = lazyStore("Redis", async () => {
       const { default: redis } = await import("unstorage/drivers/redis");
-      // While Redis is down a request fails within the timeout (503) instead of queueing; the client reconnects meanwhile.
       const driver = redis({ url: REDIS_URL, base: BASE, maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
       const client = driver.getInstance!() as Parameters<typeof ioRedisAtomicStore>[0] & EventEmitter;
       reportConnectionChanges(client);

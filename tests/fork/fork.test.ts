@@ -23,11 +23,11 @@ import { productionLines } from "../helpers/production-lines.mjs";
 const ROOT = process.cwd();
 /**
  * The minimal fork's budget (every line of server/, routes/, utils/ and nitro.config.ts, comments included, no dev
- * programs): the core, the helpers, the storage drivers and the routes of /mcp. It measures 4,631 lines: 5,471 before
- * the message bus and the Worker's size measures became optional features and the core's comments were tightened.
- * Issue 19 aims at 4,500: this bound keeps it from growing.
+ * programs): the core, the helpers, the storage drivers and the routes of /mcp, at most 4,500 lines (issue 19). It
+ * measures 4,485: 5,471 before the message bus and the Worker's size measures became optional features, the rate-limit
+ * arithmetic left the stores for its feature and the core's comments were tightened.
  */
-const MINIMAL_LINES = 4631;
+const MINIMAL_LINES = 4500;
 const RENAMED = { name: "acme-notes-mcp", version: "3.1.4" };
 
 /** Each optional feature and the README that ends with its removal (`fork:remove:<name>`). */

@@ -1,7 +1,6 @@
 /**
- * HKDF-SHA256 and AES-256-GCM, which `requestState` is built on, in two backends giving the same bytes: `cipher.web.ts`
- * (Web Crypto, every runtime) and `cipher.node.ts` (synchronous: on Node each Web Crypto call is a round trip to the
- * thread pool, several times the cipher's cost). A build gets one as `#mcp-state-cipher` (`server/build/platform-module.ts`).
+ * HKDF-SHA256 and AES-256-GCM for `requestState` (`#mcp-state-cipher`), two backends giving the same bytes: `cipher.web.ts` (Web Crypto)
+ * and `cipher.node.ts` (synchronous: on Node each Web Crypto call is a thread-pool round trip, several times the cipher cost).
  */
 
 /** An AES-256-GCM key, with a 96-bit IV and a 128-bit tag. */

@@ -1,13 +1,9 @@
 /**
  * The `requestState` codec: AES-256-GCM sealed claims, bound to a principal, a request and an expiry.
- *
- * Wire format: `v1.<kid>.<base64url(iv ‖ ciphertext ‖ tag)>`. The additional authenticated
- * data is `v1.<kid>` plus the canonical request (method, target, arguments): the request is
- * authenticated without being stored, so a state presented on another request fails like a
- * forged one, and sealing or opening costs one cipher call (`cipher.ts`: Web Crypto or `node:crypto`).
- *
- * The client may send anything back. `openRequestState` therefore returns a reason
- * for the server log, and the caller answers every failure with the same opaque error.
+ * Wire format: `v1.<kid>.<base64url(iv ‖ ciphertext ‖ tag)>`. The additional authenticated data is `v1.<kid>` plus the canonical
+ * request (method, target, arguments): the request is authenticated without being stored, so a state presented on another request
+ * fails like a forged one, and sealing or opening costs one cipher call (`cipher.ts`: Web Crypto or `node:crypto`). The client may
+ * send anything back: `openRequestState` returns a reason for the server log, and the caller answers every failure alike (opaque).
  */
 import { base64UrlDecode, base64UrlEncode, canonicalJson, nowSeconds, utf8Decode, utf8Encode } from "../internal/basics";
 import { randomBytes } from "../internal/random";
@@ -38,7 +34,6 @@ export interface StateClaims {
   readonly sub: string;
   /** Random id: the key for single-use redemption. */
   readonly jti: string;
-  /** The author's payload. */
   readonly data: Record<string, unknown>;
 }
 
@@ -51,7 +46,6 @@ const additionalData = (kid: string, binding: RequestBinding) =>
 
 /**
  * Seals `data` for the request described by `binding`.
- *
  * @example
  * const state = await sealRequestState(ring, { principal, method: "tools/call", target: "wizard", arguments: {} }, { step: 2 }, { ttlSeconds: 600 });
  */
@@ -95,9 +89,8 @@ function isClaims(value: unknown): value is StateClaims {
 }
 
 /**
- * Opens and verifies a state presented by a client. Never throws for bad input.
- * Checks, in order: type and size (before any crypto), format, key id, tag (which also
- * covers the request binding), claims, expiry, principal. Single-use redemption is the caller's job.
+ * Opens and verifies a state presented by a client; never throws for bad input. Checks, in order: type and size (before any crypto),
+ * format, key id, tag (which also covers the request binding), claims, expiry, principal. Single-use redemption is the caller's job.
  */
 export async function openRequestState(
   ring: StateKeyRing,

@@ -42,10 +42,7 @@ function secretBytes(secret: string, name: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-/**
- * The key ring of the current `secret` (empty: none) and the `previous` ones (open only); `allowEphemeral`: without a
- * secret, a random per-process key (development). A short secret throws `StateSecretError` at once, before any await.
- */
+/** Keys of `secret` (seals; empty: none, random if `allowEphemeral`) and `previous` (open only); a short secret throws before any await. */
 export function createStateKeyRing(options: {
   cipher: StateCipher;
   secret: string;

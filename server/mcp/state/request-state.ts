@@ -1,17 +1,12 @@
 /**
- * The life of `requestState`, in one place, as `routes/mcp.post.ts` shows it. Beside it: the codec
- * (`codec.ts`), the keys (`keys.ts`) and the cipher backends (`cipher*.ts`).
+ * The life of `requestState`, in one place, as `routes/mcp.post.ts` shows it (beside it: `codec.ts`, `keys.ts`, `cipher*.ts`).
+ * - Opening (`openRequestState`, the route's step after reading), before any handler runs: the state a request presents is verified
+ *   (seal, request binding, expiry, principal) and, for a `singleUseState` definition, claimed — the claim is the check, so of two
+ *   retries racing with one state at most one gets through.
+ * - Sealing (`sealRequestState`, which the route hands to `respond`), when a handler asks for input: its state is sealed for this
+ *   very request (principal, method, target, arguments), to be opened on the next round. (A task keeps its state unsealed instead.)
  *
- * - Opening (`openRequestState`, the route's step after reading), before any handler runs: the state
- *   a request presents is verified (seal, request binding, expiry, principal) and, for a
- *   `singleUseState` definition, claimed — the claim is the check, so of two retries racing with
- *   one state at most one gets through.
- * - Sealing (`sealRequestState`, which the route hands to `respond`), when a handler asks for input:
- *   its state is sealed for this very request (principal, method, target, arguments), to be opened
- *   on the next round. (A task keeps its state unsealed in its record instead.)
- *
- * The client may send anything back. Every refusal is the same opaque -32602, whatever the
- * reason (telling which check failed would hand the client an oracle); the reason goes to the log.
+ * Every refusal is the same opaque -32602, whatever the reason (naming the failed check would hand the client an oracle); it is logged.
  */
 import { stateCipher } from "#mcp-state-cipher";
 import type { H3Event } from "h3";
@@ -29,11 +24,8 @@ import { createStateKeyRing, type StateKeyRing } from "./keys";
 let ring: Promise<StateKeyRing> | undefined;
 
 /**
- * The configured key ring, built once per process (or Worker isolate):
- * - `NITRO_MCP_STATE_SECRET` set: it seals and opens; `..._PREVIOUS` entries only open;
- * - no secret under `nitropack dev`: a random per-process key, with a loud warning;
- * - no secret in a build: sealing is disabled, and asking for input answers a clear error;
- * - a secret shorter than 32 bytes throws, which stops the server at start-up.
+ * The key ring, built once per process (or isolate): `NITRO_MCP_STATE_SECRET` seals and opens, `..._PREVIOUS` entries only open, a secret
+ * under 32 bytes stops the start-up. No secret: a random per-process key in `nitropack dev` (warned); a build cannot seal, so cannot ask.
  */
 export function useStateKeyRing(): Promise<StateKeyRing> {
   ring ??= (() => {
@@ -53,11 +45,9 @@ export function useStateKeyRing(): Promise<StateKeyRing> {
 }
 
 /**
- * Claims a single-use state's id in the shared store with the store's own atomic primitive (see
- * `server/mcp/atomic-store.ts`), until the state expires anyway: true for the first claim, false for
- * every later one, on any number of instances. The claim is made before the handler runs and stays
- * whatever the handler does: a handler that fails after its claim needs a fresh round one (the state
- * was spent, the action may have started).
+ * Claims a single-use state's id with the store's own atomic primitive, until the state expires anyway: true for the first claim,
+ * false for every later one, on any number of instances. The claim is made before the handler runs and stays whatever it does: a
+ * handler that fails after its claim needs a fresh round one (the state was spent, the action may have started).
  */
 async function claimStateId(stateId: string, expiresAt: number): Promise<boolean> {
   const store = useAtomicStore();
@@ -84,9 +74,8 @@ export interface IncomingRound {
 }
 
 /**
- * Opens the `requestState` of a request and returns the state with the answers it may use.
- * Throws the opaque -32602 when a state is presented and does not open (or, single use, was claimed before).
- * Answers sent to a single-use definition without the state it issued are ignored, so it asks again.
+ * Opens a request's `requestState`: the state and the answers it may use. Throws the opaque -32602 when a presented state does
+ * not open (or, single use, was claimed before); answers to a single-use definition without the state it issued are ignored.
  */
 export async function openIncomingState(round: IncomingRound): Promise<{ state?: OpenedState; inputResponses: Readonly<Record<string, unknown>> }> {
   const { method, params, principal, target } = round;
