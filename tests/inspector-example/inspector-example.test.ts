@@ -55,11 +55,19 @@ async function startInspector(serverUrl: string, era: "modern" | "legacy"): Prom
   return { ...inspector, home };
 }
 
-/** Connects the Inspector's one server and opens `tool` on the Tools tab. */
-async function openTool(page: Page, tool: string): Promise<void> {
+/** Connects the Inspector's one server (the page freshly loaded). */
+async function connect(page: Page): Promise<void> {
+  const toggle = page.getByRole("switch", { name: /Connect or disconnect/ });
+  // Right after the page loads, the switch may not be laid out yet (no box to click): wait until it is.
+  await toggle.waitFor({ state: "visible" });
   // The switch's own track covers its input: the click goes to the input itself.
-  await page.getByRole("switch", { name: /Connect or disconnect/ }).check({ force: true });
+  await toggle.check({ force: true });
   await page.getByText("Connected", { exact: true }).waitFor();
+}
+
+/** Connects and opens `tool` on the Tools tab. */
+async function openTool(page: Page, tool: string): Promise<void> {
+  await connect(page);
   await page.getByText("Tools", { exact: true }).first().click();
   await page.getByText(tool, { exact: true }).first().click();
 }
@@ -99,8 +107,7 @@ describe.each(hasFeature("message-bus") ? (["modern", "legacy"] as const) : (["m
 
   it("connects in its era", async () => {
     await page.goto(inspector.base);
-    await page.getByRole("switch", { name: /Connect or disconnect/ }).check({ force: true });
-    await page.getByText("Connected", { exact: true }).waitFor();
+    await connect(page);
     await expect.poll(() => page.locator("body").innerText()).toContain(era === "modern" ? "MCP 2026-07-28" : "MCP 2025-11-25");
   });
 
