@@ -36,14 +36,12 @@ import { startServer } from "../helpers/server.mjs";
 import { startRedis } from "../targets/redis.mjs";
 import { ensureBenchDependencies } from "./dependencies.mjs";
 import { median, renderReport } from "./report.mjs";
-import { firstCall, costCall, scenarios } from "./scenarios.mjs";
+import { PROCESS_FLAGS, firstCall, costCall, scenarios } from "./scenarios.mjs";
 
 ensureBenchDependencies();
 const { default: autocannon } = await import("autocannon");
 
 const smoke = process.argv.includes("--smoke");
-/** The same V8 flags for every server measured under load (see the header). */
-const PROCESS_FLAGS = ["--no-allocation-site-pretenuring"];
 const settings = {
   processFlags: PROCESS_FLAGS,
   smoke,

@@ -93,6 +93,9 @@ const fullFlow = {
   call: async (url, contender) => send(url, "tools/call", declineWith(await askToConfirm(url, contender))),
 };
 
+/** The V8 flags of every server measured under load (run.mjs says why). */
+export const PROCESS_FLAGS = ["--no-allocation-site-pretenuring"];
+
 export function scenarios({ smoke, durationSeconds }) {
   return [
     constant("tools/list", "tools/list", {}),
