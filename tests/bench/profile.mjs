@@ -6,7 +6,7 @@
  * GC's helper threads are not in it). For the retry round, another instance with the same secret issues the states,
  * so the profiled one only opens, claims and answers.
  */
-import { mkdtempSync, readdirSync, readFileSync, existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { SourceMap } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,40 +16,22 @@ import { startServer } from "../helpers/server.mjs";
 import { ensureBenchDependencies } from "./dependencies.mjs";
 import { PROCESS_FLAGS, scenarios } from "./scenarios.mjs";
 
-ensureBenchDependencies();
-const { default: autocannon } = await import("autocannon");
-const which = process.argv[2] === "retry" ? "retry" : "call";
-const seconds = Number(process.argv[3] ?? 8);
 const env = { NITRO_MCP_STATE_SECRET: "bench-secret-0123456789abcdef0123456789" };
-if (!existsSync(".output-bench/server/index.mjs")) await buildTarget("bench");
 
-const scenario = scenarios({ smoke: false, durationSeconds: seconds }).find((entry) =>
-  which === "retry" ? entry.name.startsWith("MRTR retry") : entry.name === "tools/call (text)",
-);
-const issuer = which === "retry" ? await startServer({ output: ".output-bench", env, keepOutput: false }) : undefined;
-if (issuer) await scenario.prepare(issuer.url, "template");
-await issuer?.stop();
-
-const profiles = mkdtempSync(join(tmpdir(), "mcp-profile-"));
-const flags = [...PROCESS_FLAGS, "--cpu-prof", `--cpu-prof-dir=${profiles}`, "--cpu-prof-interval=100"];
-const server = await startServer({ output: ".output-bench", env, keepOutput: false, nodeArgs: flags });
-const load = await autocannon({ url: server.url, method: "POST", connections: 32, requests: scenario.requests(server.url, "template"), duration: seconds });
-await server.stop();
-if (load.non2xx || load.errors) throw new Error(`${load.non2xx} non-2xx answers, ${load.errors} errors`);
-
-const [file] = readdirSync(profiles);
-const profile = JSON.parse(readFileSync(join(profiles, file), "utf8"));
-const maps = new Map();
-function sourceOf(url, line, column) {
-  if (!maps.has(url)) {
-    const path = fileURLToPath(url);
-    maps.set(url, existsSync(`${path}.map`) ? new SourceMap(JSON.parse(readFileSync(`${path}.map`, "utf8"))) : null);
-  }
-  return maps.get(url)?.findEntry(line, column)?.originalSource ?? url;
+/** Maps a function of a build back to its source through the build's source map (one map read per file). */
+function sourceMapper() {
+  const maps = new Map();
+  return (url, line, column) => {
+    if (!maps.has(url)) {
+      const path = fileURLToPath(url);
+      maps.set(url, existsSync(`${path}.map`) ? new SourceMap(JSON.parse(readFileSync(`${path}.map`, "utf8"))) : null);
+    }
+    return maps.get(url)?.findEntry(line, column)?.originalSource ?? url;
+  };
 }
 
-/** The part a sample's function belongs to. */
-function partOf({ functionName, url, lineNumber, columnNumber }) {
+/** The part a sample's function belongs to (undefined: idle). */
+function partOf({ functionName, url, lineNumber, columnNumber }, sourceOf) {
   if (!url) {
     if (functionName === "(idle)") return undefined;
     if (functionName === "(garbage collector)") return "garbage collection (main thread)";
@@ -61,24 +43,67 @@ function partOf({ functionName, url, lineNumber, columnNumber }) {
   const source = sourceOf(url, lineNumber, columnNumber);
   const library = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source);
   if (library) return `library: ${library[1]}`;
-  const own = /(server\/features\/[^/]+|server\/mcp\/(?:[^/]+\/)?[^/]+\.ts|server\/[^/]+|utils\/[^/]+|routes\/[^/]+|tests\/[^/]+\/[^/]+)/.exec(source);
+  // An optional feature by its name, not its folder: a fork that removes it keeps no path to it in results.md.
+  const feature = /server\/features\/([^/]+)/.exec(source);
+  if (feature) return `feature: ${feature[1]}`;
+  const own = /(server\/mcp\/(?:[^/]+\/)?[^/]+\.ts|server\/[^/]+|utils\/[^/]+|routes\/[^/]+|tests\/[^/]+\/[^/]+)/.exec(source);
   return own ? `template: ${own[1]}` : "other";
 }
 
-const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
-const parts = new Map();
-let busy = 0;
-profile.samples.forEach((id, index) => {
-  const part = partOf(nodes.get(id).callFrame);
-  if (!part) return;
-  const micros = profile.timeDeltas[index] ?? 0;
-  busy += micros;
-  parts.set(part, (parts.get(part) ?? 0) + micros);
-});
-const requests = load.requests.total;
-console.log(`${scenario.name}: ${Math.round(requests / seconds).toLocaleString("en-US")} req/s under the profiler, ${(busy / requests).toFixed(1)} µs of main-thread CPU a request\n`);
-console.log("| part | µs a request | share |", "\n|---|---|---|");
-for (const [part, micros] of [...parts].sort((a, b) => b[1] - a[1])) {
-  if (micros / requests < 0.05) continue;
-  console.log(`| ${part} | ${(micros / requests).toFixed(2)} | ${((100 * micros) / busy).toFixed(1)} % |`);
+/**
+ * Profiles `scenario` (one of scenarios.mjs) on the template's bench build for `seconds` under autocannon (`load`): its
+ * main-thread CPU per request, and each part's, largest first.
+ */
+export async function profileSplit(scenario, seconds, load) {
+  if (!existsSync(".output-bench/server/index.mjs")) await buildTarget("bench");
+  const issuer = scenario.prepare ? await startServer({ output: ".output-bench", env, keepOutput: false, nodeArgs: PROCESS_FLAGS }) : undefined;
+  if (issuer) await scenario.prepare(issuer.url, "template");
+  await issuer?.stop();
+
+  const profiles = mkdtempSync(join(tmpdir(), "mcp-profile-"));
+  const flags = [...PROCESS_FLAGS, "--cpu-prof", `--cpu-prof-dir=${profiles}`, "--cpu-prof-interval=100"];
+  const server = await startServer({ output: ".output-bench", env, keepOutput: false, nodeArgs: flags });
+  const result = await load({ url: server.url, method: "POST", connections: 32, requests: scenario.requests(server.url, "template"), duration: seconds });
+  await server.stop();
+  if (result.non2xx || result.errors) throw new Error(`${scenario.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+
+  const profile = JSON.parse(readFileSync(join(profiles, readdirSync(profiles)[0]), "utf8"));
+  rmSync(profiles, { recursive: true, force: true });
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const sourceOf = sourceMapper();
+  const parts = new Map();
+  let busy = 0;
+  profile.samples.forEach((id, index) => {
+    const part = partOf(nodes.get(id).callFrame, sourceOf);
+    if (!part) return;
+    busy += profile.timeDeltas[index] ?? 0;
+    parts.set(part, (parts.get(part) ?? 0) + (profile.timeDeltas[index] ?? 0));
+  });
+  const requests = result.requests.total;
+  return {
+    scenario: scenario.name,
+    perSecond: requests / seconds,
+    microsPerRequest: busy / requests,
+    parts: [...parts].sort((a, b) => b[1] - a[1]).map(([part, micros]) => ({ part, micros: micros / requests, share: micros / busy })),
+  };
+}
+
+/** The split as a markdown table (parts under 0.05 µs left out). */
+export const splitTable = ({ parts }) => [
+  "| part | µs a request | share |",
+  "|---|---|---|",
+  ...parts.filter(({ micros }) => micros >= 0.05).map(({ part, micros, share }) => `| ${part} | ${micros.toFixed(2)} | ${(100 * share).toFixed(1)} % |`),
+];
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  ensureBenchDependencies();
+  const { default: autocannon } = await import("autocannon");
+  const which = process.argv[2] === "retry" ? "retry" : "call";
+  const seconds = Number(process.argv[3] ?? 8);
+  const scenario = scenarios({ smoke: false, durationSeconds: seconds }).find((entry) =>
+    which === "retry" ? entry.name.startsWith("MRTR retry") : entry.name === "tools/call (text)",
+  );
+  const split = await profileSplit(scenario, seconds, autocannon);
+  console.log(`${split.scenario}: ${Math.round(split.perSecond).toLocaleString("en-US")} req/s under the profiler, ${split.microsPerRequest.toFixed(1)} µs of main-thread CPU a request\n`);
+  console.log(splitTable(split).join("\n"));
 }

@@ -4,6 +4,7 @@
  * and bundle sizes.
  */
 import { cpus } from "node:os";
+import { splitTable } from "./profile.mjs";
 
 export const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -36,7 +37,7 @@ function targets({ measured, costs, micro, coldStartMs, workerBundle }) {
   ].map(([name, bound, value, met, show]) => `| ${name} | ${bound} | ${show(value)} | ${met(value) ? "met" : "**missed**"} |`);
 }
 
-export function renderReport({ settings, contenders, measured, costs, micro, coldStartMs, nodeBundle, workerBundle }) {
+export function renderReport({ settings, contenders, measured, costs, splits, micro, coldStartMs, nodeBundle, workerBundle }) {
   const lines = [];
   const cpu = cpus();
   lines.push("# Benchmark results", "");
@@ -81,6 +82,11 @@ export function renderReport({ settings, contenders, measured, costs, micro, col
     const cost = variant === "deployed" ? "" : fmt(1e6 / median(slot.rps) - 1e6 / median(deployed.rps), 1);
     const p50 = variant === "deployed" ? "" : fmt(median(slot.p50) - median(deployed.p50), 0);
     lines.push(`| ${LABELS[variant]} | ${spread(slot.rps)} | ${spread(slot.p50)} | ${spread(slot.p99)} | ${cost} | ${p50} |`);
+  }
+
+  lines.push("", "## Where a request's CPU goes", "", "The template's Node build alone under the same load, `node --cpu-prof` (`tests/bench/profile.mjs`): each sample's function mapped through the build's source maps to its module or library. Main thread only; the profiler slows it a little.");
+  for (const split of splits) {
+    lines.push("", `**${split.scenario}**: ${fmt(split.microsPerRequest, 1)} µs of main-thread CPU a request (${fmt(split.perSecond)} req/s under the profiler)`, "", ...splitTable(split));
   }
 
   lines.push("", "## Micro-benchmarks", "", "In process, median of batches.", "", "| operation | µs per operation |", "|---|---|");

@@ -36,6 +36,7 @@ import { startServer } from "../helpers/server.mjs";
 import { startRedis } from "../targets/redis.mjs";
 import { ensureBenchDependencies } from "./dependencies.mjs";
 import { median, renderReport } from "./report.mjs";
+import { profileSplit } from "./profile.mjs";
 import { PROCESS_FLAGS, firstCall, costCall, scenarios } from "./scenarios.mjs";
 
 ensureBenchDependencies();
@@ -195,7 +196,13 @@ async function main() {
   }
   process.stderr.write("\n");
 
+  // Where a request's CPU goes (profile.mjs), on a server of its own once the others are stopped: tools/call, and the retry round.
+  const profiled = scenarios(settings).filter((scenario) => scenario.name === "tools/call (text)" || (!smoke && scenario.name.startsWith("MRTR retry")));
+  const splits = [];
+  for (const scenario of profiled) splits.push(await profileSplit(scenario, smoke ? 1 : settings.durationSeconds, autocannon));
+
   const report = renderReport({
+    splits,
     settings,
     contenders: CONTENDERS,
     measured,

@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { consumeWith } from "../../server/features/rate-limit/consume";
+import { consumeWith, consumerFor } from "../../server/features/rate-limit/consume";
 import { gcraStep } from "../../server/features/rate-limit/gcra";
 import { parseRate } from "../../server/features/rate-limit/rate";
 import { filesAtomicStore } from "../../server/storage/atomic-files";
@@ -57,17 +57,34 @@ describe("parseRate", () => {
 });
 
 describe("counting under concurrency (a compare-and-set over the store's atomic operations)", () => {
-  it("in memory: 200 at once, 50 allowed", async () => {
+  it("a compare-and-set over the memory store's operations: 200 at once, 50 allowed", async () => {
     const store = memoryAtomicStore();
     const results = await Promise.all(Array.from({ length: 200 }, () => consumeWith(store, "k", 50, 3_600_000)));
     expect(results.filter((result) => result.allowed).length).toBe(50);
     expect(results.find((result) => !result.allowed)!.retryAfterMs).toBeGreaterThan(0);
   });
 
-  it("on files, through two stores on one folder: 40 at once, 10 allowed", async () => {
+  it("in this process's memory (the store without a driver), the feature's own table: 200 at once, 50 allowed, keys apart", async () => {
+    const consume = consumerFor({ name: "memory", atomic: memoryAtomicStore() })!;
+    const results = await Promise.all(Array.from({ length: 200 }, () => consume("k", 50, 3_600_000)));
+    expect(results.filter((result) => result.allowed).length).toBe(50);
+    expect(results.find((result) => !result.allowed)!.retryAfterMs).toBeGreaterThan(0);
+    expect((await consume("other", 50, 3_600_000)).allowed).toBe(true);
+  });
+
+  it("in memory, a large table is swept of keys past their window, never of a key still counting", async () => {
+    const consume = consumerFor({ name: "memory", atomic: memoryAtomicStore() })!;
+    expect((await consume("live", 1, 3_600_000)).allowed).toBe(true);
+    for (let i = 0; i < 10_000; i++) await consume(`caller-${i}`, 1, 1);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await consume("live", 1, 3_600_000)).allowed).toBe(false); // the sweep ran here (10,001 keys) and kept it
+    expect((await consume("caller-0", 1, 1)).allowed).toBe(true);
+  });
+
+  it("on files, through two stores on one folder (two processes): 40 at once, 10 allowed", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcp-rate-"));
-    const [a, b] = [filesAtomicStore(dir), filesAtomicStore(dir)];
-    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => consumeWith(i % 2 ? a : b, "k", 10, 3_600_000)));
+    const stores = [filesAtomicStore(dir), filesAtomicStore(dir)].map((atomic) => consumerFor({ name: "files", atomic, driver: {} as never })!);
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => stores[i % 2]!("k", 10, 3_600_000)));
     expect(results.filter((result) => result.allowed).length).toBe(10);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * One request counted against a limit in one atomic step of the store the server started with (GCRA, `gcra.ts`): a Lua
  * script on Redis and Upstash, on Redis's clock so instances with skewed clocks agree; a Durable Object per key on Workers
- * (`durable-object.ts`); and on the stores of one process (memory, files) a compare-and-set over the core's atomic
- * operations, tried again when another request changed the key in between.
+ * (`durable-object.ts`); in this process's memory, a table of its own; on the development folder, a compare-and-set over
+ * the core's atomic operations, tried again when another process changed the key in between.
  */
 import type { AtomicStore, SelectedStorage } from "../../mcp/atomic-store";
 import { guarded } from "../../mcp/storage-guard";
@@ -40,22 +40,65 @@ interface Clients {
   durable: { idFromName(name: string): unknown; get(id: unknown): { rateLimitConsume: Consume } };
 }
 
-const consumed = ([allowed, retryAfterMs]: [number, number]): Consumed => ({ allowed: Number(allowed) === 1, retryAfterMs: Number(retryAfterMs) });
+const consumed = (answer: unknown): Consumed => {
+  const [allowed, retryAfterMs] = answer as [number, number];
+  return { allowed: Number(allowed) === 1, retryAfterMs: Number(retryAfterMs) };
+};
+
+/** Through the store's own client: a script on Redis and Upstash, a Durable Object per key on Workers. */
+function clientCounting({ kind, loaded, keyPrefix = "" }: NonNullable<SelectedStorage["client"]>): Consume {
+  if (kind === "durable") {
+    return async (key, limit, windowMs) => {
+      const namespace = (await loaded) as Clients["durable"];
+      return namespace.get(namespace.idFromName(key)).rateLimitConsume(key, limit, windowMs);
+    };
+  }
+  // The Worker build's preset is written in at build time: its bundle carries no Redis script.
+  if (import.meta.preset === "cloudflare-durable") throw new Error(`a ${kind} client on Workers`);
+  if (kind === "redis") return async (key, limit, windowMs) => consumed(await ((await loaded) as Clients["redis"]).eval(CONSUME, 1, keyPrefix + key, `${limit}`, `${windowMs}`));
+  return async (key, limit, windowMs) => consumed(await ((await loaded) as Clients["upstash"]).eval(CONSUME, [keyPrefix + key], [`${limit}`, `${windowMs}`]));
+}
+
+/** A key table this large is swept of expired keys (a past TAT: a whole budget again), then not before it doubles. */
+const SWEEP_AT_KEYS = 10_000;
+
+/** This process's memory (no driver: Nitro's in-memory default): a table of the feature's own, each count one synchronous step. */
+function memoryCounting(): Consume {
+  const tats = new Map<string, number>();
+  let sweepAt = SWEEP_AT_KEYS;
+  return async (key, limit, windowMs) => {
+    const now = Date.now();
+    if (tats.size >= sweepAt) {
+      for (const [stale, tat] of tats) if (tat <= now) tats.delete(stale);
+      sweepAt = Math.max(SWEEP_AT_KEYS, tats.size * 2);
+    }
+    const { allowed, retryAfterMs, tat } = gcraStep(tats.get(key) ?? null, now, limit, windowMs);
+    if (allowed) tats.set(key, tat);
+    return { allowed, retryAfterMs };
+  };
+}
+
+/** The development folder, which processes may share: one at a time per key here, so a compare-and-set only loses to another. */
+function inProcessCounting(atomic: AtomicStore): Consume {
+  const tails = new Map<string, Promise<unknown>>();
+  const settled = () => {};
+  return (key, limit, windowMs) => {
+    const run = (tails.get(key) ?? Promise.resolve()).then(() => consumeWith(atomic, key, limit, windowMs));
+    const tail = run.then(settled, settled);
+    tails.set(key, tail);
+    void tail.then(() => tails.get(key) === tail && tails.delete(key));
+    return run;
+  };
+}
 
 /** How this server counts, or undefined when its store has no atomic operations. */
-export function consumerFor(selected: SelectedStorage | undefined, atomic: AtomicStore | undefined): Consume | undefined {
-  const client = selected?.client;
-  if (!client) return atomic && ((key, limit, windowMs) => consumeWith(atomic, key, limit, windowMs));
-  const loaded = client.loaded as Promise<never>;
-  const key = (name: string) => `${client.keyPrefix ?? ""}${name}`;
-  const counting: Record<keyof Clients, Consume> = {
-    redis: async (name, limit, windowMs) => consumed((await (await loaded as Clients["redis"]).eval(CONSUME, 1, key(name), `${limit}`, `${windowMs}`)) as [number, number]),
-    upstash: async (name, limit, windowMs) => consumed((await (await loaded as Clients["upstash"]).eval(CONSUME, [key(name)], [`${limit}`, `${windowMs}`])) as [number, number]),
-    durable: async (name, limit, windowMs) => {
-      const namespace = (await loaded) as Clients["durable"];
-      return namespace.get(namespace.idFromName(name)).rateLimitConsume(name, limit, windowMs);
-    },
-  };
+export function consumerFor(selected: SelectedStorage | undefined): Consume | undefined {
+  if (!selected?.atomic) return undefined;
+  // A Worker's store is always the Durable Object (the preset is written in at build time): its bundle has nothing else.
+  if (!selected.client && import.meta.preset !== "cloudflare-durable") {
+    if (!selected.driver) return memoryCounting();
+    return guarded({ name: selected.name, consume: inProcessCounting(selected.atomic) }).consume;
+  }
   // Bounded and traced like any storage operation (a fault: StorageUnavailableError).
-  return guarded({ name: selected.name, consume: counting[client.kind] }).consume;
+  return guarded({ name: selected.name, consume: clientCounting(selected.client!) }).consume;
 }

@@ -18,7 +18,7 @@ import type { MessageCheck, Refusal, RequestCheck } from "../../mcp/features";
 import { type JsonRpcRequest, nameFieldOf } from "../../mcp/protocol";
 import { logInfo, logWarning } from "../../mcp/log";
 import { resolveTarget } from "../../mcp/read-request";
-import { StorageUnavailableError, useAtomicStore, useSelectedStorage } from "../../mcp/atomic-store";
+import { StorageUnavailableError, useSelectedStorage } from "../../mcp/atomic-store";
 import { digestKeySegment } from "../../mcp/storage-keys";
 import { consumerFor, type Consume } from "./consume";
 import { parseRate, type Rate } from "./rate";
@@ -117,7 +117,7 @@ export function rateLimitChecks(options: RateLimitOptions): { request?: RequestC
   async function consume(caller: string, scope: string, rate: Rate): Promise<number | undefined> {
     const key = await storeKey(caller, scope);
     try {
-      counter ??= consumerFor(useSelectedStorage(), useAtomicStore());
+      counter ??= consumerFor(useSelectedStorage());
       if (!counter) throw new StorageUnavailableError("consume", new Error("the store has no atomic operations"));
       const { allowed, retryAfterMs } = await counter(key, rate.limit, rate.windowMs);
       if (failing) logInfo("rate limit: the store counts again");
