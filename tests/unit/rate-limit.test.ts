@@ -2,7 +2,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { consumeWith, consumerFor } from "../../server/features/rate-limit/consume";
 import { gcraStep } from "../../server/features/rate-limit/gcra";
 import { parseRate } from "../../server/features/rate-limit/rate";
@@ -73,12 +73,18 @@ describe("counting under concurrency (a compare-and-set over the store's atomic 
   });
 
   it("in memory, a large table is swept of keys past their window, never of a key still counting", async () => {
-    const consume = consumerFor({ name: "memory", atomic: memoryAtomicStore() })!;
-    expect((await consume("live", 1, 3_600_000)).allowed).toBe(true);
-    for (let i = 0; i < 10_000; i++) await consume(`caller-${i}`, 1, 1);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect((await consume("live", 1, 3_600_000)).allowed).toBe(false); // the sweep ran here (10,001 keys) and kept it
-    expect((await consume("caller-0", 1, 1)).allowed).toBe(true);
+    // The clock is the test's: the sweep runs at a known moment (the 10,000th key), after the short windows have passed.
+    vi.useFakeTimers({ toFake: ["Date"], now: 1_000_000 });
+    try {
+      const consume = consumerFor({ name: "memory", atomic: memoryAtomicStore() })!;
+      expect((await consume("live", 1, 3_600_000)).allowed).toBe(true);
+      for (let i = 0; i < 9_999; i++) await consume(`caller-${i}`, 1, 1);
+      vi.setSystemTime(1_000_005);
+      expect((await consume("live", 1, 3_600_000)).allowed).toBe(false); // swept here, and kept
+      expect((await consume("caller-0", 1, 1)).allowed).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("on files, through two stores on one folder (two processes): 40 at once, 10 allowed", async () => {

@@ -45,16 +45,14 @@ const consumed = (answer: unknown): Consumed => {
   return { allowed: Number(allowed) === 1, retryAfterMs: Number(retryAfterMs) };
 };
 
-/** Through the store's own client: a script on Redis and Upstash, a Durable Object per key on Workers. */
-function clientCounting({ kind, loaded, keyPrefix = "" }: NonNullable<SelectedStorage["client"]>): Consume {
-  if (kind === "durable") {
-    return async (key, limit, windowMs) => {
-      const namespace = (await loaded) as Clients["durable"];
-      return namespace.get(namespace.idFromName(key)).rateLimitConsume(key, limit, windowMs);
-    };
-  }
-  // The Worker build's preset is written in at build time: its bundle carries no Redis script.
-  if (import.meta.preset === "cloudflare-durable") throw new Error(`a ${kind} client on Workers`);
+/** On Workers: a Durable Object per key, which counts with its own atomic operations (`durable-object.ts`). */
+const durableCounting = (loaded: Promise<unknown>): Consume => async (key, limit, windowMs) => {
+  const namespace = (await loaded) as Clients["durable"];
+  return namespace.get(namespace.idFromName(key)).rateLimitConsume(key, limit, windowMs);
+};
+
+/** On Redis and Upstash: the script, through the store's own client, on the keys of its atomic operations. */
+function scriptCounting({ kind, loaded, keyPrefix = "" }: NonNullable<SelectedStorage["client"]>): Consume {
   if (kind === "redis") return async (key, limit, windowMs) => consumed(await ((await loaded) as Clients["redis"]).eval(CONSUME, 1, keyPrefix + key, `${limit}`, `${windowMs}`));
   return async (key, limit, windowMs) => consumed(await ((await loaded) as Clients["upstash"]).eval(CONSUME, [keyPrefix + key], [`${limit}`, `${windowMs}`]));
 }
@@ -94,11 +92,13 @@ function inProcessCounting(atomic: AtomicStore): Consume {
 /** How this server counts, or undefined when its store has no atomic operations. */
 export function consumerFor(selected: SelectedStorage | undefined): Consume | undefined {
   if (!selected?.atomic) return undefined;
-  // A Worker's store is always the Durable Object (the preset is written in at build time): its bundle has nothing else.
-  if (!selected.client && import.meta.preset !== "cloudflare-durable") {
-    if (!selected.driver) return memoryCounting();
-    return guarded({ name: selected.name, consume: inProcessCounting(selected.atomic) }).consume;
-  }
+  const { name, client } = selected;
   // Bounded and traced like any storage operation (a fault: StorageUnavailableError).
-  return guarded({ name: selected.name, consume: clientCounting(selected.client!) }).consume;
+  const guard = (consume: Consume) => guarded({ name, consume }).consume;
+  // A Worker's store is always the Durable Object, and its preset is written in at build time: its bundle has nothing else.
+  const onWorkers = import.meta.preset === "cloudflare-durable";
+  if (client?.kind === "durable") return guard(durableCounting(client.loaded));
+  if (onWorkers) return undefined;
+  if (client) return guard(scriptCounting(client));
+  return selected.driver ? guard(inProcessCounting(selected.atomic)) : memoryCounting();
 }
