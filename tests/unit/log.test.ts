@@ -1,6 +1,6 @@
 /** The log's escaping: what a client sent never becomes a line of its own, a terminal escape or reordered text, in either format. */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { errorFields, escapeControlCharacters, formatLine, logInfo, logInfoMembers, setLogFormat } from "../../server/mcp/log";
+import { errorFields, escapeControlCharacters, formatLine, setLogFormat } from "../../server/mcp/log";
 
 const FORGED = "x\r\n[mcp] forged\u001b[31m\u007f\u009b2J\u2028\u2029end";
 /** Any control character or line break but the newline that ends a line. */
@@ -72,41 +72,49 @@ describe("writing lines", () => {
     vi.restoreAllMocks();
   });
 
-  /** What reaches stdout, write by write, while `act` runs with fake timers, and until what it left pending is written. */
-  function writesDuring(act: (writes: string[]) => void): string[] {
+  type Log = typeof import("../../server/mcp/log");
+
+  /**
+   * What reaches stdout, write by write, while `act` runs with fake timers, and until what it left pending is written.
+   * The log module is loaded afresh: in this worker's shared module cache, another file's lines may wait in the
+   * batch of the one loaded above, on a real timer.
+   */
+  async function writesDuring(act: (log: Log, writes: string[]) => void): Promise<string[]> {
     const writes: string[] = [];
     vi.useFakeTimers();
-    setLogFormat("json");
+    vi.resetModules();
+    const fresh: Log = await import("../../server/mcp/log");
+    fresh.setLogFormat("json");
     vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (writes.push(String(chunk)), true));
-    act(writes);
+    act(fresh, writes);
     vi.advanceTimersByTime(50);
     return writes;
   }
 
-  it("batches the lines of a moment into one write, at most 50 ms after the first", () => {
-    const writes = writesDuring((written) => {
-      logInfo("one");
-      logInfo("two");
+  it("batches the lines of a moment into one write, at most 50 ms after the first", async () => {
+    const writes = await writesDuring((log, written) => {
+      log.logInfo("one");
+      log.logInfo("two");
       vi.advanceTimersByTime(49);
       expect(written).toEqual([]);
-      logInfoMembers("three", `"status":200`);
+      log.logInfoMembers("three", `"status":200`);
       vi.advanceTimersByTime(1);
       expect(written).toHaveLength(1);
     });
     expect(writes[0]!.split("\n").filter(Boolean).map((line) => JSON.parse(line).msg)).toEqual(["one", "two", "three"]);
   });
 
-  it("writes a batch at once when it reaches 16 KB", () => {
-    const writes = writesDuring((written) => {
-      for (let i = 0; i < 100; i++) logInfo("filler", { text: "x".repeat(200) });
+  it("writes a batch at once when it reaches 16 KB", async () => {
+    const writes = await writesDuring((log, written) => {
+      for (let i = 0; i < 100; i++) log.logInfo("filler", { text: "x".repeat(200) });
       expect(written).toHaveLength(1);
       expect(written[0]!.length).toBeGreaterThanOrEqual(16 * 1024);
     });
     expect(writes.join("").split("\n").filter(Boolean)).toHaveLength(100);
   });
 
-  it("a line of JSON members is one valid JSON line, escaped like any other", () => {
-    const writes = writesDuring(() => logInfoMembers("request", `"status":200,"method":${JSON.stringify(FORGED)}`));
+  it("a line of JSON members is one valid JSON line, escaped like any other", async () => {
+    const writes = await writesDuring((log) => log.logInfoMembers("request", `"status":200,"method":${JSON.stringify(FORGED)}`));
     const [line, end] = writes[0]!.split("\n");
     expect(end).toBe("");
     expect(line).not.toMatch(CONTROL);
