@@ -17,14 +17,16 @@ import { registry } from "./registry";
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(?:;|$)/i;
 
-/** Cancels the request when a Node client disconnects before the response is complete. */
-export function cancelOnDisconnect(event: H3Event, channel: ResponseChannel): void {
+/** Watches a Node client for a `ResponseChannel`: `cancel` runs once it disconnects before the response is complete. */
+export function disconnectWatcher(event: H3Event): ((cancel: () => void) => void) | undefined {
   const response = event.node?.res;
   // On Workers the response is a stand-in: an SSE stream is cancelled through its ReadableStream instead.
-  if (typeof response?.once !== "function") return;
-  response.once("close", () => {
-    if (!response.writableFinished) channel.cancel();
-  });
+  if (typeof response?.once !== "function") return undefined;
+  return (cancel) => {
+    const ifUnfinished = () => void (response.writableFinished || cancel());
+    if (response.destroyed) ifUnfinished();
+    else response.once("close", ifUnfinished);
+  };
 }
 
 /**
@@ -117,8 +119,7 @@ function createMcpContext(event: H3Event, message: JsonRpcRequest, auth: AuthInf
   const read: HeaderReader = (name) => requestHeader(event, name);
   const selection = selectEra(message, read("mcp-protocol-version"));
   const fields = selection.era === "modern" ? modernFields(read, message, auth) : legacyFields(event, message, selection.version, auth);
-  const channel = new ResponseChannel();
-  cancelOnDisconnect(event, channel);
+  const channel = new ResponseChannel(disconnectWatcher(event));
   return new RequestContext(message, auth, fields, event, channel);
 }
 

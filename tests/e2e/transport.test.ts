@@ -110,6 +110,20 @@ describe("streaming and cancellation", () => {
     // Only a cancelled run writes this line (a finished one would not), so the wait may be generous.
     await expect.poll(() => server.logs()).toMatch(/\[fixture\] progress_steps cancelled during step \d+ of 100/);
   });
+
+  it("cancels a handler that sent nothing yet (its answer would be JSON) when the client goes away", async () => {
+    const controller = new AbortController();
+    const reply = fetch(server.url, {
+      method: "POST",
+      headers: standardHeaders("tools/call", { name: "progress_steps" }),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 78, method: "tools/call", params: { name: "progress_steps", arguments: { steps: 99, delay_ms: 100 }, _meta: meta() } }),
+      signal: controller.signal,
+    });
+    await expect.poll(() => server.logs()).toMatch(/\[fixture\] progress_steps started: 99 steps/);
+    controller.abort();
+    await expect(reply).rejects.toThrow();
+    await expect.poll(() => server.logs()).toMatch(/\[fixture\] progress_steps cancelled during step \d+ of 99/);
+  });
 });
 
 describe("Host", () => {

@@ -21,7 +21,7 @@ import { nowSeconds, utf8Encode } from "../../mcp/internal/basics";
 import { logWarning } from "../../mcp/log";
 import { MAX_URI_LENGTH, MAX_URIS, STREAM_LIFETIME_MS, mayRead, servedResource } from "../../mcp/methods/listen";
 import { notificationMessage } from "../../mcp/protocol";
-import { cancelOnDisconnect } from "../../mcp/read-request";
+import { disconnectWatcher } from "../../mcp/read-request";
 import { resourceChannel } from "../../mcp/resource-updates";
 import { digestKeySegment } from "../../mcp/storage-keys";
 import { openSession, sessionHeader, sessionNotFound, type LegacySession } from "./session";
@@ -118,8 +118,7 @@ async function openStream(event: H3Event, token: string, store: AtomicStore, bus
   }
   if (!session) return sendError(event, undefined, sessionNotFound());
   const auth = event.context.mcpAuth;
-  const channel = new ResponseChannel();
-  cancelOnDisconnect(event, channel);
+  const channel = new ResponseChannel(disconnectWatcher(event));
   setResponseStatus(event, 200);
   setResponseHeaders(event, SSE_HEADERS);
   // A comment first, so the status and headers go out now rather than with the first update.

@@ -71,8 +71,9 @@ function readStream(request: IncomingMessage, limit: number, timeoutMs: number):
       if (settled) return;
       settled = true;
       cancelDeadline();
-      request.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
+      // A body read to its end keeps its listeners, which cannot fire again: removing them cost 3 % of a request's instructions.
       if (error) {
+        request.off("data", onData).off("end", onEnd);
         request.pause();
         reject(error);
       } else resolve(body!);
@@ -98,9 +99,9 @@ function readStream(request: IncomingMessage, limit: number, timeoutMs: number):
       settle(undefined, buffer ? buffer.subarray(0, size) : (first ?? new Uint8Array(0)));
     };
     const onError = (error: Error) => settle(error);
-    const onClose = () => settle(new Error("the client closed the connection before sending the whole body"));
     const cancelDeadline = setDeadline(timeoutMs, () => settle(new BodyTimeoutError(timeoutMs)));
-    request.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
+    // No "close" listener (it cost as much as the rest of the read): a client gone mid-body errors the request ("aborted").
+    request.on("data", onData).on("end", onEnd).on("error", onError);
   });
 }
 
