@@ -1,13 +1,12 @@
 /**
- * The operator's log: one JSON object per line (`time`, `level`, `msg`, and fields), which log
- * pipelines, Workers Logs and Vercel's log drains read as they are; in `npm run dev`, readable text
- * instead (`NITRO_MCP_LOG_FORMAT` overrides either). What went wrong and why goes here, for the
- * operator only: clients get a reference at most. Never log a secret, a token or a sealed state.
+ * The operator's log: one JSON object per line (`time`, `level`, `msg`, and fields), which log pipelines, Workers Logs and
+ * Vercel's log drains read as they are; in `npm run dev`, readable text instead (`NITRO_MCP_LOG_FORMAT` overrides either).
+ * What went wrong and why goes here, for the operator only: clients get a reference at most. Never log a secret, a token
+ * or a sealed state.
  *
- * Lines carry what clients sent (ids, methods, names, URIs, error messages quoting them), so in
- * both formats a line is one line: no raw newline or control character reaches the reader, who
- * could otherwise be shown forged lines or terminal escapes. And a log reader that goes away (a
- * closed pipe, a full disk) costs the lines it misses, never the server.
+ * Lines carry what clients sent (ids, methods, names, URIs, error messages quoting them), so in both formats a line is one
+ * line: no raw newline or control character reaches the reader, who could otherwise be shown forged lines or terminal
+ * escapes. A log reader that goes away (a closed pipe, a full disk) costs the lines it misses, never the server.
  */
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -63,10 +62,9 @@ function lineWriters(): Record<LogLevel, Write> {
 }
 
 /**
- * A line waits at most FLUSH_AFTER_MS, and a batch grows to at most FLUSH_AT_BYTES, before it is
- * written: under load, one write per few dozen requests (an immediate and a write per event-loop
- * turn cost a sixth of the throughput, a write per line a third). A Vercel function may be frozen
- * once its response is sent, so there the lines of a turn leave at its end.
+ * A line waits at most FLUSH_AFTER_MS, a batch grows to at most FLUSH_AT_BYTES: under load, one write per few dozen
+ * requests (an immediate and a write per event-loop turn cost a sixth of the throughput, a write per line a third).
+ * A Vercel function may be frozen once its response is sent, so there the lines of a turn leave at its end.
  */
 const FLUSH_AFTER_MS = 50;
 const FLUSH_AT_BYTES = 16 * 1024;
@@ -75,11 +73,10 @@ const later = (flush: () => void): unknown => (onVercel ? setImmediate(flush) : 
 const cancel = (timer: unknown): void => (onVercel ? clearImmediate(timer as NodeJS.Immediate) : clearTimeout(timer as NodeJS.Timeout));
 
 /**
- * A writer that batches lines into one write, and drops every line once `stream` has failed
- * (EPIPE when the reader went away, ENOSPC…). Its error listener is what keeps a failed write
- * from becoming an uncaught exception, which Nitro would log with console.error to the same dead
- * stream, failing again, forever; console.* writes (Nitro's own) find it too. What is pending
- * leaves when the process exits.
+ * A writer that batches lines into one write, and drops every line once `stream` has failed (EPIPE when the reader
+ * went away, ENOSPC…). Its error listener keeps a failed write from becoming an uncaught exception, which Nitro would
+ * log with console.error to the same dead stream, failing again, forever; console.* writes (Nitro's own) find it too.
+ * What is pending leaves when the process exits.
  */
 function batched(stream: NodeJS.WriteStream, stdio: { once?: NodeJS.Process["once"] }, onFailure: (reason: string) => void): Write {
   let pending = "";
@@ -150,14 +147,17 @@ export function log(level: LogLevel, message: string, fields: LogFields = {}): v
 }
 
 /**
- * Writes one info line whose fields the caller wrote as JSON members, each value from JSON.stringify
- * (`"status":200,"method":"tools/call"`): for a line per request, which then builds no object to serialize.
- * @example logInfoMembers("request", `"status":${status},"method":${JSON.stringify(method)}`)
+ * One info line of fields the caller wrote as JSON members, each value a number or from `logValue`: for a line per request,
+ * with no object to serialize, and only short values to escape (scanning the line was half the cost of writing it).
+ * @example logInfoMembers("request", `"status":${status},"method":${logValue(method)}`)
  */
 export function logInfoMembers(message: string, members: string): void {
   writers ??= lineWriters();
-  writers.info(format === "json" ? escapeControlCharacters(`${jsonHead("info", message)},${members}}`) : prettyLine("info", message, JSON.parse(`{${members}}`)));
+  writers.info(format === "json" ? `${escapeControlCharacters(jsonHead("info", message))},${members}}` : prettyLine("info", message, JSON.parse(`{${members}}`)));
 }
+
+/** A value for `logInfoMembers`: its JSON, every control character escaped. */
+export const logValue = (value: unknown): string => escapeControlCharacters(JSON.stringify(value) ?? "null");
 
 export const logInfo = (message: string, fields?: LogFields): void => log("info", message, fields);
 export const logWarning = (message: string, fields?: LogFields): void => log("warn", message, fields);

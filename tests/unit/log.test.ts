@@ -113,11 +113,11 @@ describe("writing lines", () => {
     expect(writes.join("").split("\n").filter(Boolean)).toHaveLength(100);
   });
 
-  it("a line of JSON members is one valid JSON line, escaped like any other", async () => {
-    const writes = await writesDuring((log) => log.logInfoMembers("request", `"status":200,"method":${JSON.stringify(FORGED)}`));
+  it("a line of JSON members, its values from logValue, is one valid JSON line, escaped like any other", async () => {
+    const writes = await writesDuring((log) => log.logInfoMembers(`request ${FORGED}`, `"status":200,"method":${log.logValue(FORGED)}`));
     const [line, end] = writes[0]!.split("\n");
     expect(end).toBe("");
     expect(line).not.toMatch(CONTROL);
-    expect(JSON.parse(line!)).toMatchObject({ level: "info", msg: "request", status: 200, method: FORGED });
+    expect(JSON.parse(line!)).toMatchObject({ level: "info", msg: `request ${FORGED}`, status: 200, method: FORGED });
   });
 });

@@ -25,7 +25,7 @@ import { observeRequests } from "../../../mcp/features";
 import type { RequestOutcome } from "../../../mcp/http/error-reply";
 import { isPlainObject } from "../../../mcp/internal/basics";
 import { type JsonRpcRequest, META, nameFieldOf } from "../../../mcp/protocol";
-import { logInfoMembers } from "../../../mcp/log";
+import { logInfoMembers, logValue as json } from "../../../mcp/log";
 import { SETTINGS } from "../settings";
 
 const tracer = trace.getTracer("mcp-edge-template");
@@ -134,8 +134,6 @@ declare module "h3" {
   }
 }
 
-const json = JSON.stringify;
-
 /**
  * The request's line, as JSON members: what a refused request still says about itself (its message, once read), and how
  * it ended. Written straight into the line, one per request: no object to build and serialize.
@@ -154,7 +152,7 @@ function requestLogMembers(event: H3Event, durationMs: number, withArguments: bo
   if (mcpOutcome?.errorCode !== undefined) members += `,"errorCode":${mcpOutcome.errorCode}`;
   else if (mcpOutcome?.resultType) members += `,"resultType":${json(mcpOutcome.resultType)}`;
   if (mcpOutcome?.toolError) members += `,"toolError":true`;
-  const args = withArguments ? mcpMessage && json(mcpMessage.params.arguments) : undefined;
+  const args = withArguments && mcpMessage?.params.arguments !== undefined ? json(mcpMessage.params.arguments) : undefined;
   return args === undefined ? members : `${members},"arguments":${args}`;
 }
 
