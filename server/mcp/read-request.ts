@@ -20,7 +20,7 @@ const JSON_CONTENT_TYPE = /^application\/json\s*(?:;|$)/i;
 /** Watches a Node client for a `ResponseChannel`: `cancel` runs once it disconnects before the response is complete. */
 export function disconnectWatcher(event: H3Event): ((cancel: () => void) => void) | undefined {
   const response = event.node?.res;
-  // On Workers the response is a stand-in: an SSE stream is cancelled through its ReadableStream instead.
+  // Workers' stand-in response has `once` too (and finishes before it closes); without it, a stream's own cancel ends it.
   if (typeof response?.once !== "function") return undefined;
   return (cancel) => {
     const ifUnfinished = () => void (response.writableFinished || cancel());

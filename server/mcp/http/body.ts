@@ -61,8 +61,7 @@ const decoder = new TextDecoder();
 
 function readStream(request: IncomingMessage, limit: number, timeoutMs: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    // One chunk is kept as it came; a second starts a buffer grown by doubling (not sized by Content-Length: a client
-    // could declare the limit and trickle bytes).
+    // One chunk is kept as it came; a second starts a buffer grown by doubling (not sized by Content-Length: a client could declare the limit and trickle bytes).
     let first: Uint8Array | undefined;
     let buffer: Uint8Array | undefined;
     let size = 0;
@@ -71,7 +70,8 @@ function readStream(request: IncomingMessage, limit: number, timeoutMs: number):
       if (settled) return;
       settled = true;
       cancelDeadline();
-      // A body read to its end keeps its listeners, which cannot fire again: removing them cost 3 % of a request's instructions.
+      // Listeners stay on a body read to its end (removing them cost 3 % of a request's work), but keep none of its bytes.
+      first = buffer = undefined;
       if (error) {
         request.off("data", onData).off("end", onEnd);
         request.pause();

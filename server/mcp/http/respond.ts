@@ -44,10 +44,9 @@ export async function respond(event: H3Event, mcp: McpContext, steps: StateSteps
 }
 
 /*
- * The response channel of one request. Notifications sent before `respond` decides are buffered, then flushed first.
- * After the client disconnects (or the stream ends) every send is a no-op, so a cancelled request never writes anything
- * more. The AbortSignal is made, and the client watched, only once asked for (`signal`, `closed`, a stream): most requests
- * never ask, and a listener on every response cost 4 % of a request's instructions.
+ * The response channel of one request: notifications sent before `respond` decides are buffered, then flushed first. Once
+ * the client is gone (or the stream ended), every send is a no-op. The AbortSignal is made, and the client watched, only
+ * when asked for (`signal`, `closed`, a stream): most requests never ask, and a listener on each cost 4 % of their work.
  */
 const encoder = new TextEncoder();
 const sseFrame = (json: string) => encoder.encode(`event: message\ndata: ${json}\n\n`);
@@ -106,10 +105,9 @@ export class ResponseChannel {
     else this.onFirstNotification = callback;
   }
 
-  /** Switches to SSE: returns the stream, starting with whatever was buffered. */
+  /** Switches to SSE: returns the stream, starting with whatever was buffered; closed at once if the client is already gone. */
   openStream(): ReadableStream<Uint8Array> {
-    this.watch();
-    return new ReadableStream<Uint8Array>({
+    const stream = new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.controller = controller;
         for (const json of this.buffer) controller.enqueue(sseFrame(json));
@@ -117,6 +115,8 @@ export class ResponseChannel {
       },
       cancel: () => this.cancel(),
     });
+    this.watch(); // after `start` took the controller, which a cancel closes
+    return stream;
   }
 
   /** Ends the response: on a stream, writes the final message and closes it. Later sends are dropped. */
