@@ -7,10 +7,7 @@ import { featureDirs, mcpFeaturesModule } from "./server/build/features-module";
 import { mcpPlatformModule } from "./server/build/platform-module";
 import { SETTINGS, settingDefaults } from "./server/mcp/settings";
 
-const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
-  name: string;
-  version: string;
-};
+const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { name: string; version: string };
 
 // `npm run build:cloudflare` builds into its own folder, so the Node and Workers builds can coexist.
 const cloudflare = (process.env.NITRO_PRESET ?? "").startsWith("cloudflare");
@@ -39,6 +36,8 @@ export default defineNitroConfig({
       upload_source_maps: true,
     },
   },
+  // Every dependency bundled, none traced into node_modules: loading zod's and jose's 170 files alone took ~90 ms of a cold start.
+  noExternals: true,
   rollupConfig: {
     // Replaces Nitro's filter, so keeps it (circular deps, eval, source maps), muting zod 4.6's comments that Rollup takes for annotations.
     onwarn(warning, warn) {
