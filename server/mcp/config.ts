@@ -33,8 +33,7 @@ let cached: McpConfig | undefined;
 
 /** The configuration, parsed once per process (Workers populate `process.env` from their vars and secrets). */
 export function useMcpConfig(): McpConfig {
-  cached ??= parseMcpConfig(useRuntimeConfig().mcp as Record<string, unknown>, process.env);
-  return cached;
+  return (cached ??= parseMcpConfig(useRuntimeConfig().mcp as Record<string, unknown>, process.env));
 }
 
 /** A feature's own settings (its `settings.ts` table), parsed from the same runtime config, once per table. */

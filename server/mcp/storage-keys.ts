@@ -7,8 +7,6 @@ import { base64UrlEncode, utf8Encode } from "./internal/basics";
 
 export const KEY_SEGMENT = /^[A-Za-z0-9_-]{1,128}$/;
 
-export const isKeySegment = (value: string): boolean => KEY_SEGMENT.test(value);
-
 /** A key segment for any text (a principal, a URI): its SHA-256, base64url. Distinct texts never share one. */
 export async function digestKeySegment(text: string): Promise<string> {
   return base64UrlEncode(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8Encode(text))));

@@ -3,7 +3,9 @@
  * backends (Web Crypto for Workers, node:crypto for Node builds), which must be interchangeable:
  * a fleet in the middle of a rolling deploy, or mixing platforms, opens every state any of it sealed.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { canonicalJson, utf8Encode } from "../../server/mcp/internal/basics";
 import type { StateCipher } from "../../server/mcp/state/cipher";
 import { stateCipher as nodeCipher } from "../../server/mcp/state/cipher.node";
 import { stateCipher as webCipher } from "../../server/mcp/state/cipher.web";
@@ -123,5 +125,31 @@ describe("the two cipher backends are interchangeable", () => {
       ok: false,
       reason: "authentication failed (tampered, or sealed for another request)",
     });
+  });
+});
+
+describe("the bytes a state is bound to", () => {
+  it("canonical JSON is the same value, spelled alike whatever key order the client sent", () => {
+    const reverseKeys = (value: unknown): unknown =>
+      JSON.parse(JSON.stringify(value), (_, v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v));
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(JSON.parse(canonicalJson(value))).toEqual(value);
+        expect(canonicalJson(reverseKeys(value))).toBe(canonicalJson(value));
+      }),
+    );
+    expect(canonicalJson({ b: { d: 1, c: [2, { f: 3, e: 4 }] }, a: undefined, "": [undefined, "x"] })).toBe('{"":[null,"x"],"b":{"c":[2,{"e":4,"f":3}],"d":1}}');
+  });
+
+  it("UTF-8 encoding gives TextEncoder's bytes for any text, short or past the scratch buffer", () => {
+    const encoder = new TextEncoder();
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: "grapheme" }), fc.string({ unit: "binary", minLength: 2700, maxLength: 3000 })), (text) => {
+        expect(utf8Encode(text)).toEqual(encoder.encode(text));
+      }),
+    );
+    const first = utf8Encode("first");
+    utf8Encode("second");
+    expect(new TextDecoder().decode(first)).toBe("first"); // a copy: the scratch buffer is reused
   });
 });

@@ -5,7 +5,7 @@
  * answers) never lose a change, and a terminal status is final.
  */
 import { useAtomicStore } from "../../mcp/atomic-store";
-import { isKeySegment } from "../../mcp/storage-keys";
+import { KEY_SEGMENT } from "../../mcp/storage-keys";
 import type { AuthInfo } from "../../mcp/context";
 import type { ValidArguments } from "../../mcp/entries";
 import { invalidParams } from "../../mcp/errors";
@@ -56,7 +56,7 @@ export interface TaskRecord {
  * any store sees it, instead of a path the files store refuses (which would read as an outage).
  */
 function keyOf(id: string): string {
-  if (!isKeySegment(id)) throw invalidParams(`Invalid task id "${clip(id, 64)}": task ids are 1 to 128 letters, digits, - and _`);
+  if (!KEY_SEGMENT.test(id)) throw invalidParams(`Invalid task id "${clip(id, 64)}": task ids are 1 to 128 letters, digits, - and _`);
   return `task:${id}`;
 }
 

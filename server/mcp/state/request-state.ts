@@ -28,7 +28,7 @@ let ring: Promise<StateKeyRing> | undefined;
  * under 32 bytes stops the start-up. No secret: a random per-process key in `nitropack dev` (warned); a build cannot seal, so cannot ask.
  */
 export function useStateKeyRing(): Promise<StateKeyRing> {
-  ring ??= (() => {
+  return (ring ??= (() => {
     const config = useMcpConfig();
     const allowEphemeral = !config.stateSecret && !!import.meta.dev;
     if (allowEphemeral) {
@@ -40,8 +40,7 @@ export function useStateKeyRing(): Promise<StateKeyRing> {
       logWarning("NITRO_MCP_STATE_SECRET is not set: tools, prompts and resources that ask for input are disabled.");
     }
     return createStateKeyRing({ cipher: stateCipher, secret: config.stateSecret, previous: config.stateSecretPrevious, allowEphemeral });
-  })();
-  return ring;
+  })());
 }
 
 /**
