@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
  * `node tests/bench/profile.mjs [call|retry] [seconds]`: where the CPU of one request goes in this template's Node build
- * under load (32 connections, the bench's flags), part by part: the profile of `node --cpu-prof`, each sample's
- * function mapped through the build's source maps to the project module or library it came from. Main thread only (the
- * GC's helper threads are not in it). For the retry round, another instance with the same secret issues the states,
+ * under load (32 connections, the bench's flags), part by part, and for tools/call beside the JSON-RPC floor's under the
+ * same load: the profile of `node --cpu-prof`, each sample's function mapped through the build's source maps to the
+ * project module or library it came from. Main thread only (the GC's helper threads are not in it). For the retry round, another instance with the same secret issues the states,
  * so the profiled one only opens, claims and answers.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -46,24 +46,33 @@ function partOf({ functionName, url, lineNumber, columnNumber }, sourceOf) {
   // An optional feature by its name, not its folder: a fork that removes it keeps no path to it in results.md.
   const feature = /server\/features\/([^/]+)/.exec(source);
   if (feature) return `feature: ${feature[1]}`;
+  if (source.includes("tests/bench/contenders/")) return "the JSON-RPC floor's route";
   const own = /(server\/mcp\/(?:[^/]+\/)?[^/]+\.ts|server\/[^/]+|utils\/[^/]+|routes\/[^/]+|tests\/[^/]+\/[^/]+)/.exec(source);
   return own ? `template: ${own[1]}` : "other";
 }
 
+/** What can be profiled: the template's bench build, or the JSON-RPC floor (run.mjs's contenders of the same keys). */
+const PROFILED = {
+  template: { build: "bench", output: ".output-bench", path: "/mcp" },
+  "jsonrpc-floor": { build: "nitro-floor", output: ".output-nitro-floor", path: "/jsonrpc" },
+};
+
 /**
- * Profiles `scenario` (one of scenarios.mjs) on the template's bench build for `seconds` under autocannon (`load`): its
- * main-thread CPU per request, and each part's, largest first.
+ * Profiles `scenario` (one of scenarios.mjs) on `contender` (a key of PROFILED) for `seconds` under autocannon (`load`):
+ * its main-thread CPU per request, and each part's, largest first.
  */
-export async function profileSplit(scenario, seconds, load) {
-  if (!existsSync(".output-bench/server/index.mjs")) await buildTarget("bench");
-  const issuer = scenario.prepare ? await startServer({ output: ".output-bench", env, keepOutput: false, nodeArgs: PROCESS_FLAGS }) : undefined;
-  if (issuer) await scenario.prepare(issuer.url, "template");
+export async function profileSplit(scenario, seconds, load, contender = "template") {
+  const { build, output, path } = PROFILED[contender];
+  if (!existsSync(`${output}/server/index.mjs`)) await buildTarget(build);
+  const issuer = scenario.prepare && contender === "template" ? await startServer({ output, env, keepOutput: false, nodeArgs: PROCESS_FLAGS }) : undefined;
+  if (issuer) await scenario.prepare(issuer.url, contender);
   await issuer?.stop();
 
   const profiles = mkdtempSync(join(tmpdir(), "mcp-profile-"));
   const flags = [...PROCESS_FLAGS, "--cpu-prof", `--cpu-prof-dir=${profiles}`, "--cpu-prof-interval=100"];
-  const server = await startServer({ output: ".output-bench", env, keepOutput: false, nodeArgs: flags });
-  const result = await load({ url: server.url, method: "POST", connections: 32, requests: scenario.requests(server.url, "template"), duration: seconds });
+  const server = await startServer({ output, env, keepOutput: false, nodeArgs: flags });
+  const url = server.url.replace(/\/mcp$/, path);
+  const result = await load({ url, method: "POST", connections: 32, requests: scenario.requests(url, contender), duration: seconds });
   await server.stop();
   if (result.non2xx || result.errors) throw new Error(`${scenario.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
 
@@ -88,12 +97,18 @@ export async function profileSplit(scenario, seconds, load) {
   };
 }
 
-/** The split as a markdown table (parts under 0.05 µs left out). */
-export const splitTable = ({ parts }) => [
-  "| part | µs a request | share |",
-  "|---|---|---|",
-  ...parts.filter(({ micros }) => micros >= 0.05).map(({ part, micros, share }) => `| ${part} | ${micros.toFixed(2)} | ${(100 * share).toFixed(1)} % |`),
-];
+/** The split as a markdown table (parts under 0.05 µs left out); with `floor`, the floor's µs for each part beside it. */
+export function splitTable({ parts }, floor) {
+  const floorOf = new Map(floor?.parts.map(({ part, micros }) => [part, micros]));
+  const cells = (part, micros) => (floor ? ` ${(floorOf.get(part) ?? 0).toFixed(2)} | ${(micros - (floorOf.get(part) ?? 0)).toFixed(2)} |` : "");
+  const extra = floor ? [...floorOf].filter(([part, micros]) => micros >= 0.05 && !parts.some((own) => own.part === part)) : [];
+  return [
+    `| part | µs a request | share |${floor ? " JSON-RPC floor, µs | difference, µs |" : ""}`,
+    `|---|---|---|${floor ? "---|---|" : ""}`,
+    ...parts.filter(({ micros }) => micros >= 0.05).map(({ part, micros, share }) => `| ${part} | ${micros.toFixed(2)} | ${(100 * share).toFixed(1)} % |${cells(part, micros)}`),
+    ...extra.map(([part, micros]) => `| ${part} | 0.00 | 0.0 % | ${micros.toFixed(2)} | ${(-micros).toFixed(2)} |`),
+  ];
+}
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   ensureBenchDependencies();
@@ -104,6 +119,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     which === "retry" ? entry.name.startsWith("MRTR retry") : entry.name === "tools/call (text)",
   );
   const split = await profileSplit(scenario, seconds, autocannon);
-  console.log(`${split.scenario}: ${Math.round(split.perSecond).toLocaleString("en-US")} req/s under the profiler, ${split.microsPerRequest.toFixed(1)} µs of main-thread CPU a request\n`);
-  console.log(splitTable(split).join("\n"));
+  // tools/call beside the JSON-RPC floor under the same load: the difference, part by part, is what the template adds.
+  const floor = which === "call" ? await profileSplit(scenario, seconds, autocannon, "jsonrpc-floor") : undefined;
+  const line = (of) => `${Math.round(of.perSecond).toLocaleString("en-US")} req/s under the profiler, ${of.microsPerRequest.toFixed(1)} µs of main-thread CPU a request`;
+  console.log(`${split.scenario}: ${line(split)}${floor ? `; the JSON-RPC floor: ${line(floor)}` : ""}\n`);
+  console.log(splitTable(split, floor).join("\n"));
 }

@@ -84,9 +84,11 @@ export function renderReport({ settings, contenders, measured, costs, splits, mi
     lines.push(`| ${LABELS[variant]} | ${spread(slot.rps)} | ${spread(slot.p50)} | ${spread(slot.p99)} | ${cost} | ${p50} |`);
   }
 
-  lines.push("", "## Where a request's CPU goes", "", "The template's Node build alone under the same load, `node --cpu-prof` (`tests/bench/profile.mjs`): each sample's function mapped through the build's source maps to its module or library. Main thread only; the profiler slows it a little.");
+  lines.push("", "## Where a request's CPU goes", "", "The template's Node build alone under the same load, `node --cpu-prof` (`tests/bench/profile.mjs`): each sample's function mapped through the build's source maps to its module or library; for tools/call, the JSON-RPC floor profiled the same way beside it, so the difference column is what the template costs more, part by part. Main thread only; the profiler slows it a little.");
+  const underProfiler = (split) => `${fmt(split.microsPerRequest, 1)} µs of main-thread CPU a request (${fmt(split.perSecond)} req/s under the profiler)`;
   for (const split of splits) {
-    lines.push("", `**${split.scenario}**: ${fmt(split.microsPerRequest, 1)} µs of main-thread CPU a request (${fmt(split.perSecond)} req/s under the profiler)`, "", ...splitTable(split));
+    const floor = split.floor ? `; the JSON-RPC floor under the same load, ${underProfiler(split.floor)}, beside it part by part` : "";
+    lines.push("", `**${split.scenario}**: ${underProfiler(split)}${floor}`, "", ...splitTable(split, split.floor));
   }
 
   lines.push("", "## Micro-benchmarks", "", "In process, median of batches.", "", "| operation | µs per operation |", "|---|---|");

@@ -199,7 +199,13 @@ async function main() {
   // Where a request's CPU goes (profile.mjs), on a server of its own once the others are stopped: tools/call, and the retry round.
   const profiled = scenarios(settings).filter((scenario) => scenario.name === "tools/call (text)" || (!smoke && scenario.name.startsWith("MRTR retry")));
   const splits = [];
-  for (const scenario of profiled) splits.push(await profileSplit(scenario, smoke ? 1 : settings.durationSeconds, autocannon));
+  for (const scenario of profiled) {
+    const seconds = smoke ? 1 : settings.durationSeconds;
+    const split = await profileSplit(scenario, seconds, autocannon);
+    // tools/call beside the JSON-RPC floor: what the template adds, part by part.
+    if (scenario.name === "tools/call (text)") split.floor = await profileSplit(scenario, seconds, autocannon, "jsonrpc-floor");
+    splits.push(split);
+  }
 
   const report = renderReport({
     splits,

@@ -45,7 +45,8 @@ export async function buildTarget(name) {
   if (!spec) throw new Error(`unknown build ${name}`);
   const overrides = spec.output
     ? {
-        ...(spec.rootDir ? { compatibilityDate: "2026-07-28" } : { scanDirs: spec.scanDirs }),
+        // The floor's own chunk is all node_modules, whose source maps Nitro would empty: profile.mjs maps its samples too.
+        ...(spec.rootDir ? { compatibilityDate: "2026-07-28", experimental: { sourcemapMinify: false } } : { scanDirs: spec.scanDirs }),
         output: { dir: `${ROOT}${spec.output}` },
         buildDir: `${ROOT}.nitro/${name}`,
         ...(spec.definitionDirs ? { mcp: { definitionDirs: spec.definitionDirs } } : {}),
