@@ -134,7 +134,7 @@ describe("the bytes a state is bound to", () => {
       JSON.parse(JSON.stringify(value), (_, v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v));
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
-        expect(JSON.parse(canonicalJson(value))).toEqual(value);
+        expect(JSON.parse(canonicalJson(value))).toEqual(JSON.parse(JSON.stringify(value))); // JSON has no -0
         expect(canonicalJson(reverseKeys(value))).toBe(canonicalJson(value));
       }),
     );
