@@ -5,6 +5,10 @@ import { describeTarget } from "./suite";
 
 describeTarget("Node build (npm run build)", () => startServer());
 
-it("bundles its dependencies: no node_modules whose hundreds of files each cold start would load (nitro.config.ts)", () => {
-  expect(readdirSync(`${OUTPUT.fixtures}/server`)).not.toContain("node_modules");
+it("the Node and Vercel builds bundle their dependencies: no node_modules whose hundreds of files each cold start would load (nitro.config.ts)", () => {
+  for (const server of [`${OUTPUT.fixtures}/server`, `${OUTPUT.vercel}/functions`]) {
+    const files = readdirSync(server, { recursive: true, encoding: "utf8" });
+    expect(files.some((file) => file.endsWith("index.mjs")), server).toBe(true);
+    expect(files.filter((file) => file.split("/").includes("node_modules")), server).toEqual([]);
+  }
 });
