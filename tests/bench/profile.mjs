@@ -11,10 +11,10 @@ import { SourceMap } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildTarget } from "../helpers/builds.mjs";
+import { BENCH_BUILDS, buildTarget } from "../helpers/builds.mjs";
 import { startServer } from "../helpers/server.mjs";
 import { ensureBenchDependencies } from "./dependencies.mjs";
-import { PROCESS_FLAGS, scenarios } from "./scenarios.mjs";
+import { JSONRPC_FLOOR_PATH, PROCESS_FLAGS, scenarios } from "./scenarios.mjs";
 
 const env = { NITRO_MCP_STATE_SECRET: "bench-secret-0123456789abcdef0123456789" };
 
@@ -53,8 +53,8 @@ function partOf({ functionName, url, lineNumber, columnNumber }, sourceOf) {
 
 /** What can be profiled: the template's bench build, or the JSON-RPC floor (run.mjs's contenders of the same keys). */
 const PROFILED = {
-  template: { build: "bench", output: ".output-bench", path: "/mcp" },
-  "jsonrpc-floor": { build: "nitro-floor", output: ".output-nitro-floor", path: "/jsonrpc" },
+  template: { build: "bench", path: "/mcp" },
+  "jsonrpc-floor": { build: "nitro-floor", path: JSONRPC_FLOOR_PATH },
 };
 
 /**
@@ -62,7 +62,8 @@ const PROFILED = {
  * its main-thread CPU per request, and each part's, largest first.
  */
 export async function profileSplit(scenario, seconds, load, contender = "template") {
-  const { build, output, path } = PROFILED[contender];
+  const { build, path } = PROFILED[contender];
+  const { output } = BENCH_BUILDS[build];
   if (!existsSync(`${output}/server/index.mjs`)) await buildTarget(build);
   const issuer = scenario.prepare && contender === "template" ? await startServer({ output, env, keepOutput: false, nodeArgs: PROCESS_FLAGS }) : undefined;
   if (issuer) await scenario.prepare(issuer.url, contender);

@@ -37,7 +37,7 @@ import { startRedis } from "../targets/redis.mjs";
 import { ensureBenchDependencies } from "./dependencies.mjs";
 import { median, renderReport } from "./report.mjs";
 import { profileSplit } from "./profile.mjs";
-import { PROCESS_FLAGS, firstCall, costCall, scenarios } from "./scenarios.mjs";
+import { JSONRPC_FLOOR_PATH, PROCESS_FLAGS, firstCall, costCall, scenarios } from "./scenarios.mjs";
 
 ensureBenchDependencies();
 const { default: autocannon } = await import("autocannon");
@@ -67,7 +67,7 @@ const CONTENDERS = [
     baseline: true,
     start: async () => {
       const server = await serve({ output: ".output-nitro-floor" });
-      return { ...server, url: server.url.replace(/\/mcp$/, "/jsonrpc") };
+      return { ...server, url: server.url.replace(/\/mcp$/, JSONRPC_FLOOR_PATH) };
     },
   },
   { key: "nitro-floor", label: "Nitro floor: read body, answer a constant", baseline: true, start: () => serve({ output: ".output-nitro-floor" }) },

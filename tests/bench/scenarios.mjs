@@ -96,6 +96,9 @@ const fullFlow = {
 /** The V8 flags of every server measured under load (run.mjs says why). */
 export const PROCESS_FLAGS = ["--no-allocation-site-pretenuring"];
 
+/** The JSON-RPC floor's route, beside the Nitro floor's /mcp in the same build. */
+export const JSONRPC_FLOOR_PATH = "/jsonrpc";
+
 export function scenarios({ smoke, durationSeconds }) {
   return [
     constant("tools/list", "tools/list", {}),
