@@ -6,7 +6,7 @@
  * Plain JS with JSDoc types, so both the vitest suites and the conformance runner use it.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +21,17 @@ export const OUTPUT = {
   vercel: ".output-fixtures-vercel",
   conformance: ".output-conformance",
 };
+
+/**
+ * The files under `dir`, a build's output, that sit in a node_modules folder: none when the build bundled its dependencies
+ * (nitro.config.ts). Throws when `dir` holds no built entry, so that a missing build cannot pass for a bundled one.
+ * @param {string} dir
+ */
+export function filesInNodeModules(dir) {
+  const files = readdirSync(dir, { recursive: true, encoding: "utf8" });
+  if (!files.some((file) => file.endsWith("index.mjs"))) throw new Error(`${dir} holds no built entry`);
+  return files.filter((file) => file.split("/").includes("node_modules"));
+}
 
 /**
  * @typedef {object} RunningServer
