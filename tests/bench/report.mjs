@@ -43,7 +43,7 @@ export function renderReport({ settings, contenders, measured, costs, splits, mi
   lines.push("# Benchmark results", "");
   lines.push(
     `${new Date().toISOString().slice(0, 10)} · Node ${process.version} · ${cpu.length} × ${cpu[0]?.model.trim()} · ` +
-      `${settings.repeats} repeat(s) of ${settings.smoke ? "300 requests" : `${settings.durationSeconds} s`} per scenario and contender, interleaved, ` +
+      `${settings.repeats} repeat(s) of ${settings.smoke ? "300 requests" : `${settings.durationSeconds} s`} per scenario and contender, interleaved, every repeat on fresh processes${settings.warmUpSeconds ? ` warmed for ${settings.warmUpSeconds} s` : ""}, ` +
       `${settings.connections} connections (autocannon on the same machine), every server with \`${settings.processFlags.join(" ")}\` (tests/bench/README.md); ` +
       `latency: ${settings.latencySamples} sequential requests, µs`,
     "",

@@ -19,7 +19,7 @@
  * a coin toss. Off, every process of a contender lands within a few percent of the others.
  *
  * Load comes from autocannon; contenders are interleaved and every measurement is repeated
- * (3 times by default), reporting the median with min–max. Latency is measured separately, one
+ * (5 times by default), each time on fresh processes after a warm-up, reporting the median with min–max. Latency is measured separately, one
  * request at a time, in microseconds. Targets are reported, never asserted (machines are noisy).
  * Autocannon, the peers and esbuild are the benchmark's own packages (tests/bench/package.json),
  * installed on first use.
@@ -46,8 +46,9 @@ const smoke = process.argv.includes("--smoke");
 const settings = {
   processFlags: PROCESS_FLAGS,
   smoke,
-  repeats: smoke ? 1 : Number(process.env.BENCH_REPEATS ?? 3),
-  durationSeconds: Number(process.env.BENCH_SECONDS ?? 5),
+  repeats: smoke ? 1 : Number(process.env.BENCH_REPEATS ?? 5),
+  durationSeconds: Number(process.env.BENCH_SECONDS ?? 3),
+  warmUpSeconds: smoke ? 0 : 1,
   connections: Number(process.env.BENCH_CONNECTIONS ?? 32),
   latencySamples: smoke ? 50 : 1000,
   coldStarts: smoke ? 1 : 5,
@@ -84,16 +85,13 @@ const NEVER_REACHED = { NITRO_MCP_RATE_LIMIT: "100000000/1000h" };
  * The template with one thing changed, against the "template" contender (as deployed): its request log off, a rate
  * limit counted in memory and, when redis-server is there, on Redis.
  */
-async function startVariants() {
+async function startVariants(redis) {
   const start = (env) => serve({ output: ".output-bench", env: { ...withSecret, ...env }, keepOutput: false });
-  const variants = { "log-off": await start({ NITRO_MCP_LOG_REQUESTS: "false" }), memory: await start(NEVER_REACHED) };
-  if (!findProgram("redis-server")) {
-    process.stderr.write("redis-server is not on PATH: the rate limit on Redis is not measured\n");
-    return { variants, stop: () => Promise.all(Object.values(variants).map((server) => server.stop())) };
-  }
-  const redis = await startRedis();
-  variants.redis = await start({ ...NEVER_REACHED, REDIS_URL: redis.url });
-  return { variants, stop: async () => (await Promise.all(Object.values(variants).map((server) => server.stop())), await redis.stop()) };
+  return {
+    "log-off": await start({ NITRO_MCP_LOG_REQUESTS: "false" }),
+    memory: await start(NEVER_REACHED),
+    ...(redis && { redis: await start({ ...NEVER_REACHED, REDIS_URL: redis.url }) }),
+  };
 }
 
 const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
@@ -102,7 +100,7 @@ const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(val
  * Requests per second under load (autocannon). Every answer is checked: a JSON-RPC error in
  * a 200 body would otherwise pass for a fast success.
  */
-async function throughput(url, scenario, contender) {
+async function throughput(url, scenario, contender, seconds = settings.durationSeconds) {
   let rpcErrors = 0;
   const requests = scenario.requests(url, contender).map((step) => ({
     ...step,
@@ -116,7 +114,7 @@ async function throughput(url, scenario, contender) {
     method: "POST",
     connections: settings.connections,
     requests,
-    ...(smoke ? { amount: 300 } : { duration: settings.durationSeconds }),
+    ...(smoke ? { amount: 300 } : { duration: seconds }),
   });
   if (result.non2xx > 0 || result.errors > 0 || rpcErrors > 0) {
     throw new Error(`${scenario.name} on ${contender}: ${result.non2xx} non-2xx, ${result.errors} errors, ${rpcErrors} JSON-RPC errors`);
@@ -161,38 +159,58 @@ function microBenchmarks() {
   return JSON.parse(run.stdout);
 }
 
+/** Every server runs what it will be measured on for a while first, so the measurement starts on optimized code. */
+async function warmUp(servers, variants) {
+  if (!settings.warmUpSeconds) return;
+  for (const scenario of scenarios(settings)) {
+    for (const contender of CONTENDERS) {
+      await scenario.prepare?.(servers[contender.key].url, contender.key);
+      await throughput(servers[contender.key].url, scenario, contender.key, settings.warmUpSeconds);
+    }
+  }
+  for (const [variant, server] of Object.entries(variants)) await throughput(server.url, costCall, variant, settings.warmUpSeconds);
+}
+
 async function main() {
   await ensureBuilds();
-  const servers = {};
-  for (const contender of CONTENDERS) servers[contender.key] = await contender.start();
-  const { variants, stop: stopVariants } = await startVariants();
+  const redis = findProgram("redis-server") ? await startRedis() : undefined;
+  if (!redis) process.stderr.write("redis-server is not on PATH: the rate limit on Redis is not measured\n");
   const measured = {}; // scenario → contender → { rps: [], p50: [], p99: [] }
   const costs = {}; // deployed | log-off | memory | redis → { rps: [], p50: [], p99: [] }
   try {
     for (let repeat = 0; repeat < settings.repeats; repeat++) {
-      for (const [variant, server] of Object.entries({ deployed: servers.template, ...variants })) {
-        const slot = (costs[variant] ??= { rps: [], p50: [], p99: [] });
-        slot.rps.push(await throughput(server.url, costCall, variant));
-        const { p50, p99 } = await latency(() => costCall.call(server.url));
-        slot.p50.push(p50);
-        slot.p99.push(p99);
-      }
-      for (const scenario of scenarios(settings)) {
-        for (const contender of CONTENDERS) {
-          const url = servers[contender.key].url;
-          const slot = ((measured[scenario.name] ??= {})[contender.key] ??= { rps: [], p50: [], p99: [] });
-          await scenario.prepare?.(url, contender.key);
-          slot.rps.push((await throughput(url, scenario, contender.key)) / (scenario.requestsPerUnit ?? 1));
-          const { p50, p99 } = await latency((i) => scenario.call(url, contender.key, i));
+      // Fresh processes for every repeat: two processes of the same build settle their JIT differently (six of the template,
+      // same load, spent 48 to 69 µs of CPU a request), so a median over one process's repeats would keep its luck.
+      const servers = {};
+      for (const contender of CONTENDERS) servers[contender.key] = await contender.start();
+      const variants = await startVariants(redis);
+      try {
+        await warmUp(servers, variants);
+        for (const [variant, server] of Object.entries({ deployed: servers.template, ...variants })) {
+          const slot = (costs[variant] ??= { rps: [], p50: [], p99: [] });
+          slot.rps.push(await throughput(server.url, costCall, variant));
+          const { p50, p99 } = await latency(() => costCall.call(server.url));
           slot.p50.push(p50);
           slot.p99.push(p99);
-          process.stderr.write(".");
         }
+        for (const scenario of scenarios(settings)) {
+          for (const contender of CONTENDERS) {
+            const url = servers[contender.key].url;
+            const slot = ((measured[scenario.name] ??= {})[contender.key] ??= { rps: [], p50: [], p99: [] });
+            await scenario.prepare?.(url, contender.key);
+            slot.rps.push((await throughput(url, scenario, contender.key)) / (scenario.requestsPerUnit ?? 1));
+            const { p50, p99 } = await latency((i) => scenario.call(url, contender.key, i));
+            slot.p50.push(p50);
+            slot.p99.push(p99);
+            process.stderr.write(".");
+          }
+        }
+      } finally {
+        await Promise.all([...Object.values(servers), ...Object.values(variants)].map((server) => server.stop()));
       }
     }
   } finally {
-    await Promise.all(Object.values(servers).map((server) => server.stop()));
-    await stopVariants();
+    await redis?.stop();
   }
   process.stderr.write("\n");
 
