@@ -1,12 +1,11 @@
 /**
- * The operator's log: one JSON object per line (`time`, `level`, `msg`, and fields), which log pipelines, Workers Logs and
- * Vercel's log drains read as they are; in `npm run dev`, readable text instead (`NITRO_MCP_LOG_FORMAT` overrides either).
- * What went wrong and why goes here, for the operator only: clients get a reference at most. Never log a secret, a token
- * or a sealed state.
+ * The operator's log: one JSON object per line (`time`, `level`, `msg`, and fields), which log pipelines, Workers Logs and Vercel's
+ * log drains read as they are; in `npm run dev`, readable text instead (`NITRO_MCP_LOG_FORMAT` overrides either). What went wrong
+ * and why goes here, for the operator only: clients get a reference at most. Never log a secret, a token or a sealed state.
  *
- * Lines carry what clients sent (ids, methods, names, URIs, error messages quoting them), so in both formats a line is one
- * line: no raw newline or control character reaches the reader, who could otherwise be shown forged lines or terminal
- * escapes. A log reader that goes away (a closed pipe, a full disk) costs the lines it misses, never the server.
+ * Lines carry what clients sent (ids, methods, names, URIs, error messages quoting them), so in both formats a line is one line:
+ * no raw newline or control character reaches the reader, who could otherwise be shown forged lines or terminal escapes. A log
+ * reader that goes away (a closed pipe, a full disk) costs the lines it misses, never the server.
  */
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -28,9 +27,8 @@ export const errorFields = (error: unknown): LogFields =>
   error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { message: String(error) };
 
 /**
- * Control characters (C0, DEL, C1), the Unicode line and paragraph separators and the bidi controls.
- * JSON.stringify escapes C0 only; a terminal acts on ESC and on C1's CSI; some readers break lines
- * at U+2028; bidi overrides make a line read as something else.
+ * Control characters (C0, DEL, C1), the Unicode line and paragraph separators and the bidi controls. JSON.stringify escapes C0
+ * only; a terminal acts on ESC and on C1's CSI; some readers break lines at U+2028; bidi overrides make a line read otherwise.
  */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 const CONTROLS = new RegExp(CONTROL.source, "g");
@@ -38,9 +36,8 @@ const SHORT_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": 
 const escapeOne = (char: string) => SHORT_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
 
 /**
- * `text` with every control character written as its JSON escape (`\n`, `\u001b`). Applied to a
- * JSON line, it escapes what JSON.stringify left raw and keeps the line valid JSON. The common
- * case, nothing to escape, returns `text` itself.
+ * `text` with every control character written as its JSON escape (`\n`, `\u001b`). Applied to a JSON line, it escapes what
+ * JSON.stringify left raw and keeps the line valid JSON. The common case, nothing to escape, returns `text` itself.
  */
 export const escapeControlCharacters = (text: string): string => (CONTROL.test(text) ? text.replace(CONTROLS, escapeOne) : text);
 
@@ -73,10 +70,9 @@ const later = (flush: () => void): unknown => (onVercel ? setImmediate(flush) : 
 const cancel = (timer: unknown): void => (onVercel ? clearImmediate(timer as NodeJS.Immediate) : clearTimeout(timer as NodeJS.Timeout));
 
 /**
- * A writer that batches lines into one write, and drops every line once `stream` has failed (EPIPE when the reader
- * went away, ENOSPC…). Its error listener keeps a failed write from becoming an uncaught exception, which Nitro would
- * log with console.error to the same dead stream, failing again, forever; console.* writes (Nitro's own) find it too.
- * What is pending leaves when the process exits.
+ * A writer that batches lines into one write, and drops every line once `stream` has failed (EPIPE when the reader went away,
+ * ENOSPC…). Its error listener keeps a failed write from becoming an uncaught exception, which Nitro would log with console.error
+ * to the same dead stream, failing again, forever; console.* writes (Nitro's own) find it too. What is pending leaves at exit.
  */
 function batched(stream: NodeJS.WriteStream, stdio: { once?: NodeJS.Process["once"] }, onFailure: (reason: string) => void): Write {
   let pending = "";
@@ -131,7 +127,7 @@ function isoTime(): string {
   return lastTime;
 }
 
-const jsonHead = (level: LogLevel, message: string) => `{"time":"${isoTime()}","level":"${level}","msg":${JSON.stringify(message)}`;
+const jsonHead = (level: LogLevel, message: string) => `{"time":"${isoTime()}","level":"${level}","msg":${logValue(message)}`;
 
 /** One line in the chosen format, with no raw newline or control character (but a pretty stack's own line breaks). */
 export function formatLine(level: LogLevel, message: string, fields: LogFields = {}): string {
@@ -153,16 +149,22 @@ export function log(level: LogLevel, message: string, fields: LogFields = {}): v
  */
 export function logInfoMembers(message: string, members: string): void {
   writers ??= lineWriters();
-  writers.info(format === "json" ? `${escapeControlCharacters(jsonHead("info", message))},${members}}` : prettyLine("info", message, JSON.parse(`{${members}}`)));
+  writers.info(format === "json" ? `${jsonHead("info", message)},${members}}` : prettyLine("info", message, JSON.parse(`{${members}}`)));
 }
 
-/** A value for `logInfoMembers`: its JSON, every control character escaped. */
-export const logValue = (value: unknown): string => escapeControlCharacters(JSON.stringify(value) ?? "null");
+/** Printable ASCII but `"` and `\`: what JSON writes as it is and nothing needs escaping in (a loop: a regular expression costs more here). */
+function isPlainAscii(text: string): boolean {
+  for (let i = 0, code; i < text.length; i++) if ((code = text.charCodeAt(i)) < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return false;
+  return true;
+}
+
+/** A value for `logInfoMembers`: its JSON, every control character escaped; the common plain string with neither JSON.stringify nor a scan. */
+export const logValue = (value: unknown): string =>
+  typeof value === "string" && isPlainAscii(value) ? `"${value}"` : escapeControlCharacters(JSON.stringify(value) ?? "null");
 
 export const logInfo = (message: string, fields?: LogFields): void => log("info", message, fields);
 export const logWarning = (message: string, fields?: LogFields): void => log("warn", message, fields);
-export const logError = (message: string, error?: unknown): void =>
-  log("error", message, error === undefined ? {} : { error: errorFields(error) });
+export const logError = (message: string, error?: unknown): void => log("error", message, error === undefined ? {} : { error: errorFields(error) });
 
 /** Logs `error` under a fresh reference and returns the reference, to quote in what the client sees. */
 export function logWithReference(context: string, error: unknown): string {

@@ -1,6 +1,7 @@
 /** The log's escaping: what a client sent never becomes a line of its own, a terminal escape or reordered text, in either format. */
+import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { errorFields, escapeControlCharacters, formatLine, setLogFormat } from "../../server/mcp/log";
+import { errorFields, escapeControlCharacters, formatLine, logValue, setLogFormat } from "../../server/mcp/log";
 
 const FORGED = "x\r\n[mcp] forged\u001b[31m\u007f\u009b2J\u2028\u2029end";
 /** Any control character or line break but the newline that ends a line. */
@@ -16,6 +17,19 @@ describe("escapeControlCharacters", () => {
   it("returns text with nothing to escape as it is, other Unicode included", () => {
     const text = "tools/call café 世界 🙂 \u00a0\u00ff";
     expect(escapeControlCharacters(text)).toBe(text);
+  });
+});
+
+describe("logValue", () => {
+  it("gives exactly the escaped JSON of any value, its shortcut for plain strings included", () => {
+    // The reference is what logValue wrote before its shortcut: JSON.stringify, then every control character escaped.
+    const reference = (value: unknown) => escapeControlCharacters(JSON.stringify(value) ?? "null");
+    const strings = fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.string({ unit: fc.constantFrom("a", '"', "\\", "\u001b", "\u007f", "\u2028", "\ud800", "~", " ") }));
+    fc.assert(fc.property(fc.oneof(strings, fc.jsonValue()), (value) => {
+      expect(logValue(value)).toBe(reference(value));
+    }), { numRuns: 2000 });
+    expect(logValue("tools/call")).toBe('"tools/call"');
+    expect(logValue('say "hi"\\')).toBe('"say \\"hi\\"\\\\"');
   });
 });
 
