@@ -74,7 +74,7 @@ export function renderReport({ settings, contenders, measured, costs, splits, mi
     }
   }
 
-  lines.push("", "## What the request log and the rate limit cost", "", "The template's `tools/call (text)` as deployed (request log on, no rate limit), against the same call with one thing changed: its request log off, or a global rate limit set (never reached: only the counting is measured). Cost per request: the difference in time per request at full load (1 / req/s), and in median latency; a negative cost is what turning the thing on costs.", "");
+  lines.push("", "## What the request log and the rate limit cost", "", "The template's `tools/call (text)` as deployed (request log on, no rate limit), against the same call with one thing changed (each in a process of its own, warmed alike): its request log off, or a global rate limit set (never reached: only the counting is measured). Cost per request: the difference in time per request at full load (1 / req/s), and in median latency; a negative cost is what turning the thing on costs.", "");
   lines.push("| variant | req/s | p50 µs | p99 µs | cost per request at load, µs | p50 difference, µs |", "|---|---|---|---|---|---|");
   const deployed = costs.deployed;
   const LABELS = { deployed: "as deployed", "log-off": "request log off", memory: "rate limit, counted in memory", redis: "rate limit, counted on Redis (same machine)" };

@@ -53,6 +53,8 @@ const settings = {
   latencySamples: smoke ? 50 : 1000,
   coldStarts: smoke ? 1 : 5,
 };
+/** A profile's length: long enough for its start (no warm-up: a profile starts with the process) to weigh little. */
+const PROFILE_SECONDS = 5;
 const SECRET = "bench-secret-0123456789abcdef0123456789";
 const withSecret = { NITRO_MCP_STATE_SECRET: SECRET };
 const serve = (options) => startServer({ ...options, nodeArgs: PROCESS_FLAGS });
@@ -85,13 +87,13 @@ const NEVER_REACHED = { NITRO_MCP_RATE_LIMIT: "100000000/1000h" };
  * The template with one thing changed, against the "template" contender (as deployed): its request log off, a rate
  * limit counted in memory and, when redis-server is there, on Redis.
  */
-async function startVariants(redis) {
+async function startVariants(redis, variants) {
   const start = (env) => serve({ output: ".output-bench", env: { ...withSecret, ...env }, keepOutput: false });
-  return {
-    "log-off": await start({ NITRO_MCP_LOG_REQUESTS: "false" }),
-    memory: await start(NEVER_REACHED),
-    ...(redis && { redis: await start({ ...NEVER_REACHED, REDIS_URL: redis.url }) }),
-  };
+  // As deployed, in a process of its own: warmed and measured like the variants (the "template" contender serves every scenario).
+  variants.deployed = await start({});
+  variants["log-off"] = await start({ NITRO_MCP_LOG_REQUESTS: "false" });
+  variants.memory = await start(NEVER_REACHED);
+  if (redis) variants.redis = await start({ ...NEVER_REACHED, REDIS_URL: redis.url });
 }
 
 const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
@@ -179,14 +181,15 @@ async function main() {
   const costs = {}; // deployed | log-off | memory | redis → { rps: [], p50: [], p99: [] }
   try {
     for (let repeat = 0; repeat < settings.repeats; repeat++) {
-      // Fresh processes for every repeat: two processes of the same build settle their JIT differently (six of the template,
-      // same load, spent 48 to 69 µs of CPU a request), so a median over one process's repeats would keep its luck.
+      // Fresh processes for every repeat: two processes of the same build settle their JIT differently (six of the template
+      // with its log off, same load, spent 48 to 69 µs of CPU a request), so a median over one process's repeats would keep its luck.
       const servers = {};
-      for (const contender of CONTENDERS) servers[contender.key] = await contender.start();
-      const variants = await startVariants(redis);
+      const variants = {};
       try {
+        for (const contender of CONTENDERS) servers[contender.key] = await contender.start();
+        await startVariants(redis, variants);
         await warmUp(servers, variants);
-        for (const [variant, server] of Object.entries({ deployed: servers.template, ...variants })) {
+        for (const [variant, server] of Object.entries(variants)) {
           const slot = (costs[variant] ??= { rps: [], p50: [], p99: [] });
           slot.rps.push(await throughput(server.url, costCall, variant));
           const { p50, p99 } = await latency(() => costCall.call(server.url));
@@ -206,7 +209,8 @@ async function main() {
           }
         }
       } finally {
-        await Promise.all([...Object.values(servers), ...Object.values(variants)].map((server) => server.stop()));
+        // allSettled: a failed stop must not hide the error that brought us here.
+        await Promise.allSettled([...Object.values(servers), ...Object.values(variants)].map((server) => server.stop()));
       }
     }
   } finally {
@@ -218,7 +222,7 @@ async function main() {
   const profiled = scenarios(settings).filter((scenario) => scenario.name === "tools/call (text)" || (!smoke && scenario.name.startsWith("MRTR retry")));
   const splits = [];
   for (const scenario of profiled) {
-    const seconds = smoke ? 1 : settings.durationSeconds;
+    const seconds = smoke ? 1 : PROFILE_SECONDS;
     const split = await profileSplit(scenario, seconds, autocannon);
     // tools/call beside the JSON-RPC floor: what the template adds, part by part.
     if (scenario.name === "tools/call (text)") split.floor = await profileSplit(scenario, seconds, autocannon, "jsonrpc-floor");

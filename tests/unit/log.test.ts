@@ -24,11 +24,18 @@ describe("logValue", () => {
   it("gives exactly the escaped JSON of any value, its shortcut for plain strings included", () => {
     // The reference is what logValue wrote before its shortcut: JSON.stringify, then every control character escaped.
     const reference = (value: unknown) => escapeControlCharacters(JSON.stringify(value) ?? "null");
-    const strings = fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.string({ unit: fc.constantFrom("a", '"', "\\", "\u001b", "\u007f", "\u2028", "\ud800", "~", " ") }));
+    // Every ASCII character, controls and the edges of the shortcut's range (0x1f, 0x20, 0x7e, 0x7f) among them; then the rest.
+    const ascii = fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((code) => String.fromCharCode(code)) });
+    const strings = fc.oneof(ascii, fc.string(), fc.string({ unit: "binary" }), fc.string({ unit: fc.constantFrom("a", '"', "\\", "\u001f", "\u007f", "\u2028", "\ud800", "~", " ") }));
     fc.assert(fc.property(fc.oneof(strings, fc.jsonValue()), (value) => {
       expect(logValue(value)).toBe(reference(value));
     }), { numRuns: 2000 });
     expect(logValue("tools/call")).toBe('"tools/call"');
+    // The shortcut is taken: a plain string costs no JSON.stringify (the point of it: the request log writes several a line).
+    const stringify = vi.spyOn(JSON, "stringify");
+    logValue("bench_greet");
+    expect(stringify).not.toHaveBeenCalled();
+    stringify.mockRestore();
     expect(logValue('say "hi"\\')).toBe('"say \\"hi\\"\\\\"');
   });
 });
