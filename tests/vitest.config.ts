@@ -56,8 +56,16 @@ export default defineConfig({
         // One module cache per worker rather than per file: half the time of this tier. Safe, because each in-process server
         // loads the server's modules afresh (vi.resetModules), and tests put back what they change (timers, globals).
         // Many tests start an in-process server inside the test (a module graph loaded afresh: about a second, several on a busy
-        // machine, as in the fork proof's two copies at once): a bound on "at all", not vitest's default of 5 s.
-        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], isolate: false, testTimeout: 60_000 },
+        // machine, as in the fork proof's two copies at once): a bound on "at all", not vitest's defaults of 5 s (a test) and
+        // 10 s (a hook: a file's first server, in beforeAll, also transforms the whole graph; CI once took longer than 10 s).
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.ts"],
+          isolate: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          expect: { poll: { timeout: 15_000 } },
+        },
       },
       {
         extends: true,
