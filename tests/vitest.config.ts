@@ -49,6 +49,9 @@ export default defineConfig({
     // a time keep two cores busy (vitest's default on two cores is one at a time). Set for every project: vitest runs projects
     // with different values one after the other, and a command-line `--sequence.*` drops a project's own group order.
     maxWorkers: 3,
+    // expect.poll waits for something that will happen (a log line, a stored record): a bound on "at all" that a loaded
+    // machine cannot miss, not vitest's default of 1 s. Every project inherits it (`extends: true`).
+    expect: { poll: { timeout: 15_000 } },
     projects: [
       {
         extends: true,
@@ -57,15 +60,8 @@ export default defineConfig({
         // loads the server's modules afresh (vi.resetModules), and tests put back what they change (timers, globals).
         // Many tests start an in-process server inside the test (a module graph loaded afresh: about a second, several on a busy
         // machine, as in the fork proof's two copies at once): a bound on "at all", not vitest's defaults of 5 s (a test) and
-        // 10 s (a hook: a file's first server, in beforeAll, also transforms the whole graph; CI once took longer than 10 s).
-        test: {
-          name: "unit",
-          include: ["tests/unit/**/*.test.ts"],
-          isolate: false,
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
-          expect: { poll: { timeout: 15_000 } },
-        },
+        // 10 s (a hook: a file's first server, started in beforeAll, also transforms the whole module graph).
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], isolate: false, testTimeout: 60_000, hookTimeout: 60_000 },
       },
       {
         extends: true,
@@ -77,9 +73,6 @@ export default defineConfig({
           globalSetup: ["tests/helpers/build.ts"],
           testTimeout: 30_000,
           hookTimeout: 120_000,
-          // expect.poll waits for something that will happen (a log line, a stored record): a bound on
-          // "at all" that a loaded machine cannot miss, not vitest's default of 1 s.
-          expect: { poll: { timeout: 15_000 } },
         },
       },
       {
