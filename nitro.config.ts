@@ -7,7 +7,10 @@ import { featureDirs, mcpFeaturesModule } from "./server/build/features-module";
 import { mcpPlatformModule } from "./server/build/platform-module";
 import { SETTINGS, settingDefaults } from "./server/mcp/settings";
 
-const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { name: string; version: string };
+const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
+  name: string;
+  version: string;
+};
 
 // `npm run build:cloudflare` builds into its own folder, so the Node and Workers builds can coexist.
 const cloudflare = (process.env.NITRO_PRESET ?? "").startsWith("cloudflare");
@@ -20,7 +23,13 @@ export default defineNitroConfig({
   scanDirs: ["server", ...featureDirs(fileURLToPath(new URL(".", import.meta.url)))],
   // A build bundles every dependency, none traced into node_modules: loading zod's and jose's 170 files took ~90 ms of a cold
   // start. `nitropack dev` keeps them external: bundling them made each reload about 4 s slower.
-  modules: [mcpDefinitionsModule(), mcpPlatformModule(), mcpCloudflareModule(), mcpFeaturesModule(), (nitro) => void (nitro.options.noExternals ||= !nitro.options.dev)],
+  modules: [
+    mcpDefinitionsModule(),
+    mcpPlatformModule(),
+    mcpCloudflareModule(),
+    mcpFeaturesModule(),
+    (nitro) => void (nitro.options.noExternals ||= !nitro.options.dev),
+  ],
   ...(cloudflare ? { output: { dir: ".output-cloudflare" }, buildDir: ".nitro/output-cloudflare" } : {}),
   cloudflare: {
     deployConfig: true,
@@ -41,7 +50,11 @@ export default defineNitroConfig({
   rollupConfig: {
     // Replaces Nitro's filter, so keeps it (circular deps, eval, source maps), muting zod 4.6's comments that Rollup takes for annotations.
     onwarn(warning, warn) {
-      if (["CIRCULAR_DEPENDENCY", "EVAL"].includes(warning.code ?? "") || warning.message.includes("Unsupported source map comment")) return;
+      if (
+        ["CIRCULAR_DEPENDENCY", "EVAL"].includes(warning.code ?? "") ||
+        warning.message.includes("Unsupported source map comment")
+      )
+        return;
       if (warning.code === "INVALID_ANNOTATION" && warning.id?.includes("/node_modules/zod/")) return;
       warn(warning);
     },

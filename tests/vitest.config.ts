@@ -61,7 +61,13 @@ export default defineConfig({
         // Many tests start an in-process server inside the test (a module graph loaded afresh: about a second, several on a busy
         // machine, as in the fork proof's two copies at once): a bound on "at all", not vitest's defaults of 5 s (a test) and
         // 10 s (a hook: a file's first server, started in beforeAll, also transforms the whole module graph).
-        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], isolate: false, testTimeout: 60_000, hookTimeout: 60_000 },
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.ts"],
+          isolate: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
       },
       {
         extends: true,
@@ -78,7 +84,13 @@ export default defineConfig({
       {
         extends: true,
         // Two variants at a time, one per core of a small CI machine: each is a chain of builds and test runs.
-        test: { name: "fork", include: ["tests/fork/**/*.test.ts"], testTimeout: 1_800_000, maxConcurrency: 2, sequence: { groupOrder: 1 } },
+        test: {
+          name: "fork",
+          include: ["tests/fork/**/*.test.ts"],
+          testTimeout: 1_800_000,
+          maxConcurrency: 2,
+          sequence: { groupOrder: 1 },
+        },
       },
     ],
   },

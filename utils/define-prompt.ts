@@ -1,6 +1,20 @@
 /** `definePrompt`: one file in `server/prompts/` = one prompt. */
 import { z } from "zod";
-import { entryBase, describeIssues, invalidParams, isInputRequiredOutcome, type Completer, type GetPromptResult, type InputRequiredOutcome, type EntryOptions, type McpContext, type Prompt, type PromptArgument, type PromptEntry, type PromptMessage } from "../server/mcp/author";
+import {
+  entryBase,
+  describeIssues,
+  invalidParams,
+  isInputRequiredOutcome,
+  type Completer,
+  type GetPromptResult,
+  type InputRequiredOutcome,
+  type EntryOptions,
+  type McpContext,
+  type Prompt,
+  type PromptArgument,
+  type PromptEntry,
+  type PromptMessage,
+} from "../server/mcp/author";
 
 type StringArguments = Record<string, z.ZodType<string | undefined>>;
 
@@ -20,7 +34,8 @@ export interface PromptOptions<Args extends StringArguments> extends EntryOption
 }
 
 function toResult(value: Exclude<PromptReturn, InputRequiredOutcome>, description: string): GetPromptResult {
-  if (typeof value === "string") return { description, messages: [{ role: "user", content: { type: "text", text: value } }] };
+  if (typeof value === "string")
+    return { description, messages: [{ role: "user", content: { type: "text", text: value } }] };
   if (Array.isArray(value)) return { description, messages: value };
   return value;
 }
@@ -60,7 +75,8 @@ export function definePrompt<Args extends StringArguments = {}>(options: PromptO
     completers: (options.complete ?? {}) as Record<string, Completer>,
     async get(args, mcp) {
       const parsed = schema.safeParse(args);
-      if (!parsed.success) throw invalidParams(`Invalid arguments for prompt "${options.name}": ${describeIssues(parsed.error)}`);
+      if (!parsed.success)
+        throw invalidParams(`Invalid arguments for prompt "${options.name}": ${describeIssues(parsed.error)}`);
       const value = await options.run(parsed.data, mcp);
       return isInputRequiredOutcome(value) ? value : toResult(value, options.description);
     },

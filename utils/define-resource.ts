@@ -1,5 +1,20 @@
 /** `defineResource`: one file in `server/resources/` = one resource, fixed (`uri`) or templated (`uriTemplate`). */
-import { base64Encode, compileUriTemplate, entryBase, isInputRequiredOutcome, ResourceNotFoundError, type CacheHints, type Completer, type InputRequiredOutcome, type EntryOptions, type McpContext, type ReadResourceResult, type Resource, type ResourceEntry, type ResourceTemplate } from "../server/mcp/author";
+import {
+  base64Encode,
+  compileUriTemplate,
+  entryBase,
+  isInputRequiredOutcome,
+  ResourceNotFoundError,
+  type CacheHints,
+  type Completer,
+  type InputRequiredOutcome,
+  type EntryOptions,
+  type McpContext,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceEntry,
+  type ResourceTemplate,
+} from "../server/mcp/author";
 
 type Contents = ReadResourceResult["contents"];
 
@@ -34,10 +49,17 @@ export interface TemplatedResourceOptions<Template extends string> extends Resou
   list?(mcp: McpContext): readonly Resource[] | Promise<readonly Resource[]>;
   /** Completion for template variables, by variable name. */
   complete?: { [Name in TemplateVariables<Template>]?: Completer };
-  read(variables: Readonly<Record<TemplateVariables<Template>, string>>, mcp: McpContext): ResourceReturn | Promise<ResourceReturn>;
+  read(
+    variables: Readonly<Record<TemplateVariables<Template>, string>>,
+    mcp: McpContext,
+  ): ResourceReturn | Promise<ResourceReturn>;
 }
 
-function toContents(value: Exclude<ResourceReturn, InputRequiredOutcome | undefined>, uri: string, mimeType?: string): Contents {
+function toContents(
+  value: Exclude<ResourceReturn, InputRequiredOutcome | undefined>,
+  uri: string,
+  mimeType?: string,
+): Contents {
   const type = mimeType ? { mimeType } : {};
   if (typeof value === "string") return [{ uri, ...type, text: value }];
   if (value instanceof Uint8Array) return [{ uri, ...type, blob: base64Encode(value) }];

@@ -1,13 +1,38 @@
 /** `defineTool`: one file in `server/tools/` = one tool. */
 import { z } from "zod";
-import { entryBase, describeIssues, findHeaderParams, isInputRequiredOutcome, isToolErrorResult, logWithReference, McpError, objectSchema, StorageUnavailableError, toolErrorResult, type CallToolResult, type ContentBlock, type InputOf, type InputRequiredOutcome, type EntryOptions, type McpContext, type ObjectInput, type Tool, type ToolAnnotations, type ToolEntry, type ToolErrorResult } from "../server/mcp/author";
+import {
+  entryBase,
+  describeIssues,
+  findHeaderParams,
+  isInputRequiredOutcome,
+  isToolErrorResult,
+  logWithReference,
+  McpError,
+  objectSchema,
+  StorageUnavailableError,
+  toolErrorResult,
+  type CallToolResult,
+  type ContentBlock,
+  type InputOf,
+  type InputRequiredOutcome,
+  type EntryOptions,
+  type McpContext,
+  type ObjectInput,
+  type Tool,
+  type ToolAnnotations,
+  type ToolEntry,
+  type ToolErrorResult,
+} from "../server/mcp/author";
 
 type StructuredOutput = z.ZodType<Record<string, unknown>>;
 
 /** What `run` may return: text, content blocks, a full result, `toolError(…)`, or `inputRequired(…)`. */
 export type ToolReturn = string | ContentBlock[] | CallToolResult | InputRequiredOutcome;
 /** With an `output` schema, `run` returns the structured value (or `toolError(…)`, or `inputRequired(…)`). */
-export type StructuredToolReturn<Output extends StructuredOutput> = z.input<Output> | ToolErrorResult | InputRequiredOutcome;
+export type StructuredToolReturn<Output extends StructuredOutput> =
+  | z.input<Output>
+  | ToolErrorResult
+  | InputRequiredOutcome;
 
 interface ToolOptionsBase<Input extends ObjectInput, Prepared extends Prepared_ | undefined> extends EntryOptions {
   /** Unique among the server's tools; what the model calls. */
@@ -29,23 +54,34 @@ interface ToolOptionsBase<Input extends ObjectInput, Prepared extends Prepared_ 
    */
   task?: "optional" | "required";
   /** Task tools only: asks the job's questions before the task exists (the extension's advice); returns `run`'s 3rd argument. */
-  prepare?(args: InputOf<Input>, mcp: McpContext): Prepared | InputRequiredOutcome | Promise<Prepared | InputRequiredOutcome>;
+  prepare?(
+    args: InputOf<Input>,
+    mcp: McpContext,
+  ): Prepared | InputRequiredOutcome | Promise<Prepared | InputRequiredOutcome>;
 }
 
 type Prepared_ = Record<string, unknown>;
 
-export interface ToolOptions<Input extends ObjectInput, Prepared extends Prepared_ | undefined = undefined> extends ToolOptionsBase<Input, Prepared> {
+export interface ToolOptions<Input extends ObjectInput, Prepared extends Prepared_ | undefined = undefined>
+  extends ToolOptionsBase<Input, Prepared> {
   output?: undefined;
   /** Runs on every call (and on every round of a multi-round call or a task) with the validated arguments. */
   run(args: InputOf<Input>, mcp: McpContext, prepared: Prepared): ToolReturn | Promise<ToolReturn>;
 }
 
-export interface StructuredToolOptions<Input extends ObjectInput, Output extends StructuredOutput, Prepared extends Prepared_ | undefined = undefined>
-  extends ToolOptionsBase<Input, Prepared> {
+export interface StructuredToolOptions<
+  Input extends ObjectInput,
+  Output extends StructuredOutput,
+  Prepared extends Prepared_ | undefined = undefined,
+> extends ToolOptionsBase<Input, Prepared> {
   /** Structured output: `run` returns an object of this shape; it is sent as `structuredContent` and as JSON text. */
   output: Output;
   /** Runs on every call (and on every round of a multi-round call or a task) with the validated arguments. */
-  run(args: InputOf<Input>, mcp: McpContext, prepared: Prepared): StructuredToolReturn<Output> | Promise<StructuredToolReturn<Output>>;
+  run(
+    args: InputOf<Input>,
+    mcp: McpContext,
+    prepared: Prepared,
+  ): StructuredToolReturn<Output> | Promise<StructuredToolReturn<Output>>;
 }
 
 const isToolResult = (value: unknown): value is CallToolResult =>
@@ -65,21 +101,30 @@ const isToolResult = (value: unknown): value is CallToolResult =>
  *   run: ({ a, b }) => ({ sum: a + b }),
  * });
  */
-export function defineTool<Input extends ObjectInput = z.ZodObject<{}>, Prepared extends Prepared_ | undefined = undefined>(
-  options: ToolOptions<Input, Prepared>,
-): ToolEntry;
+export function defineTool<
+  Input extends ObjectInput = z.ZodObject<{}>,
+  Prepared extends Prepared_ | undefined = undefined,
+>(options: ToolOptions<Input, Prepared>): ToolEntry;
 /** Declares a tool with structured output (as in the example above). */
-export function defineTool<Input extends ObjectInput, Output extends StructuredOutput, Prepared extends Prepared_ | undefined = undefined>(
-  options: StructuredToolOptions<Input, Output, Prepared>,
-): ToolEntry;
+export function defineTool<
+  Input extends ObjectInput,
+  Output extends StructuredOutput,
+  Prepared extends Prepared_ | undefined = undefined,
+>(options: StructuredToolOptions<Input, Output, Prepared>): ToolEntry;
 export function defineTool(
-  options: ToolOptions<ObjectInput, Prepared_ | undefined> | StructuredToolOptions<ObjectInput, StructuredOutput, Prepared_ | undefined>,
+  options:
+    | ToolOptions<ObjectInput, Prepared_ | undefined>
+    | StructuredToolOptions<ObjectInput, StructuredOutput, Prepared_ | undefined>,
 ): ToolEntry {
   const input = objectSchema(options.input);
   const inputSchema = (options.inputJsonSchema ?? z.toJSONSchema(input, { io: "input" })) as Tool["inputSchema"];
-  if (inputSchema.type !== "object") throw new Error(`Tool "${options.name}": the input schema must describe an object`);
-  if (options.prepare && !options.task) throw new Error(`Tool "${options.name}": prepare() only runs before a task: set task: "optional" or "required"`);
-  const outputSchema = options.output ? (z.toJSONSchema(options.output, { io: "output" }) as Tool["outputSchema"]) : undefined;
+  if (inputSchema.type !== "object")
+    throw new Error(`Tool "${options.name}": the input schema must describe an object`);
+  if (options.prepare && !options.task)
+    throw new Error(`Tool "${options.name}": prepare() only runs before a task: set task: "optional" or "required"`);
+  const outputSchema = options.output
+    ? (z.toJSONSchema(options.output, { io: "output" }) as Tool["outputSchema"])
+    : undefined;
   const descriptor: Tool = {
     name: options.name,
     ...(options.title ? { title: options.title } : {}),
@@ -97,16 +142,23 @@ export function defineTool(
     if (options.output && !isToolErrorResult(value)) {
       const structured = options.output.safeParse(value);
       // A value the tool cannot represent (a sum that overflowed to Infinity, say) is its own failure, not a crash.
-      if (!structured.success) return toolErrorResult(`The tool "${options.name}" produced no valid result: ${describeIssues(structured.error)}`);
+      if (!structured.success)
+        return toolErrorResult(
+          `The tool "${options.name}" produced no valid result: ${describeIssues(structured.error)}`,
+        );
       return { content: [{ type: "text", text: JSON.stringify(structured.data) }], structuredContent: structured.data };
     }
     if (isToolResult(value)) return value;
     throw new TypeError(`tool "${options.name}" returned something that is not a tool result`);
   }
 
-  async function guarded<T>(args: unknown, work: (parsed: Record<string, unknown>) => Promise<T>): Promise<T | CallToolResult> {
+  async function guarded<T>(
+    args: unknown,
+    work: (parsed: Record<string, unknown>) => Promise<T>,
+  ): Promise<T | CallToolResult> {
     const parsed = input.safeParse(args);
-    if (!parsed.success) return toolErrorResult(`Invalid arguments for tool "${options.name}": ${describeIssues(parsed.error)}`);
+    if (!parsed.success)
+      return toolErrorResult(`Invalid arguments for tool "${options.name}": ${describeIssues(parsed.error)}`);
     return caught(() => work(parsed.data));
   }
 
@@ -121,7 +173,11 @@ export function defineTool(
     }
   }
 
-  async function runOnce(parsed: Readonly<Record<string, unknown>>, mcp: McpContext, prepared: Prepared_ | undefined): Promise<CallToolResult | InputRequiredOutcome> {
+  async function runOnce(
+    parsed: Readonly<Record<string, unknown>>,
+    mcp: McpContext,
+    prepared: Prepared_ | undefined,
+  ): Promise<CallToolResult | InputRequiredOutcome> {
     const value: unknown = await options.run(parsed, mcp, prepared);
     return isInputRequiredOutcome(value) ? value : toResult(value);
   }
@@ -136,7 +192,10 @@ export function defineTool(
       task: {
         mode: options.task,
         async prepare(args, mcp) {
-          const value = await guarded(args, async (parsed) => ({ parsed, value: prepare ? await prepare(parsed, mcp) : undefined }));
+          const value = await guarded(args, async (parsed) => ({
+            parsed,
+            value: prepare ? await prepare(parsed, mcp) : undefined,
+          }));
           if (!("value" in value)) return { answer: value }; // invalid arguments, or prepare threw
           if (isInputRequiredOutcome(value.value)) return { answer: value.value };
           return { arguments: value.parsed as Record<string, unknown>, prepared: value.value as Prepared_ | undefined };

@@ -4,7 +4,18 @@
  */
 import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema } from "@modelcontextprotocol/core";
 import { z } from "zod";
-import { clientCanAnswer, createInputRequiredOutcome, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestFormParams, type InputRequest, type InputRequiredOutcome, type ListRootsResult, type McpContext, type UrlElicitationParams } from "../server/mcp/author";
+import {
+  clientCanAnswer,
+  createInputRequiredOutcome,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitRequestFormParams,
+  type InputRequest,
+  type InputRequiredOutcome,
+  type ListRootsResult,
+  type McpContext,
+  type UrlElicitationParams,
+} from "../server/mcp/author";
 
 const PARSE_ANSWER = Symbol.for("mcp-edge-template.parse-answer");
 
@@ -21,7 +32,10 @@ const parseOrUndefined = <T>(schema: z.ZodType<T>, raw: unknown): T | undefined 
   return parsed.success ? parsed.data : undefined;
 };
 
-export type ElicitAnswer<Content> = { action: "accept"; content: Content } | { action: "decline" } | { action: "cancel" };
+export type ElicitAnswer<Content> =
+  | { action: "accept"; content: Content }
+  | { action: "decline" }
+  | { action: "cancel" };
 export type UrlElicitAnswer = { action: "accept" } | { action: "decline" } | { action: "cancel" };
 
 export interface ElicitationForm<Content> {
@@ -41,7 +55,9 @@ const SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
 /** Checks one generated property against the elicitation subset; returns it with zod's redundant extras removed. */
 function formProperty(name: string, property: Record<string, unknown>): Record<string, unknown> {
   const fail = (reason: string): never => {
-    throw new Error(`defineForm: field "${name}" ${reason}. Forms hold strings, numbers, integers, booleans and enums.`);
+    throw new Error(
+      `defineForm: field "${name}" ${reason}. Forms hold strings, numbers, integers, booleans and enums.`,
+    );
   };
   const type = property.type;
   if (typeof type !== "string" || !ALLOWED_KEYWORDS[type]) fail(`has unsupported type ${JSON.stringify(type)}`);
@@ -52,7 +68,8 @@ function formProperty(name: string, property: Record<string, unknown>): Record<s
     if (!ALLOWED_KEYWORDS[type as string]!.includes(key)) fail(`uses "${key}", which elicitation forms do not support`);
     cleaned[key] = value;
   }
-  if (cleaned.format !== undefined && !FORMATS.has(cleaned.format as string)) fail(`has unsupported format "${cleaned.format}"`);
+  if (cleaned.format !== undefined && !FORMATS.has(cleaned.format as string))
+    fail(`has unsupported format "${cleaned.format}"`);
   return cleaned;
 }
 
@@ -64,10 +81,17 @@ function formProperty(name: string, property: Record<string, unknown>): Record<s
  * const Confirm = defineForm({ confirm: z.boolean().describe("Delete it for good") });
  * const Brief = defineForm({ topic: z.string().min(1), tone: z.enum(["plain", "formal"]).default("plain") });
  */
-export function defineForm<Shape extends z.ZodRawShape>(shape: Shape | z.ZodObject<Shape>): ElicitationForm<z.output<z.ZodObject<Shape>>> {
+export function defineForm<Shape extends z.ZodRawShape>(
+  shape: Shape | z.ZodObject<Shape>,
+): ElicitationForm<z.output<z.ZodObject<Shape>>> {
   const schema = shape instanceof z.ZodObject ? shape : z.object(shape);
-  const json = z.toJSONSchema(schema, { io: "input" }) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
-  const properties = Object.fromEntries(Object.entries(json.properties ?? {}).map(([name, property]) => [name, formProperty(name, property)]));
+  const json = z.toJSONSchema(schema, { io: "input" }) as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
+  const properties = Object.fromEntries(
+    Object.entries(json.properties ?? {}).map(([name, property]) => [name, formProperty(name, property)]),
+  );
   return {
     requestedSchema: {
       type: "object",
@@ -87,13 +111,16 @@ export function defineForm<Shape extends z.ZodRawShape>(shape: Shape | z.ZodObje
  * if (confirm.action === "accept" && confirm.content.confirm) await remove(id);
  */
 export function elicitForm<Content>(message: string, form: ElicitationForm<Content>): AskFor<ElicitAnswer<Content>> {
-  return askFor({ method: "elicitation/create", params: { mode: "form", message, requestedSchema: form.requestedSchema } }, (raw) => {
-    const result = parseOrUndefined(ElicitResultSchema, raw);
-    if (!result) return undefined;
-    if (result.action !== "accept") return { action: result.action };
-    const content = form.schema.safeParse(result.content ?? {});
-    return content.success ? { action: "accept", content: content.data } : undefined;
-  });
+  return askFor(
+    { method: "elicitation/create", params: { mode: "form", message, requestedSchema: form.requestedSchema } },
+    (raw) => {
+      const result = parseOrUndefined(ElicitResultSchema, raw);
+      if (!result) return undefined;
+      if (result.action !== "accept") return { action: result.action };
+      const content = form.schema.safeParse(result.content ?? {});
+      return content.success ? { action: "accept", content: content.data } : undefined;
+    },
+  );
 }
 
 /**
@@ -122,7 +149,10 @@ export function elicitUrl(message: string, url: string): AskFor<UrlElicitAnswer>
  * if (!capital) return inputRequired(mcp, ask);
  */
 export function askSampling(params: CreateMessageRequestParams): AskFor<CreateMessageResult> {
-  return askFor({ method: "sampling/createMessage", params }, (raw) => parseOrUndefined(CreateMessageResultSchema, raw) as CreateMessageResult | undefined);
+  return askFor(
+    { method: "sampling/createMessage", params },
+    (raw) => parseOrUndefined(CreateMessageResultSchema, raw) as CreateMessageResult | undefined,
+  );
 }
 
 /**
@@ -135,7 +165,10 @@ export function askSampling(params: CreateMessageRequestParams): AskFor<CreateMe
  * return roots.roots.map((root) => root.uri).join("\n");
  */
 export function askRoots(): AskFor<ListRootsResult> {
-  return askFor({ method: "roots/list" }, (raw) => parseOrUndefined(ListRootsResultSchema, raw) as ListRootsResult | undefined);
+  return askFor(
+    { method: "roots/list" },
+    (raw) => parseOrUndefined(ListRootsResultSchema, raw) as ListRootsResult | undefined,
+  );
 }
 
 /**
@@ -146,7 +179,11 @@ export function askRoots(): AskFor<ListRootsResult> {
  * const { confirm } = readInputResponses(mcp, ask);
  * if (!confirm) return inputRequired(mcp, ask, { step: 2 }); // first round, or an answer that did not validate
  */
-export function inputRequired(mcp: McpContext, inputRequests: Asks, state: Record<string, unknown> = {}): InputRequiredOutcome {
+export function inputRequired(
+  mcp: McpContext,
+  inputRequests: Asks,
+  state: Record<string, unknown> = {},
+): InputRequiredOutcome {
   return createInputRequiredOutcome(mcp, inputRequests, state);
 }
 
@@ -210,14 +247,22 @@ export function supportedInputs<A extends Asks>(mcp: McpContext, asks: A): Parti
  * const progress = readRequestState(mcp, Progress) ?? {};
  * if (progress.name === undefined) { … ask for the name … }
  */
-export function readRequestState<Schema extends z.ZodType<Record<string, unknown>>>(mcp: McpContext, schema: Schema): z.output<Schema> | undefined;
+export function readRequestState<Schema extends z.ZodType<Record<string, unknown>>>(
+  mcp: McpContext,
+  schema: Schema,
+): z.output<Schema> | undefined;
 /**
  * The state this handler passed to `inputRequired` on the previous round, as `State`, unchecked (a zod schema checks it).
  * @example
  * const progress = readRequestState<{ step?: number }>(mcp) ?? {};
  */
-export function readRequestState<State extends Record<string, unknown> = Record<string, unknown>>(mcp: McpContext): State | undefined;
-export function readRequestState(mcp: McpContext, schema?: z.ZodType<Record<string, unknown>>): Record<string, unknown> | undefined {
+export function readRequestState<State extends Record<string, unknown> = Record<string, unknown>>(
+  mcp: McpContext,
+): State | undefined;
+export function readRequestState(
+  mcp: McpContext,
+  schema?: z.ZodType<Record<string, unknown>>,
+): Record<string, unknown> | undefined {
   const data = mcp.state?.data;
   if (data === undefined || schema === undefined) return data;
   return parseOrUndefined(schema, data);

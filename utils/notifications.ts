@@ -1,5 +1,12 @@
 /** A handler's notifications: progress and logs on its own response (then an SSE stream), resource updates to listeners. */
-import { LOG_LEVELS, logWarning, notificationMessage, publishResourceChange, type LoggingLevel, type McpContext } from "../server/mcp/author";
+import {
+  LOG_LEVELS,
+  logWarning,
+  notificationMessage,
+  publishResourceChange,
+  type LoggingLevel,
+  type McpContext,
+} from "../server/mcp/author";
 
 /**
  * Reports progress on the request's own response stream, when the client asked for it with `_meta.progressToken`. Values must

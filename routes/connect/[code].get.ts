@@ -6,7 +6,8 @@ import { escapeHtml } from "../../server/mcp/author";
 export default defineEventHandler(async (event) => {
   const attempt = await getConnectAttempt(getRouterParam(event, "code") ?? "");
   if (!attempt) return expiredLinkPage(event);
-  if (attempt.done) return htmlPage(event, "Already connected", "<p>You can close this tab and return to your client.</p>");
+  if (attempt.done)
+    return htmlPage(event, "Already connected", "<p>You can close this tab and return to your client.</p>");
   return htmlPage(
     event,
     "Connect your demo account",

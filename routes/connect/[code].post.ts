@@ -3,7 +3,8 @@ import { expiredLinkPage, htmlPage, isSameOriginPost } from "../../server/exampl
 import { completeConnectAttempt } from "../../server/examples/connections";
 
 export default defineEventHandler(async (event) => {
-  if (!isSameOriginPost(event)) return htmlPage(event, "Not allowed", "<p>This form can only be sent from its own page.</p>", 403);
+  if (!isSameOriginPost(event))
+    return htmlPage(event, "Not allowed", "<p>This form can only be sent from its own page.</p>", 403);
   const attempt = await completeConnectAttempt(getRouterParam(event, "code") ?? "");
   if (!attempt) return expiredLinkPage(event);
   return htmlPage(event, "Connected", "<p>Done. Return to your MCP client and continue.</p>");

@@ -78,7 +78,12 @@ export function watchForReload(nitro: Nitro, dirs: readonly string[], recursive:
 export function mcpDefinitionsModule() {
   return (nitro: Nitro) => {
     const roots = definitionRoots(nitro);
-    nitro.options.virtual["#mcp-definitions"] = () => generateRegistryModule(nitro.options.rootDir, roots, mcpOptions(nitro).resourceModules ?? []);
-    watchForReload(nitro, roots.flatMap((root) => KINDS.map((kind) => join(root, kind))), false);
+    nitro.options.virtual["#mcp-definitions"] = () =>
+      generateRegistryModule(nitro.options.rootDir, roots, mcpOptions(nitro).resourceModules ?? []);
+    watchForReload(
+      nitro,
+      roots.flatMap((root) => KINDS.map((kind) => join(root, kind))),
+      false,
+    );
   };
 }

@@ -27,10 +27,14 @@ export function mcpFeaturesModule() {
         const { SETTINGS } = (await import(join(dir, "settings.ts"))) as { SETTINGS: SettingTable };
         nitro.options.runtimeConfig.mcp = { ...settingDefaults(SETTINGS), ...nitro.options.runtimeConfig.mcp };
       }
-      if (existsSync(join(dir, "module.ts"))) await ((await import(join(dir, "module.ts"))) as { default: (nitro: Nitro) => void }).default(nitro);
+      if (existsSync(join(dir, "module.ts")))
+        await ((await import(join(dir, "module.ts"))) as { default: (nitro: Nitro) => void }).default(nitro);
     }
-    nitro.options.virtual["#mcp-features"] = `export const features = ${JSON.stringify(dirs.map((dir) => dir.slice(FEATURES.length + 1)))};`;
-    const durable = dirs.map((dir) => join(nitro.options.rootDir, dir, "durable-object.ts")).filter((file) => existsSync(file));
+    nitro.options.virtual["#mcp-features"] =
+      `export const features = ${JSON.stringify(dirs.map((dir) => dir.slice(FEATURES.length + 1)))};`;
+    const durable = dirs
+      .map((dir) => join(nitro.options.rootDir, dir, "durable-object.ts"))
+      .filter((file) => existsSync(file));
     nitro.options.virtual["#mcp-durable-methods"] = [
       ...durable.map((file, index) => `import methods${index} from ${JSON.stringify(file)};`),
       `export const durableMethods = [${durable.map((_, index) => `methods${index}`).join(", ")}];`,

@@ -13,7 +13,9 @@ const runsOnNode = (preset: string) => preset.startsWith("node") || preset.start
 export function mcpPlatformModule() {
   return (nitro: Nitro) => {
     const preset = nitro.options.preset;
-    nitro.options.alias["#mcp-storage-driver"] = file(`../storage/drivers.${preset.startsWith("cloudflare") ? "cloudflare" : "node"}.ts`);
+    nitro.options.alias["#mcp-storage-driver"] = file(
+      `../storage/drivers.${preset.startsWith("cloudflare") ? "cloudflare" : "node"}.ts`,
+    );
     nitro.options.alias["#mcp-state-cipher"] = file(`../mcp/state/cipher.${runsOnNode(preset) ? "node" : "web"}.ts`);
   };
 }

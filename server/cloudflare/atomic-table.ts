@@ -15,7 +15,9 @@ export class AtomicTable {
   private alarmAt: number | undefined;
 
   constructor(private readonly state: DurableStorageState) {
-    this.exec("CREATE TABLE IF NOT EXISTS atomic (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires INTEGER NOT NULL)");
+    this.exec(
+      "CREATE TABLE IF NOT EXISTS atomic (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires INTEGER NOT NULL)",
+    );
   }
 
   private exec(query: string, ...bindings: unknown[]): Record<string, unknown>[] {

@@ -2,7 +2,9 @@
  * The Worker entry: Nitro's `cloudflare-durable` one, bounding bodies before Nitro buffers them whole (413, 408, a refused body drained up
  * to a cap), and a Durable Object with `atomic-table.ts` and the features' `durable-object.ts` methods (RPC only, no URL reaches them).
  */
-import nitroWorker, { $DurableObject as NitroDurableObject } from "nitropack/presets/cloudflare/runtime/cloudflare-durable";
+import nitroWorker, {
+  $DurableObject as NitroDurableObject,
+} from "nitropack/presets/cloudflare/runtime/cloudflare-durable";
 import { BodyTimeoutError, BodyTooLargeError } from "../mcp/http/body";
 import { errorBody, errorMessage } from "../mcp/protocol";
 import { SETTINGS } from "../mcp/settings";
@@ -47,7 +49,9 @@ async function boundedRequest(request: Request, env: Record<string, unknown>): P
   let size = 0;
   for (;;) {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), Math.max(0, deadline - Date.now()))));
+    const timeout = new Promise<"timeout">(
+      (resolve) => (timer = setTimeout(() => resolve("timeout"), Math.max(0, deadline - Date.now()))),
+    );
     const next = await Promise.race([reader.read(), timeout]);
     clearTimeout(timer);
     if (next === "timeout") {
@@ -84,7 +88,10 @@ export default {
 };
 
 /** Nitro's Durable Object, with the atomic operations (RPC methods), and its alarm sweeping the atomic table. */
-export class $DurableObject extends (NitroDurableObject as unknown as new (state: DurableStorageState, env: Record<string, unknown>) => object) {
+export class $DurableObject extends (NitroDurableObject as unknown as new (
+  state: DurableStorageState,
+  env: Record<string, unknown>,
+) => object) {
   private readonly table: AtomicTable;
 
   constructor(state: DurableStorageState, env: Record<string, unknown>) {
@@ -113,4 +120,5 @@ export class $DurableObject extends (NitroDurableObject as unknown as new (state
   }
 }
 
-for (const methods of durableMethods) Object.defineProperties($DurableObject.prototype, Object.getOwnPropertyDescriptors(methods));
+for (const methods of durableMethods)
+  Object.defineProperties($DurableObject.prototype, Object.getOwnPropertyDescriptors(methods));

@@ -58,7 +58,9 @@ function readCommandLine(args) {
   });
   if (positionals.length) checkCommand(positionals);
   else if (values.answer.length || values.decline || values.cancel) {
-    throw new Error("--answer, --decline and --cancel answer for a command (call, get, read); the interactive client asks you.");
+    throw new Error(
+      "--answer, --decline and --cancel answer for a command (call, get, read); the interactive client asks you.",
+    );
   }
   if (values.decline && values.cancel) throw new Error("Pass --decline or --cancel, not both.");
   const logLevel = values["log-level"];
@@ -74,7 +76,11 @@ function readCommandLine(args) {
     ...values,
     logLevel: /** @type {import("@modelcontextprotocol/client").LoggingLevel} */ (logLevel),
     answers,
-    otherwise: values.decline ? /** @type {const} */ ("decline") : values.cancel ? /** @type {const} */ ("cancel") : undefined,
+    otherwise: values.decline
+      ? /** @type {const} */ ("decline")
+      : values.cancel
+        ? /** @type {const} */ ("cancel")
+        : undefined,
     words: positionals,
   };
 }

@@ -9,7 +9,8 @@ export function htmlPage(event: H3Event, title: string, body: string, status = 2
   setResponseStatus(event, status);
   setResponseHeaders(event, {
     "content-type": "text/html; charset=utf-8",
-    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+    "content-security-policy":
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
     "x-frame-options": "DENY",
     "cache-control": "no-store",
   });
@@ -20,7 +21,8 @@ export function htmlPage(event: H3Event, title: string, body: string, status = 2
 </head><body><h1>${title}</h1>${body}</body></html>`;
 }
 
-export const expiredLinkPage = (event: H3Event) => htmlPage(event, "This link has expired", "<p>Start again from your MCP client.</p>", 404);
+export const expiredLinkPage = (event: H3Event) =>
+  htmlPage(event, "This link has expired", "<p>Start again from your MCP client.</p>", 404);
 
 /**
  * Is this POST the page's own form, and not another site's? Browsers say where a request comes

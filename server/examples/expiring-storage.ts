@@ -39,7 +39,11 @@ export function expiringStore<T>(base: string): ExpiringStore<T> {
       return item && item.expiresAt >= now() ? item.value : null;
     },
     async set(key, value, ttlSeconds) {
-      await storage().setItem<Stored<T>>(key, { value, expiresAt: now() + ttlSeconds }, { ttl: Math.max(60, ttlSeconds) });
+      await storage().setItem<Stored<T>>(
+        key,
+        { value, expiresAt: now() + ttlSeconds },
+        { ttl: Math.max(60, ttlSeconds) },
+      );
       if (now() - lastSweep >= SWEEP_INTERVAL_SECONDS) {
         lastSweep = now();
         // In the background: the request that happens to trigger it should not wait for it.

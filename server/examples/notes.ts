@@ -14,12 +14,19 @@ export interface Note {
 
 const SAMPLE_NOTES: Note[] = [
   { id: "7", title: "Groceries", text: "Oat milk, lemons, a loaf of rye, coffee beans." },
-  { id: "12", title: "Conference talk", text: "Outline the MRTR demo: ask, retry, complete. Keep it under 20 minutes." },
+  {
+    id: "12",
+    title: "Conference talk",
+    text: "Outline the MRTR demo: ask, retry, complete. Keep it under 20 minutes.",
+  },
   { id: "15", title: "Plant care", text: "Water the fern on Sundays; the cactus once a month." },
 ];
 
 /** A note id as tools take it: the allow-list of storage key segments, so one id can never alias another note. */
-export const NoteId = z.string().regex(KEY_SEGMENT, "letters, digits, - and _ only").describe('Id of the note, e.g. "7"');
+export const NoteId = z
+  .string()
+  .regex(KEY_SEGMENT, "letters, digits, - and _ only")
+  .describe('Id of the note, e.g. "7"');
 
 const storage = () => useStorage("mcp:notes");
 let seeded: Promise<void> | undefined;
@@ -47,7 +54,9 @@ export async function listNotes(): Promise<Note[]> {
   await ensureSeeded();
   const keys = await storage().getKeys("note");
   const notes = await Promise.all(keys.map((key) => storage().getItem<Note>(key)));
-  return notes.filter((note): note is Note => note !== null).sort((a, b) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id));
+  return notes
+    .filter((note): note is Note => note !== null)
+    .sort((a, b) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id));
 }
 
 /** Deletes a note; true if it existed. Idempotent. */

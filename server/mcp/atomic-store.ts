@@ -20,7 +20,11 @@ export interface SelectedStorage {
   /** Its atomic operations; undefined when the store has none. */
   readonly atomic?: AtomicStore;
   /** Its own client, for features needing more (message bus, rate limit), with its atomic keys' prefix; absent for memory, files. */
-  readonly client?: { readonly kind: "redis" | "upstash" | "durable"; readonly loaded: Promise<unknown>; readonly keyPrefix?: string };
+  readonly client?: {
+    readonly kind: "redis" | "upstash" | "durable";
+    readonly loaded: Promise<unknown>;
+    readonly keyPrefix?: string;
+  };
   /** True when several instances may share this store (Redis, Upstash, Workers KV). */
   readonly sharedAcrossInstances?: boolean;
   /** Without `atomic`: what to configure to get them (for the start-up error). */
@@ -30,7 +34,10 @@ export interface SelectedStorage {
 /** The store could not be reached or failed: answered -32603 "storage unavailable" (HTTP 503), the reason logged. */
 export class StorageUnavailableError extends Error {
   override name = "StorageUnavailableError";
-  constructor(readonly operation: string, cause: unknown) {
+  constructor(
+    readonly operation: string,
+    cause: unknown,
+  ) {
     super(`storage unavailable (${operation}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }

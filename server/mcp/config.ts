@@ -5,7 +5,11 @@ import { SETTINGS, type SettingTable } from "./settings";
 
 export type ParsedSettings<Table extends SettingTable> = { readonly [K in keyof Table]: ReturnType<Table[K]["parse"]> };
 
-function parseSettings<Table extends SettingTable>(table: Table, raw: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): ParsedSettings<Table> {
+function parseSettings<Table extends SettingTable>(
+  table: Table,
+  raw: Readonly<Record<string, unknown>>,
+  env: Readonly<Record<string, string | undefined>>,
+): ParsedSettings<Table> {
   const parsed: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(table)) {
     const value = spec.text && env[spec.env] !== undefined ? env[spec.env] : (raw[key] ?? spec.default);
@@ -20,7 +24,10 @@ export interface McpConfig extends ParsedSettings<typeof SETTINGS> {
 }
 
 /** Parses raw values (runtime config, overridden by the variables' own text where a setting asks for it). */
-export function parseMcpConfig(raw: Readonly<Record<string, unknown>>, env: Readonly<Record<string, string | undefined>>): McpConfig {
+export function parseMcpConfig(
+  raw: Readonly<Record<string, unknown>>,
+  env: Readonly<Record<string, string | undefined>>,
+): McpConfig {
   const settings = parseSettings(SETTINGS, raw, env);
   return {
     ...settings,
@@ -39,7 +46,11 @@ export function useMcpConfig(): McpConfig {
 /** A feature's own settings (its `settings.ts` table), parsed from the same runtime config, once per table. */
 export function useSettings<Table extends SettingTable>(table: Table): ParsedSettings<Table> {
   let parsed = parsedTables.get(table);
-  if (!parsed) parsedTables.set(table, (parsed = parseSettings(table, useRuntimeConfig().mcp as Record<string, unknown>, process.env)));
+  if (!parsed)
+    parsedTables.set(
+      table,
+      (parsed = parseSettings(table, useRuntimeConfig().mcp as Record<string, unknown>, process.env)),
+    );
   return parsed as ParsedSettings<Table>;
 }
 

@@ -18,7 +18,12 @@ import { paginate } from "./pagination";
 import { registry } from "./registry";
 
 /** The shape every list method answers with: one page under its key, `nextCursor`, caching hints. */
-export function listResult(key: string, items: readonly unknown[], mcp: McpContext, cacheScope?: CacheScope): MethodResult {
+export function listResult(
+  key: string,
+  items: readonly unknown[],
+  mcp: McpContext,
+  cacheScope?: CacheScope,
+): MethodResult {
   const config = useMcpConfig();
   const page = paginate(items, mcp.params.cursor, config.pageSize, key);
   return {
@@ -92,9 +97,13 @@ const { capabilities } = registry;
 /** The core's methods both eras share. */
 const shared = new Map<string, MethodHandler>();
 if (capabilities.tools) shared.set("tools/list", (mcp) => listResult("tools", tools, mcp)).set("tools/call", callTool);
-if (capabilities.prompts) shared.set("prompts/list", (mcp) => listResult("prompts", prompts, mcp)).set("prompts/get", getPrompt);
+if (capabilities.prompts)
+  shared.set("prompts/list", (mcp) => listResult("prompts", prompts, mcp)).set("prompts/get", getPrompt);
 if (capabilities.resources) {
-  shared.set("resources/list", listResources).set("resources/templates/list", (mcp) => listResult("resourceTemplates", templates, mcp)).set("resources/read", readResource);
+  shared
+    .set("resources/list", listResources)
+    .set("resources/templates/list", (mcp) => listResult("resourceTemplates", templates, mcp))
+    .set("resources/read", readResource);
 }
 if (capabilities.completions) shared.set("completion/complete", complete);
 
@@ -102,7 +111,12 @@ let methods: Record<Era, ReadonlyMap<string, MethodHandler>> | undefined;
 /** Built on the first request, once every feature's plugin added its methods (the 2025 era's are all the legacy feature's). */
 function methodsOf(era: Era): ReadonlyMap<string, MethodHandler> {
   methods ??= {
-    modern: new Map([["server/discover", discover], ["subscriptions/listen", listen], ...shared, ...addedMethods("modern")]),
+    modern: new Map([
+      ["server/discover", discover],
+      ["subscriptions/listen", listen],
+      ...shared,
+      ...addedMethods("modern"),
+    ]),
     legacy: new Map([...addedMethods("legacy"), ...shared]),
   };
   return methods[era];
@@ -132,13 +146,21 @@ async function result(mcp: McpContext, steps: StateSteps): Promise<Record<string
   if (isTaskCreatedOutcome(outcome)) return shaped(outcome.task, "task");
   if (!isInputRequiredOutcome(outcome)) return legacyEra ? legacyEra.result(outcome) : completeResult(outcome);
   if (legacyEra) return legacyEra.inputRequired(mcp, outcome, retryOf(mcp, handler, steps));
-  return { resultType: "input_required", inputRequests: outcome.inputRequests, requestState: await steps.seal(mcp, outcome.state), _meta: serverInfo() };
+  return {
+    resultType: "input_required",
+    inputRequests: outcome.inputRequests,
+    requestState: await steps.seal(mcp, outcome.state),
+    _meta: serverInfo(),
+  };
 }
 
 export async function dispatch(mcp: McpContext, steps: StateSteps): Promise<JsonRpcReply> {
   try {
     const value = await result(mcp, steps);
-    const outcome = { resultType: (value.resultType as string | undefined) ?? "complete", toolError: value.isError === true };
+    const outcome = {
+      resultType: (value.resultType as string | undefined) ?? "complete",
+      toolError: value.isError === true,
+    };
     return { status: 200, body: resultMessage(mcp.id, value), outcome };
   } catch (caught) {
     const error = toMcpError(caught);

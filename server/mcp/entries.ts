@@ -36,7 +36,8 @@ export interface EntryOptions {
   readonly rateLimit?: string;
 }
 
-type EntryBase = { readonly [DEFINITION]: true } & Required<Omit<EntryOptions, "rateLimit">> & Pick<EntryOptions, "rateLimit">;
+type EntryBase = { readonly [DEFINITION]: true } & Required<Omit<EntryOptions, "rateLimit">> &
+  Pick<EntryOptions, "rateLimit">;
 
 export const entryBase = ({ singleUseState = false, scopes = [], rateLimit }: EntryOptions): EntryBase => ({
   [DEFINITION]: true,
@@ -55,7 +56,10 @@ export interface TaskSupport {
   prepare(
     args: unknown,
     mcp: McpContext,
-  ): Promise<{ readonly answer: CallToolResult | InputRequiredOutcome } | { readonly arguments: ValidArguments; readonly prepared: Prepared | undefined }>;
+  ): Promise<
+    | { readonly answer: CallToolResult | InputRequiredOutcome }
+    | { readonly arguments: ValidArguments; readonly prepared: Prepared | undefined }
+  >;
   /** Runs one round on the arguments `prepare` validated, as they are: never parsed again, so every round sees the same value. */
   run(args: ValidArguments, mcp: McpContext, prepared?: Prepared): Promise<CallToolResult | InputRequiredOutcome>;
 }
@@ -90,7 +94,11 @@ export interface ResourceEntry extends EntryBase {
   readonly unlisted?: boolean;
   /** For templates: the concrete resources to show in `resources/list`. */
   list?(mcp: McpContext): Promise<readonly Resource[]>;
-  read(uri: string, variables: Readonly<Record<string, string>>, mcp: McpContext): Promise<ReadResourceResult | InputRequiredOutcome>;
+  read(
+    uri: string,
+    variables: Readonly<Record<string, string>>,
+    mcp: McpContext,
+  ): Promise<ReadResourceResult | InputRequiredOutcome>;
 }
 
 export type Entry = ToolEntry | PromptEntry | ResourceEntry;

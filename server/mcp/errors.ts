@@ -20,7 +20,12 @@ export class McpError extends Error {
   /** Set when the error is raised before the envelope was fully parsed but its id was readable. */
   requestId?: RequestId;
 
-  constructor(readonly code: number, message: string, readonly data?: unknown, readonly httpStatus = 200) {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+    readonly httpStatus = 200,
+  ) {
     super(clip(message, MAX_MESSAGE));
     this.name = "McpError";
   }
@@ -51,8 +56,11 @@ export const missingClientCapabilities = (requiredCapabilities: ClientCapabiliti
     400,
   );
 
-export const unsupportedProtocolVersion = (requested: string, supported: readonly string[], message = "Unsupported protocol version") =>
-  new McpError(ErrorCode.UnsupportedProtocolVersion, message, { supported, requested: clip(requested) }, 400);
+export const unsupportedProtocolVersion = (
+  requested: string,
+  supported: readonly string[],
+  message = "Unsupported protocol version",
+) => new McpError(ErrorCode.UnsupportedProtocolVersion, message, { supported, requested: clip(requested) }, 400);
 
 /** -32602 with `data.uri`, 2026-07-28's "resource not found"; its own class so the legacy era can answer -32002. */
 export class ResourceNotFoundError extends McpError {

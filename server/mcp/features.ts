@@ -4,7 +4,13 @@ import type { AuthInfo, Era, McpContext, RequestTarget } from "./context";
 import type { ToolEntry } from "./entries";
 import type { McpError } from "./errors";
 import { sendError } from "./http/error-reply";
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, LoggingLevel, ServerCapabilities } from "./protocol";
+import type {
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  LoggingLevel,
+  ServerCapabilities,
+} from "./protocol";
 import type { MethodHandler, MethodResult } from "./methods/types";
 import type { InputRequiredOutcome } from "./outcome";
 import type { EraSelection } from "./request-meta";
@@ -16,7 +22,11 @@ export interface RequestObserver {
   /** Runs a step of the request (reading it, dispatching it) in the request's scope, e.g. its span's context. */
   within<T>(event: H3Event, work: () => T): T;
   /** Runs one unit of work worth naming (opening a requestState, a storage operation), e.g. as a child span. */
-  step<T>(name: string, attributes: Readonly<Record<string, string | number | boolean>>, work: () => Promise<T>): Promise<T>;
+  step<T>(
+    name: string,
+    attributes: Readonly<Record<string, string | number | boolean>>,
+    work: () => Promise<T>,
+  ): Promise<T>;
 }
 
 /** How 2025-era requests are served (the legacy feature, which adds that era's own methods with `addMethods`). */
@@ -30,7 +40,11 @@ export interface LegacyEra {
   /** A complete result as those revisions shape it. */
   result(result: Record<string, unknown>): Record<string, unknown>;
   /** A handler's "ask first", answered in full in that era; `retry` runs the request with answers as a 2026-07-28 retry would. */
-  inputRequired(mcp: McpContext, outcome: InputRequiredOutcome, retry: Retry): Promise<Record<string, unknown>> | Record<string, unknown>;
+  inputRequired(
+    mcp: McpContext,
+    outcome: InputRequiredOutcome,
+    retry: Retry,
+  ): Promise<Record<string, unknown>> | Record<string, unknown>;
   /** An error as the negotiated revision words it. */
   error(error: McpError): McpError;
   /** What the client of this request can be asked: its `mcp.clientCapabilities` (the session's, when it can be asked at all). */
@@ -42,7 +56,10 @@ export interface LegacyEra {
 }
 
 /** Runs the request again with `inputResponses` and the state of `outcome`, as the client's retry would: what the handler returns. */
-export type Retry = (outcome: InputRequiredOutcome, inputResponses: Readonly<Record<string, unknown>>) => Promise<unknown>;
+export type Retry = (
+  outcome: InputRequiredOutcome,
+  inputResponses: Readonly<Record<string, unknown>>,
+) => Promise<unknown>;
 
 /** Who may call (the sign-in feature, registered only when a credential is configured: every call then needs one). */
 export interface SignIn {
@@ -66,7 +83,11 @@ export type RequestCheck = (event: H3Event) => Verdict;
 export type MessageCheck = (event: H3Event, message: JsonRpcRequest) => Verdict;
 
 /** Runs the tools declared with `task` (the tasks feature): the whole tools/call, plain or as a task. */
-export type TaskRunner = (tool: ToolEntry & { task: NonNullable<ToolEntry["task"]> }, args: Record<string, unknown>, mcp: McpContext) => Promise<MethodResult>;
+export type TaskRunner = (
+  tool: ToolEntry & { task: NonNullable<ToolEntry["task"]> },
+  args: Record<string, unknown>,
+  mcp: McpContext,
+) => Promise<MethodResult>;
 
 /** Something `subscriptions/listen` can carry (the message bus feature: resource updates; the tasks feature: `notifications/tasks`). */
 export interface ListenSource {
@@ -88,7 +109,11 @@ export type GetResponder = (event: H3Event) => unknown;
 
 type Extensions = NonNullable<ServerCapabilities["extensions"]>;
 
-const passThrough: RequestObserver = { read() {}, within: (_event, work) => work(), step: (_name, _attributes, work) => work() };
+const passThrough: RequestObserver = {
+  read() {},
+  within: (_event, work) => work(),
+  step: (_name, _attributes, work) => work(),
+};
 
 const registered: {
   observer: RequestObserver;
@@ -102,11 +127,21 @@ const registered: {
   subscribableEras: Set<Era>;
   requestChecks: RequestCheck[];
   messageChecks: MessageCheck[];
-} = { observer: passThrough, methods: { modern: new Map(), legacy: new Map() }, extensions: { modern: {}, legacy: {} }, listenSources: [], getResponders: [], subscribableEras: new Set(), requestChecks: [], messageChecks: [] };
+} = {
+  observer: passThrough,
+  methods: { modern: new Map(), legacy: new Map() },
+  extensions: { modern: {}, legacy: {} },
+  listenSources: [],
+  getResponders: [],
+  subscribableEras: new Set(),
+  requestChecks: [],
+  messageChecks: [],
+};
 
 /** Adds methods (e.g. `tasks/get`) to the eras named; a feature adds a method only when the capability behind it is there. */
 export function addMethods(eras: readonly Era[], methods: Readonly<Record<string, MethodHandler>>): void {
-  for (const era of eras) for (const [name, handler] of Object.entries(methods)) registered.methods[era].set(name, handler);
+  for (const era of eras)
+    for (const [name, handler] of Object.entries(methods)) registered.methods[era].set(name, handler);
 }
 /** An extension listed in `server/discover` (and `initialize`) capabilities, in the eras named. */
 export function declareExtension(eras: readonly Era[], name: string, settings: Extensions[string]): void {

@@ -24,7 +24,9 @@ export function setLogFormat(chosen: "json" | "pretty" | "auto"): void {
 
 /** An error as plain fields: its stack is for the operator (clients never see it). */
 export const errorFields = (error: unknown): LogFields =>
-  error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { message: String(error) };
+  error instanceof Error
+    ? { name: error.name, message: error.message, stack: error.stack }
+    : { message: String(error) };
 
 /**
  * Control characters (C0, DEL, C1), the Unicode line and paragraph separators and the bidi controls. JSON.stringify escapes C0
@@ -39,22 +41,37 @@ const escapeOne = (char: string) => SHORT_ESCAPES[char] ?? `\\u${char.charCodeAt
  * `text` with every control character written as its JSON escape (`\n`, `\u001b`). Applied to a JSON line, it escapes what
  * JSON.stringify left raw and keeps the line valid JSON. The common case, nothing to escape, returns `text` itself.
  */
-export const escapeControlCharacters = (text: string): string => (CONTROL.test(text) ? text.replace(CONTROLS, escapeOne) : text);
+export const escapeControlCharacters = (text: string): string =>
+  CONTROL.test(text) ? text.replace(CONTROLS, escapeOne) : text;
 
 /**
  * Where lines go. On Node, lines leave in batches (`batched`); on Workers, where Workers Logs
  * reads each console call as one entry, every line is its own call.
  */
 function lineWriters(): Record<LogLevel, Write> {
-  const stdio = (globalThis as { process?: { stdout?: NodeJS.WriteStream; stderr?: NodeJS.WriteStream; once?: NodeJS.Process["once"] } }).process;
+  const stdio = (
+    globalThis as {
+      process?: { stdout?: NodeJS.WriteStream; stderr?: NodeJS.WriteStream; once?: NodeJS.Process["once"] };
+    }
+  ).process;
   // The Worker build's preset (Nitro writes it in at build time) settles it there, so its bundle carries no Node writer.
   const onWorkers =
-    import.meta.preset === "cloudflare-durable" || (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === "Cloudflare-Workers";
+    import.meta.preset === "cloudflare-durable" ||
+    (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === "Cloudflare-Workers";
   if (onWorkers || typeof stdio?.stdout?.write !== "function" || typeof stdio.stderr?.write !== "function") {
-    return { debug: (line) => console.debug(line), info: (line) => console.info(line), warn: (line) => console.warn(line), error: (line) => console.error(line) };
+    return {
+      debug: (line) => console.debug(line),
+      info: (line) => console.info(line),
+      warn: (line) => console.warn(line),
+      error: (line) => console.error(line),
+    };
   }
-  const out = batched(stdio.stdout, stdio, (reason) => err(formatLine("warn", `stdout failed (${reason}): its log lines are dropped from now on`)));
-  const err = batched(stdio.stderr, stdio, (reason) => out(formatLine("warn", `stderr failed (${reason}): its log lines are dropped from now on`)));
+  const out = batched(stdio.stdout, stdio, (reason) =>
+    err(formatLine("warn", `stdout failed (${reason}): its log lines are dropped from now on`)),
+  );
+  const err = batched(stdio.stderr, stdio, (reason) =>
+    out(formatLine("warn", `stderr failed (${reason}): its log lines are dropped from now on`)),
+  );
   return { debug: out, info: out, warn: err, error: err };
 }
 
@@ -66,15 +83,21 @@ function lineWriters(): Record<LogLevel, Write> {
 const FLUSH_AFTER_MS = 50;
 const FLUSH_AT_BYTES = 16 * 1024;
 const onVercel = import.meta.preset === "vercel";
-const later = (flush: () => void): unknown => (onVercel ? setImmediate(flush) : setTimeout(flush, FLUSH_AFTER_MS).unref());
-const cancel = (timer: unknown): void => (onVercel ? clearImmediate(timer as NodeJS.Immediate) : clearTimeout(timer as NodeJS.Timeout));
+const later = (flush: () => void): unknown =>
+  onVercel ? setImmediate(flush) : setTimeout(flush, FLUSH_AFTER_MS).unref();
+const cancel = (timer: unknown): void =>
+  onVercel ? clearImmediate(timer as NodeJS.Immediate) : clearTimeout(timer as NodeJS.Timeout);
 
 /**
  * A writer that batches lines into one write, and drops every line once `stream` has failed (EPIPE when the reader went away,
  * ENOSPC…). Its error listener keeps a failed write from becoming an uncaught exception, which Nitro would log with console.error
  * to the same dead stream, failing again, forever; console.* writes (Nitro's own) find it too. What is pending leaves at exit.
  */
-function batched(stream: NodeJS.WriteStream, stdio: { once?: NodeJS.Process["once"] }, onFailure: (reason: string) => void): Write {
+function batched(
+  stream: NodeJS.WriteStream,
+  stdio: { once?: NodeJS.Process["once"] },
+  onFailure: (reason: string) => void,
+): Write {
   let pending = "";
   let failed = false;
   let timer: unknown;
@@ -113,8 +136,12 @@ function prettyStack({ stack, message = "" }: { stack?: string; message?: string
 
 function prettyLine(level: LogLevel, message: string, fields: LogFields): string {
   const { error, ...rest } = fields as { error?: { stack?: string; message?: string } };
-  const details = Object.entries(rest).filter(([, value]) => value !== undefined).map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`);
-  const head = escapeControlCharacters(`[mcp] ${level === "info" ? "" : `${level}: `}${message}${details.length ? `  ${details.join(" ")}` : ""}`);
+  const details = Object.entries(rest)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`);
+  const head = escapeControlCharacters(
+    `[mcp] ${level === "info" ? "" : `${level}: `}${message}${details.length ? `  ${details.join(" ")}` : ""}`,
+  );
   return error ? `${head}\n${prettyStack(error)}` : head;
 }
 
@@ -127,13 +154,16 @@ function isoTime(): string {
   return lastTime;
 }
 
-const jsonHead = (level: LogLevel, message: string) => `{"time":"${isoTime()}","level":"${level}","msg":${logValue(message)}`;
+const jsonHead = (level: LogLevel, message: string) =>
+  `{"time":"${isoTime()}","level":"${level}","msg":${logValue(message)}`;
 
 /** One line in the chosen format, with no raw newline or control character (but a pretty stack's own line breaks). */
 export function formatLine(level: LogLevel, message: string, fields: LogFields = {}): string {
   if (format !== "json") return prettyLine(level, message, fields);
   const members = JSON.stringify(fields);
-  return escapeControlCharacters(members === "{}" ? `${jsonHead(level, message)}}` : `${jsonHead(level, message)},${members.slice(1)}`);
+  return escapeControlCharacters(
+    members === "{}" ? `${jsonHead(level, message)}}` : `${jsonHead(level, message)},${members.slice(1)}`,
+  );
 }
 
 /** Writes one log line. */
@@ -149,22 +179,30 @@ export function log(level: LogLevel, message: string, fields: LogFields = {}): v
  */
 export function logInfoMembers(message: string, members: string): void {
   writers ??= lineWriters();
-  writers.info(format === "json" ? `${jsonHead("info", message)},${members}}` : prettyLine("info", message, JSON.parse(`{${members}}`)));
+  writers.info(
+    format === "json"
+      ? `${jsonHead("info", message)},${members}}`
+      : prettyLine("info", message, JSON.parse(`{${members}}`)),
+  );
 }
 
 /** Printable ASCII but `"` and `\`: what JSON writes as it is and nothing needs escaping in (a loop: a regular expression costs more here). */
 function isPlainAscii(text: string): boolean {
-  for (let i = 0, code; i < text.length; i++) if ((code = text.charCodeAt(i)) < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return false;
+  for (let i = 0, code; i < text.length; i++)
+    if ((code = text.charCodeAt(i)) < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return false;
   return true;
 }
 
 /** A value for `logInfoMembers`: its JSON, every control character escaped; the common plain string with neither JSON.stringify nor a scan. */
 export const logValue = (value: unknown): string =>
-  typeof value === "string" && isPlainAscii(value) ? `"${value}"` : escapeControlCharacters(JSON.stringify(value) ?? "null");
+  typeof value === "string" && isPlainAscii(value)
+    ? `"${value}"`
+    : escapeControlCharacters(JSON.stringify(value) ?? "null");
 
 export const logInfo = (message: string, fields?: LogFields): void => log("info", message, fields);
 export const logWarning = (message: string, fields?: LogFields): void => log("warn", message, fields);
-export const logError = (message: string, error?: unknown): void => log("error", message, error === undefined ? {} : { error: errorFields(error) });
+export const logError = (message: string, error?: unknown): void =>
+  log("error", message, error === undefined ? {} : { error: errorFields(error) });
 
 /** Logs `error` under a fresh reference and returns the reference, to quote in what the client sees. */
 export function logWithReference(context: string, error: unknown): string {

@@ -37,7 +37,9 @@ export function createInputRequiredOutcome(
   state: Readonly<Record<string, unknown>>,
 ): InputRequiredOutcome {
   if (!INPUT_REQUIRED_METHODS.has(mcp.method)) {
-    logError(`programming error: inputRequired() called while serving ${mcp.method}; only tools/call, prompts/get and resources/read may ask for input`);
+    logError(
+      `programming error: inputRequired() called while serving ${mcp.method}; only tools/call, prompts/get and resources/read may ask for input`,
+    );
     throw internalError();
   }
   // Legacy clients declared theirs at `initialize`: the legacy feature checks the session's (`LegacyEra.inputRequired`).
@@ -56,7 +58,10 @@ export interface TaskCreatedOutcome {
   readonly task: Readonly<Record<string, unknown>>;
 }
 
-export const taskCreatedOutcome = (task: Readonly<Record<string, unknown>>): TaskCreatedOutcome => ({ [TASK_CREATED]: true, task });
+export const taskCreatedOutcome = (task: Readonly<Record<string, unknown>>): TaskCreatedOutcome => ({
+  [TASK_CREATED]: true,
+  task,
+});
 
 export const isTaskCreatedOutcome = (value: unknown): value is TaskCreatedOutcome =>
   typeof value === "object" && value !== null && (value as Partial<TaskCreatedOutcome>)[TASK_CREATED] === true;

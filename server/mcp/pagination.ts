@@ -19,7 +19,8 @@ function decodeCursor(cursor: unknown, list: string): number {
     // fall through to the error below
   }
   const match = /^(.+):(\d{1,9})$/.exec(text);
-  if (!match || match[1] !== list) throw invalidParams("Invalid cursor: pass a nextCursor this server returned for the same list");
+  if (!match || match[1] !== list)
+    throw invalidParams("Invalid cursor: pass a nextCursor this server returned for the same list");
   return Number(match[2]);
 }
 
@@ -28,5 +29,7 @@ export function paginate<T>(items: readonly T[], cursor: unknown, pageSize: numb
   const start = cursor === undefined ? 0 : decodeCursor(cursor, list);
   const end = start + pageSize;
   const page = items.slice(start, end);
-  return end < items.length ? { items: page, nextCursor: base64UrlEncode(utf8Encode(`${list}:${end}`)) } : { items: page };
+  return end < items.length
+    ? { items: page, nextCursor: base64UrlEncode(utf8Encode(`${list}:${end}`)) }
+    : { items: page };
 }

@@ -4,9 +4,29 @@ import { type McpError, invalidRequest, parseError } from "./errors";
 import { isPlainObject } from "./internal/basics";
 
 export type {
-  CallToolResult, ClientCapabilities, ContentBlock, CreateMessageRequestParams, CreateMessageResult, ElicitRequestFormParams, ElicitResult,
-  GetPromptResult, Implementation, InputRequest, ListRootsResult, LoggingLevel, ProgressToken, Prompt, PromptArgument, PromptMessage,
-  ReadResourceResult, RequestId, Resource, ResourceTemplateType as ResourceTemplate, ServerCapabilities, Tool, ToolAnnotations,
+  CallToolResult,
+  ClientCapabilities,
+  ContentBlock,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestFormParams,
+  ElicitResult,
+  GetPromptResult,
+  Implementation,
+  InputRequest,
+  ListRootsResult,
+  LoggingLevel,
+  ProgressToken,
+  Prompt,
+  PromptArgument,
+  PromptMessage,
+  ReadResourceResult,
+  RequestId,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+  ToolAnnotations,
 } from "@modelcontextprotocol/server";
 
 /** URL-mode elicitation as 2026-07-28 defines it: the SDK's (2.4) still requires the removed `elicitationId`. */
@@ -126,7 +146,8 @@ export function parseJsonRpcMessage(text: string): JsonRpcMessage {
   } catch {
     throw parseError();
   }
-  if (Array.isArray(message)) throw invalidRequest("Batch requests are not supported: send one JSON-RPC message per POST");
+  if (Array.isArray(message))
+    throw invalidRequest("Batch requests are not supported: send one JSON-RPC message per POST");
   if (!isPlainObject(message)) throw invalidRequest("The body must be a JSON-RPC request object");
   const id = readableId(message);
   const fail = (text: string) => Object.assign(invalidRequest(text), { requestId: id });
@@ -136,7 +157,8 @@ export function parseJsonRpcMessage(text: string): JsonRpcMessage {
   if (!("method" in message)) {
     // A response: only the 2025 era's asking takes one (`LegacyEra.receive` in features.ts; -32600 otherwise).
     const answered = "result" in message !== "error" in message;
-    if (id === undefined || !answered) throw fail("Expected a request, a notification, or a response with an id and either result or error");
+    if (id === undefined || !answered)
+      throw fail("Expected a request, a notification, or a response with an id and either result or error");
     return { kind: "response", id, ...("result" in message ? { result: message.result } : { error: message.error }) };
   }
   if (typeof message.method !== "string" || message.method === "") throw fail('"method" must be a non-empty string');

@@ -10,9 +10,26 @@ import { runMessageChecks, useLegacyEra, useObserver, useSignIn } from "./featur
 import { BodyTimeoutError, BodyTooLargeError, readBodyText } from "./http/body";
 import { ResponseChannel } from "./http/respond";
 import { sendError } from "./http/error-reply";
-import { checkMethodHeaders, checkParamHeaders, checkVersionHeader, hasModernMeta, parseRequestMeta, readProgressToken, requestHeader, requireModernVersion, selectEra, type HeaderReader } from "./request-meta";
+import {
+  checkMethodHeaders,
+  checkParamHeaders,
+  checkVersionHeader,
+  hasModernMeta,
+  parseRequestMeta,
+  readProgressToken,
+  requestHeader,
+  requireModernVersion,
+  selectEra,
+  type HeaderReader,
+} from "./request-meta";
 import { isPlainObject } from "./internal/basics";
-import { parseJsonRpcMessage, type JsonRpcRequest, INPUT_REQUIRED_METHODS, nameFieldOf, type RequestId } from "./protocol";
+import {
+  parseJsonRpcMessage,
+  type JsonRpcRequest,
+  INPUT_REQUIRED_METHODS,
+  nameFieldOf,
+  type RequestId,
+} from "./protocol";
 import { registry } from "./registry";
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(?:;|$)/i;
@@ -55,7 +72,8 @@ function modernFields(read: HeaderReader, message: JsonRpcRequest, auth: AuthInf
 
   const { method, params } = message;
   const target = resolveTarget(method, params);
-  if (target?.entry?.kind === "tool" && target.entry.headerParams.length) checkParamHeaders(read, target.entry.headerParams, params.arguments);
+  if (target?.entry?.kind === "tool" && target.entry.headerParams.length)
+    checkParamHeaders(read, target.entry.headerParams, params.arguments);
   if ("inputResponses" in params && !isPlainObject(params.inputResponses)) {
     throw invalidParams("params.inputResponses must be an object mapping input request keys to responses");
   }
@@ -118,7 +136,10 @@ class RequestContext implements McpContext {
 function createMcpContext(event: H3Event, message: JsonRpcRequest, auth: AuthInfo): McpContext {
   const read: HeaderReader = (name) => requestHeader(event, name);
   const selection = selectEra(message, read("mcp-protocol-version"));
-  const fields = selection.era === "modern" ? modernFields(read, message, auth) : legacyFields(event, message, selection.version, auth);
+  const fields =
+    selection.era === "modern"
+      ? modernFields(read, message, auth)
+      : legacyFields(event, message, selection.version, auth);
   const channel = new ResponseChannel(disconnectWatcher(event));
   return new RequestContext(message, auth, fields, event, channel);
 }
@@ -127,9 +148,12 @@ function createMcpContext(event: H3Event, message: JsonRpcRequest, auth: AuthInf
 export async function readMcpRequest(event: H3Event): Promise<void> {
   let id: RequestId | undefined;
   try {
-    if (!JSON_CONTENT_TYPE.test(requestHeader(event, "content-type") ?? "")) throw invalidRequest("Content-Type must be application/json", 415);
+    if (!JSON_CONTENT_TYPE.test(requestHeader(event, "content-type") ?? ""))
+      throw invalidRequest("Content-Type must be application/json", 415);
     const config = useMcpConfig();
-    const message = parseJsonRpcMessage(await readBodyText(event, { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs }));
+    const message = parseJsonRpcMessage(
+      await readBodyText(event, { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs }),
+    );
     if (message.kind !== "request") {
       // The 2025 era's asking takes the answers and cancellations of its sessions; anything else is a notification (202) or refused.
       const received = useLegacyEra()?.receive(event, message);
@@ -142,7 +166,9 @@ export async function readMcpRequest(event: H3Event): Promise<void> {
     const observer = useObserver();
     observer.read(event, message);
     // A 2025-era request's session is opened here, by the legacy feature (404 when it does not open).
-    const refusal = (await runMessageChecks(event, message)) ?? (hasModernMeta(message.params) ? undefined : await useLegacyEra()?.openSession(event, message));
+    const refusal =
+      (await runMessageChecks(event, message)) ??
+      (hasModernMeta(message.params) ? undefined : await useLegacyEra()?.openSession(event, message));
     if (refusal) return sendError(event, id, refusal.error, refusal.headers);
     event.context.mcp = observer.within(event, () => createMcpContext(event, message, event.context.mcpAuth!));
   } catch (error) {

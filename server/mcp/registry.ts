@@ -27,7 +27,8 @@ type Definitions = readonly (readonly [definition: unknown, file: string])[];
 
 function entries<K extends Entry["kind"]>(definitions: Definitions, kind: K): Extract<Entry, { kind: K }>[] {
   return definitions.map(([definition, file]) => {
-    if (!isEntry(definition) || definition.kind !== kind) throw new Error(`${file} must default-export define${kind[0]!.toUpperCase()}${kind.slice(1)}(...)`);
+    if (!isEntry(definition) || definition.kind !== kind)
+      throw new Error(`${file} must default-export define${kind[0]!.toUpperCase()}${kind.slice(1)}(...)`);
     return definition as Extract<Entry, { kind: K }>;
   });
 }
@@ -42,8 +43,12 @@ function indexBy<T>(items: readonly T[], keyOf: (item: T) => string, what: strin
   return map;
 }
 
-const byKey = <T>(keyOf: (item: T) => string) => (a: T, b: T) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0);
-const uriOf = (entry: ResourceEntry) => ("uri" in entry.descriptor ? entry.descriptor.uri : entry.descriptor.uriTemplate);
+const byKey =
+  <T>(keyOf: (item: T) => string) =>
+  (a: T, b: T) =>
+    keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0;
+const uriOf = (entry: ResourceEntry) =>
+  "uri" in entry.descriptor ? entry.descriptor.uri : entry.descriptor.uriTemplate;
 
 function buildRegistry(modules: { tools: Definitions; prompts: Definitions; resources: Definitions }): Registry {
   const tools = entries(modules.tools, "tool").sort(byKey((tool) => tool.descriptor.name));
@@ -97,6 +102,9 @@ export const registry = buildRegistry({ tools: toolModules, prompts: promptModul
  */
 export function serverCapabilities(era: Era): ServerCapabilities {
   const extensions = declaredExtensions(era);
-  const subscribe = offersResourceSubscriptions(era) && registry.capabilities.resources && useMessageBus() ? { resources: { subscribe: true } } : {};
+  const subscribe =
+    offersResourceSubscriptions(era) && registry.capabilities.resources && useMessageBus()
+      ? { resources: { subscribe: true } }
+      : {};
   return { ...registry.capabilities, ...subscribe, ...(Object.keys(extensions).length ? { extensions } : {}) };
 }

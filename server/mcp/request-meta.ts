@@ -8,7 +8,16 @@ import type { Era } from "./context";
 import { headerMismatch, invalidParams, unsupportedProtocolVersion } from "./errors";
 import { useLegacyEra } from "./features";
 import { isPlainObject, utf8Decode } from "./internal/basics";
-import { LOG_LEVELS, META, MODERN_PROTOCOL_VERSION, nameFieldOf, type Implementation, type JsonRpcRequest, type LoggingLevel, type ProgressToken } from "./protocol";
+import {
+  LOG_LEVELS,
+  META,
+  MODERN_PROTOCOL_VERSION,
+  nameFieldOf,
+  type Implementation,
+  type JsonRpcRequest,
+  type LoggingLevel,
+  type ProgressToken,
+} from "./protocol";
 
 /** One request header (Node's names are already lower case): cheaper than `event.headers`, a new `Headers` per request. */
 export function requestHeader(event: H3Event, lowerCaseName: string): string | undefined {
@@ -67,7 +76,8 @@ function decodedHeader(name: string, raw: string): string {
 /** `MCP-Protocol-Version` must be present and equal `_meta`'s version (checked before the version itself). */
 export function checkVersionHeader(read: HeaderReader, protocolVersion: string): void {
   const version = trimOptionalWhitespace(requireHeader(read, "MCP-Protocol-Version"));
-  if (version !== protocolVersion) throw headerMismatch("MCP-Protocol-Version header value does not match the protocol version in _meta");
+  if (version !== protocolVersion)
+    throw headerMismatch("MCP-Protocol-Version header value does not match the protocol version in _meta");
 }
 
 /** `Mcp-Method` (compared literally: values are case-sensitive) and `Mcp-Name` against the body. */
@@ -79,7 +89,8 @@ export function checkMethodHeaders(read: HeaderReader, message: JsonRpcRequest):
   const header = decodedHeader("Mcp-Name", requireHeader(read, "Mcp-Name"));
   const value = message.params[field];
   // A missing or non-string body value is reported by the method itself (-32602).
-  if (typeof value === "string" && header !== value) throw headerMismatch(`Mcp-Name header value does not match the body's ${field}`);
+  if (typeof value === "string" && header !== value)
+    throw headerMismatch(`Mcp-Name header value does not match the body's ${field}`);
 }
 
 function valueAt(args: unknown, path: readonly string[]): unknown {
@@ -143,12 +154,16 @@ export function readProgressToken(meta: Record<string, unknown>): ProgressToken 
 export function parseRequestMeta(params: Readonly<Record<string, unknown>>): RequestMeta {
   const meta = params._meta;
   if (!isPlainObject(meta)) {
-    throw malformed(`Missing params._meta: every 2026-07-28 request carries "${META.protocolVersion}" and "${META.clientCapabilities}"`);
+    throw malformed(
+      `Missing params._meta: every 2026-07-28 request carries "${META.protocolVersion}" and "${META.clientCapabilities}"`,
+    );
   }
   const protocolVersion = meta[META.protocolVersion];
-  if (typeof protocolVersion !== "string" || protocolVersion === "") throw malformed(`Missing or invalid _meta["${META.protocolVersion}"]`);
+  if (typeof protocolVersion !== "string" || protocolVersion === "")
+    throw malformed(`Missing or invalid _meta["${META.protocolVersion}"]`);
   const clientCapabilities = meta[META.clientCapabilities];
-  if (!isPlainObject(clientCapabilities)) throw malformed(`Missing or invalid _meta["${META.clientCapabilities}"]: send {} if the client declares nothing`);
+  if (!isPlainObject(clientCapabilities))
+    throw malformed(`Missing or invalid _meta["${META.clientCapabilities}"]: send {} if the client declares nothing`);
   const rawInfo = meta[META.clientInfo];
   let clientInfo: Implementation | undefined;
   if (rawInfo !== undefined) {
@@ -197,7 +212,11 @@ export function selectEra(message: JsonRpcRequest, versionHeader: string | undef
   // A 2026-only server names the versions it speaks: legacy clients have no other way to find out.
   if (message.method === "initialize") {
     const requested = String(message.params.protocolVersion ?? "(none)");
-    throw unsupportedProtocolVersion(requested, MODERN_VERSIONS, `Unsupported protocol version ${requested}: this server speaks MCP ${MODERN_VERSIONS.join(", ")} only`);
+    throw unsupportedProtocolVersion(
+      requested,
+      MODERN_VERSIONS,
+      `Unsupported protocol version ${requested}: this server speaks MCP ${MODERN_VERSIONS.join(", ")} only`,
+    );
   }
   return { era: "modern" };
 }

@@ -17,8 +17,9 @@ export interface Setting<T, Default extends string | number | boolean = string |
 }
 
 type Widen<Value> = Value extends string ? string : Value extends number ? number : boolean;
-export const setting = <T, Default extends string | number | boolean>(spec: Setting<T, Default>): Setting<T, Widen<Default>> =>
-  spec as unknown as Setting<T, Widen<Default>>;
+export const setting = <T, Default extends string | number | boolean>(
+  spec: Setting<T, Default>,
+): Setting<T, Widen<Default>> => spec as unknown as Setting<T, Widen<Default>>;
 
 export const parseList = (raw: unknown): string[] =>
   String(raw ?? "")
@@ -29,20 +30,34 @@ export const parseList = (raw: unknown): string[] =>
 export const text = (raw: unknown): string => String(raw ?? "");
 export const optionalText = (raw: unknown): string | undefined => text(raw) || undefined;
 
-export const integer = (env: string, min: number) => (raw: unknown): number => {
-  const number = Number(raw);
-  if (!Number.isInteger(number) || number < min) throw new Error(`${env} must be an integer >= ${min}, got "${raw}"`);
-  return number;
-};
+export const integer =
+  (env: string, min: number) =>
+  (raw: unknown): number => {
+    const number = Number(raw);
+    if (!Number.isInteger(number) || number < min) throw new Error(`${env} must be an integer >= ${min}, got "${raw}"`);
+    return number;
+  };
 
 export const boolean = (raw: unknown): boolean => raw !== false && raw !== "false";
 
 /** The settings under `runtimeConfig.mcp`, by key. */
 export const SETTINGS = {
   /** Server name in server/discover and in every result's _meta */
-  serverName: setting({ env: "NITRO_MCP_SERVER_NAME", default: "", shownDefault: "package.json name", text: true, parse: text }),
+  serverName: setting({
+    env: "NITRO_MCP_SERVER_NAME",
+    default: "",
+    shownDefault: "package.json name",
+    text: true,
+    parse: text,
+  }),
   /** Server version in server/discover and in every result's _meta */
-  serverVersion: setting({ env: "NITRO_MCP_SERVER_VERSION", default: "", shownDefault: "package.json version", text: true, parse: text }),
+  serverVersion: setting({
+    env: "NITRO_MCP_SERVER_VERSION",
+    default: "",
+    shownDefault: "package.json version",
+    text: true,
+    parse: text,
+  }),
   /** Natural-language instructions returned by server/discover */
   instructions: setting({ env: "NITRO_MCP_INSTRUCTIONS", default: "", text: true, parse: optionalText }),
   /** Seals requestState (AES-256-GCM), at least 32 bytes, the same on every instance; without it `npm run dev` uses a per-process key and a build cannot ask for input */
@@ -50,19 +65,43 @@ export const SETTINGS = {
   /** Comma-separated secrets from before a rotation: they open old states, never seal new ones */
   stateSecretPrevious: setting({ env: "NITRO_MCP_STATE_SECRET_PREVIOUS", default: "", text: true, parse: parseList }),
   /** How long a requestState stays valid, in seconds (5 s of clock skew tolerated) */
-  stateTtlSeconds: setting({ env: "NITRO_MCP_STATE_TTL_SECONDS", default: 600, parse: integer("NITRO_MCP_STATE_TTL_SECONDS", 1) }),
+  stateTtlSeconds: setting({
+    env: "NITRO_MCP_STATE_TTL_SECONDS",
+    default: 600,
+    parse: integer("NITRO_MCP_STATE_TTL_SECONDS", 1),
+  }),
   /** Longest requestState accepted (checked before any crypto) or issued, in characters */
-  stateMaxLength: setting({ env: "NITRO_MCP_STATE_MAX_LENGTH", default: 16384, parse: integer("NITRO_MCP_STATE_MAX_LENGTH", 256) }),
+  stateMaxLength: setting({
+    env: "NITRO_MCP_STATE_MAX_LENGTH",
+    default: 16384,
+    parse: integer("NITRO_MCP_STATE_MAX_LENGTH", 256),
+  }),
   /** The canonical URL of this MCP endpoint (e.g. https://mcp.example.com/mcp); with sign-in, the resource of the metadata and the audience every token must carry (required there) */
   resourceUrl: setting({ env: "NITRO_MCP_RESOURCE_URL", default: "", text: true, parse: optionalText }),
   /** Extra browser origins allowed to call the endpoint (comma-separated, e.g. https://app.example); "*" allows any */
-  allowedOrigins: setting({ env: "NITRO_MCP_ALLOWED_ORIGINS", default: "", parse: (raw) => parseList(raw).map((origin) => origin.toLowerCase().replace(/\/$/, "")) }),
+  allowedOrigins: setting({
+    env: "NITRO_MCP_ALLOWED_ORIGINS",
+    default: "",
+    parse: (raw) => parseList(raw).map((origin) => origin.toLowerCase().replace(/\/$/, "")),
+  }),
   /** Host names the endpoint answers to (comma-separated); unset: on a loopback or private address only loopback names and IP literals */
-  allowedHosts: setting({ env: "NITRO_MCP_ALLOWED_HOSTS", default: "", parse: (raw) => parseList(raw).map((host) => host.toLowerCase()) }),
+  allowedHosts: setting({
+    env: "NITRO_MCP_ALLOWED_HOSTS",
+    default: "",
+    parse: (raw) => parseList(raw).map((host) => host.toLowerCase()),
+  }),
   /** Largest request body, in bytes (413 above it) */
-  maxBodyBytes: setting({ env: "NITRO_MCP_MAX_BODY_BYTES", default: 1048576, parse: integer("NITRO_MCP_MAX_BODY_BYTES", 1024) }),
+  maxBodyBytes: setting({
+    env: "NITRO_MCP_MAX_BODY_BYTES",
+    default: 1048576,
+    parse: integer("NITRO_MCP_MAX_BODY_BYTES", 1024),
+  }),
   /** Time a client has to send the whole request body, in milliseconds (408 and the connection closed after it) */
-  bodyTimeoutMs: setting({ env: "NITRO_MCP_BODY_TIMEOUT_MS", default: 10000, parse: integer("NITRO_MCP_BODY_TIMEOUT_MS", 100) }),
+  bodyTimeoutMs: setting({
+    env: "NITRO_MCP_BODY_TIMEOUT_MS",
+    default: 10000,
+    parse: integer("NITRO_MCP_BODY_TIMEOUT_MS", 100),
+  }),
   /** Items per page in tools/list, prompts/list, resources/list and resources/templates/list */
   pageSize: setting({ env: "NITRO_MCP_PAGE_SIZE", default: 50, parse: integer("NITRO_MCP_PAGE_SIZE", 1) }),
   /** Caching hint (ttlMs) on lists and server/discover */
@@ -73,7 +112,8 @@ export const SETTINGS = {
     default: "auto",
     parse: (raw): "json" | "pretty" | "auto" => {
       const value = text(raw);
-      if (value !== "json" && value !== "pretty" && value !== "auto") throw new Error('NITRO_MCP_LOG_FORMAT must be "json", "pretty" or "auto"');
+      if (value !== "json" && value !== "pretty" && value !== "auto")
+        throw new Error('NITRO_MCP_LOG_FORMAT must be "json", "pretty" or "auto"');
       return value;
     },
   }),
@@ -83,5 +123,7 @@ export type SettingTable = Readonly<Record<string, Setting<unknown>>>;
 
 /** The defaults of a table, shaped as `runtimeConfig.mcp`. */
 export function settingDefaults<Table extends SettingTable>(table: Table): { [K in keyof Table]: Table[K]["default"] } {
-  return Object.fromEntries(Object.entries(table).map(([key, spec]) => [key, spec.default])) as { [K in keyof Table]: Table[K]["default"] };
+  return Object.fromEntries(Object.entries(table).map(([key, spec]) => [key, spec.default])) as {
+    [K in keyof Table]: Table[K]["default"];
+  };
 }

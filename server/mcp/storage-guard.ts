@@ -8,8 +8,12 @@ const OPERATION_TIMEOUT_MS = 5000;
 /** `work`, or a StorageUnavailableError once it failed or took OPERATION_TIMEOUT_MS. */
 export function bounded<T>(operation: string, work: Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const fail = (error: unknown) => reject(error instanceof StorageUnavailableError ? error : new StorageUnavailableError(operation, error));
-    const timer = setTimeout(() => fail(new Error(`no answer within ${OPERATION_TIMEOUT_MS} ms`)), OPERATION_TIMEOUT_MS);
+    const fail = (error: unknown) =>
+      reject(error instanceof StorageUnavailableError ? error : new StorageUnavailableError(operation, error));
+    const timer = setTimeout(
+      () => fail(new Error(`no answer within ${OPERATION_TIMEOUT_MS} ms`)),
+      OPERATION_TIMEOUT_MS,
+    );
     work.then(
       (value) => (clearTimeout(timer), resolve(value)),
       (error: unknown) => (clearTimeout(timer), fail(error)),
@@ -30,7 +34,8 @@ export function guarded<T extends { name?: string }>(target: T, passThrough: Rea
       if (!wrapper) {
         const operation = String(property);
         const run = async (args: unknown[]): Promise<unknown> => value.apply(object, args);
-        wrapper = (...args: unknown[]) => useObserver().step(`storage ${operation}`, attributes, () => bounded(operation, run(args)));
+        wrapper = (...args: unknown[]) =>
+          useObserver().step(`storage ${operation}`, attributes, () => bounded(operation, run(args)));
         wrappers.set(value, wrapper);
       }
       return wrapper;

@@ -9,7 +9,8 @@ export interface UriTemplate {
 }
 
 export function compileUriTemplate(template: string): UriTemplate {
-  if (/[{}]/.test(template.replace(VARIABLE, ""))) throw new Error(`Unsupported URI template "${template}": only level 1 ({name}) expressions are supported`);
+  if (/[{}]/.test(template.replace(VARIABLE, "")))
+    throw new Error(`Unsupported URI template "${template}": only level 1 ({name}) expressions are supported`);
   const variables: string[] = [];
   let pattern = "^";
   let last = 0;

@@ -14,7 +14,9 @@ export default defineNitroPlugin(() => {
   setStorage(selected, selected.atomic && guardAtomicStore(selected.atomic));
   logInfo(`storage: ${selected.name}`);
 
-  const needing = registry.all.filter((entry) => entry.singleUseState || (entry.kind === "tool" && entry.task)).map((entry) => entry.descriptor.name);
+  const needing = registry.all
+    .filter((entry) => entry.singleUseState || (entry.kind === "tool" && entry.task))
+    .map((entry) => entry.descriptor.name);
   if (!selected.atomic && needing.length) {
     throw new Error(
       `${selected.name} cannot claim a single-use requestState or keep a task atomically, which ${needing.join(", ")} need${needing.length === 1 ? "s" : ""}. ${selected.missingAtomic}`,

@@ -4,7 +4,11 @@ import { listNotes, type Note } from "../examples/notes";
 const Format = defineForm({ format: z.enum(["markdown", "json"]).describe("Export format") });
 
 const asMarkdown = (notes: Note[]) => [
-  { uri: "notes://export", mimeType: "text/markdown", text: notes.map((note) => `## ${note.title} (#${note.id})\n\n${note.text}`).join("\n\n") },
+  {
+    uri: "notes://export",
+    mimeType: "text/markdown",
+    text: notes.map((note) => `## ${note.title} (#${note.id})\n\n${note.text}`).join("\n\n"),
+  },
 ];
 
 /**
@@ -25,6 +29,8 @@ export default defineResource({
     if (!format) return inputRequired(mcp, ask);
     const notes = await listNotes();
     const asJson = format.action === "accept" && format.content.format === "json";
-    return asJson ? [{ uri: "notes://export", mimeType: "application/json", text: JSON.stringify(notes, null, 2) }] : asMarkdown(notes);
+    return asJson
+      ? [{ uri: "notes://export", mimeType: "application/json", text: JSON.stringify(notes, null, 2) }]
+      : asMarkdown(notes);
   },
 });

@@ -8,7 +8,12 @@ export default defineResource({
   description: "One note, as plain text.",
   mimeType: "text/plain",
   list: async () =>
-    (await listNotes()).map((note) => ({ uri: `note://${note.id}`, name: `note-${note.id}`, title: note.title, mimeType: "text/plain" })),
+    (await listNotes()).map((note) => ({
+      uri: `note://${note.id}`,
+      name: `note-${note.id}`,
+      title: note.title,
+      mimeType: "text/plain",
+    })),
   complete: { id: async (value) => (await listNotes()).map((note) => note.id).filter((id) => id.startsWith(value)) },
   async read({ id }) {
     const note = await getNote(id);

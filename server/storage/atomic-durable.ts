@@ -29,7 +29,8 @@ export function durableAtomicStore(namespace: DurableObjectNamespaceLike): Atomi
     name: "Durable Object ($DurableObject)",
     get: (key) => objectFor(key).atomicGet(key),
     setIfAbsent: (key, value, ttlSeconds) => objectFor(key).atomicSetIfAbsent(key, value, ttlSeconds),
-    compareAndSet: (key, expected, next, ttlSeconds) => objectFor(key).atomicCompareAndSet(key, expected, next, ttlSeconds),
+    compareAndSet: (key, expected, next, ttlSeconds) =>
+      objectFor(key).atomicCompareAndSet(key, expected, next, ttlSeconds),
     delete: (key) => objectFor(key).atomicDelete(key),
   };
 }

@@ -29,7 +29,10 @@ export function filesAtomicStore(base: string): AtomicStore {
         break;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-        const age = await stat(lock).then((info) => Date.now() - info.mtimeMs, () => 0);
+        const age = await stat(lock).then(
+          (info) => Date.now() - info.mtimeMs,
+          () => 0,
+        );
         if (age > STALE_LOCK_MS) await rm(lock, { force: true });
         else await new Promise((resolve) => setTimeout(resolve, Math.min(50, 1 + attempt)));
       }
@@ -42,7 +45,9 @@ export function filesAtomicStore(base: string): AtomicStore {
   }
 
   async function read(file: string): Promise<string | null> {
-    const text = await readFile(file, "utf8").catch((error) => ((error as NodeJS.ErrnoException).code === "ENOENT" ? null : Promise.reject(error)));
+    const text = await readFile(file, "utf8").catch((error) =>
+      (error as NodeJS.ErrnoException).code === "ENOENT" ? null : Promise.reject(error),
+    );
     if (text === null) return null;
     const { value, expiresAt } = JSON.parse(text) as { value: string; expiresAt: number };
     return expiresAt > nowSeconds() ? value : null;

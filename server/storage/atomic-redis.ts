@@ -58,7 +58,8 @@ export function upstashAtomicStore(client: UpstashClient, prefix: string): Atomi
       const value = await client.get(key);
       return value === null || value === undefined ? null : typeof value === "string" ? value : JSON.stringify(value);
     },
-    setIfAbsent: async (key, value, ttlSeconds) => (await client.set(key, value, { nx: true, ex: ttlSeconds })) === "OK",
+    setIfAbsent: async (key, value, ttlSeconds) =>
+      (await client.set(key, value, { nx: true, ex: ttlSeconds })) === "OK",
     eval: (script, key, args) => client.eval(script, [key], args),
     del: (key) => client.del(key),
   });

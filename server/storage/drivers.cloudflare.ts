@@ -12,6 +12,9 @@ export function selectStorage(env: Record<string, unknown>): SelectedStorage {
     sharedAcrossInstances: true,
     ...(durable
       ? { atomic: durableAtomicStore(durable), client: { kind: "durable", loaded: Promise.resolve(durable) } }
-      : { missingAtomic: "Workers KV is eventually consistent: bind the Durable Object $DurableObject (see the generated wrangler.json)." }),
+      : {
+          missingAtomic:
+            "Workers KV is eventually consistent: bind the Durable Object $DurableObject (see the generated wrangler.json).",
+        }),
   };
 }

@@ -32,12 +32,22 @@ export function selectStorage(env: Record<string, string | undefined>): Selected
   if (REDIS_URL) {
     const { loadedClient, ...store } = lazyStore("Redis", async () => {
       const { default: redis } = await import("unstorage/drivers/redis");
-      const driver = redis({ url: REDIS_URL, base: BASE, maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
+      const driver = redis({
+        url: REDIS_URL,
+        base: BASE,
+        maxRetriesPerRequest: 1,
+        commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      });
       const client = driver.getInstance!() as Parameters<typeof ioRedisAtomicStore>[0] & EventEmitter;
       reportConnectionChanges(client);
       return { driver, atomic: ioRedisAtomicStore(client, BASE), client };
     });
-    return { name: "Redis", sharedAcrossInstances: true, client: { kind: "redis", loaded: loadedClient, keyPrefix: atomicKeyPrefix(BASE) }, ...store };
+    return {
+      name: "Redis",
+      sharedAcrossInstances: true,
+      client: { kind: "redis", loaded: loadedClient, keyPrefix: atomicKeyPrefix(BASE) },
+      ...store,
+    };
   }
   if (UPSTASH_REDIS_REST_URL && UPSTASH_REDIS_REST_TOKEN) {
     const { loadedClient, ...store } = lazyStore("Upstash Redis", async () => {
@@ -46,7 +56,12 @@ export function selectStorage(env: Record<string, string | undefined>): Selected
       const client = driver.getInstance!() as never;
       return { driver, atomic: upstashAtomicStore(client, BASE), client };
     });
-    return { name: "Upstash Redis", sharedAcrossInstances: true, client: { kind: "upstash", loaded: loadedClient, keyPrefix: atomicKeyPrefix(BASE) }, ...store };
+    return {
+      name: "Upstash Redis",
+      sharedAcrossInstances: true,
+      client: { kind: "upstash", loaded: loadedClient, keyPrefix: atomicKeyPrefix(BASE) },
+      ...store,
+    };
   }
   if (env.NITRO_MCP_STORAGE_DIR) {
     // Development: one process (processes sharing the folder share its data and claims, not the message bus).

@@ -15,13 +15,19 @@ const ATOMIC_METHODS = ["get", "setIfAbsent", "compareAndSet", "delete"] as cons
 
 type Method = (...args: unknown[]) => unknown;
 
-export function lazyStore(name: string, load: () => Promise<LoadedStore>): { driver: Driver; atomic: AtomicStore; loadedClient: Promise<unknown> } {
+export function lazyStore(
+  name: string,
+  load: () => Promise<LoadedStore>,
+): { driver: Driver; atomic: AtomicStore; loadedClient: Promise<unknown> } {
   const loaded = load();
   const loadedClient = loaded.then((store) => store.client);
   loadedClient.catch(() => {}); // reported by each operation instead
   const forward = <T extends object>(pick: (store: LoadedStore) => T, methods: readonly string[]) =>
     Object.fromEntries(
-      methods.map((method) => [method, async (...args: unknown[]) => ((pick(await loaded) as Record<string, Method | undefined>)[method])?.(...args)]),
+      methods.map((method) => [
+        method,
+        async (...args: unknown[]) => (pick(await loaded) as Record<string, Method | undefined>)[method]?.(...args),
+      ]),
     );
   return {
     driver: { name, ...forward((store) => store.driver, DRIVER_METHODS) } as unknown as Driver,

@@ -11,7 +11,8 @@ type Attempt = { code: string };
 export default defineTool({
   name: "connect_account",
   title: "Connect your demo account",
-  description: "Links a (pretend) third-party account to the caller through a web page. No secret passes through the client.",
+  description:
+    "Links a (pretend) third-party account to the caller through a web page. No secret passes through the client.",
   annotations: { openWorldHint: false },
   async run(_args, mcp) {
     if (await isConnected(mcp.principal)) return "Your demo account is connected.";

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { listNotes } from "../examples/notes";
 
-const Texts = defineForm({ texts: z.boolean().describe("Include each remaining note's full text (otherwise titles only)") });
+const Texts = defineForm({
+  texts: z.boolean().describe("Include each remaining note's full text (otherwise titles only)"),
+});
 
 /** What a round has done so far: carried to the next round (sealed in requestState, or kept in the task). */
 const Done = z.object({ lines: z.array(z.string()) });
@@ -15,7 +17,8 @@ const Done = z.object({ lines: z.array(z.string()) });
 export default defineTool({
   name: "export_notes",
   title: "Export all notes",
-  description: "Exports every note into one markdown document, one note at a time (a long job). Asks half way whether to include the texts.",
+  description:
+    "Exports every note into one markdown document, one note at a time (a long job). Asks half way whether to include the texts.",
   input: { delay_ms: z.int().min(0).max(10_000).default(1000).describe("Time spent on each note") },
   annotations: { readOnlyHint: true, openWorldHint: false },
   task: "optional",
@@ -33,7 +36,12 @@ export default defineTool({
     for (let index = lines.length; index < half && !mcp.signal.aborted; index++) await exportNote(index, false);
     if (mcp.signal.aborted) return "Export cancelled.";
 
-    const ask = { texts: elicitForm(`${half} of ${notes.length} notes are exported (titles). Include the full texts of the rest?`, Texts) };
+    const ask = {
+      texts: elicitForm(
+        `${half} of ${notes.length} notes are exported (titles). Include the full texts of the rest?`,
+        Texts,
+      ),
+    };
     const { texts } = readInputResponses(mcp, ask);
     if (!texts) return inputRequired(mcp, ask, { lines });
     const withText = texts.action === "accept" && texts.content.texts;

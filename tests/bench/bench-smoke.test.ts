@@ -4,27 +4,50 @@ import { expect, it } from "vitest";
 import { findProgram } from "../helpers/programs.mjs";
 
 it("runs the benchmark script end to end in smoke mode against every contender, and prints the tables with ratios and targets", () => {
-  const run = spawnSync(process.execPath, ["tests/bench/run.mjs", "--smoke"], { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 });
+  const run = spawnSync(process.execPath, ["tests/bench/run.mjs", "--smoke"], {
+    encoding: "utf8",
+    maxBuffer: 16 * 1024 * 1024,
+  });
   expect(run.status, run.stderr.slice(-3000)).toBe(0);
   for (const scenario of ["tools/list", "tools/call (text)", "MRTR retry round", "MRTR full flow", "server/discover"]) {
     // The summary row: the template's figure, then each of the six others with the template's ratio to it.
-    expect(run.stdout).toMatch(new RegExp(`\\| ${scenario.replace(/[()/]/g, "\\$&")}[^|]* \\| \\*\\*[\\d,]+\\*\\*( \\| [\\d,]+ \\([\\d.]+×\\)){6} \\|`));
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `\\| ${scenario.replace(/[()/]/g, "\\$&")}[^|]* \\| \\*\\*[\\d,]+\\*\\*( \\| [\\d,]+ \\([\\d.]+×\\)){6} \\|`,
+      ),
+    );
   }
   for (const floor of ["JSON-RPC floor", "Nitro floor"]) {
-    expect(run.stdout).toMatch(new RegExp(`\\| \`tools/call\` ÷ the ${floor} \\(req/s\\) \\| ≥ 0\\.\\d+× \\| [\\d.]+× \\| (met|\\*\\*missed\\*\\*) \\|`));
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `\\| \`tools/call\` ÷ the ${floor} \\(req/s\\) \\| ≥ 0\\.\\d+× \\| [\\d.]+× \\| (met|\\*\\*missed\\*\\*) \\|`,
+      ),
+    );
   }
   expect(run.stdout).toMatch(/\| the request log's cost[^|]*\| ≤ 5 % \| -?[\d.]+ % \| (met|\*\*missed\*\*) \|/);
   // What the log and the rate limit cost: the call with each changed (Redis where redis-server is), against it as deployed.
   expect(run.stdout).toMatch(/\| as deployed \| [\d,]+ \(/);
-  for (const variant of ["request log off", "rate limit, counted in memory", ...(findProgram("redis-server") ? ["rate limit, counted on Redis"] : [])]) {
-    expect(run.stdout).toMatch(new RegExp(`\\| ${variant.replace(/[()]/g, "\\$&")}[^|]* \\| [\\d,]+ \\([^|]*\\|[^|]*\\|[^|]*\\| -?[\\d,.]+ \\| -?[\\d,]+ \\|`));
+  for (const variant of [
+    "request log off",
+    "rate limit, counted in memory",
+    ...(findProgram("redis-server") ? ["rate limit, counted on Redis"] : []),
+  ]) {
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `\\| ${variant.replace(/[()]/g, "\\$&")}[^|]* \\| [\\d,]+ \\([^|]*\\|[^|]*\\|[^|]*\\| -?[\\d,.]+ \\| -?[\\d,]+ \\|`,
+      ),
+    );
   }
   // Where a request's CPU goes: the profile's split, the template's own modules and the platform's parts among them. (Figures
   // carry thousands separators: a smoke run profiles one second on a busy machine, a few thousand µs a request.)
   // tools/call's split has the JSON-RPC floor's beside it, part by part.
-  expect(run.stdout).toMatch(/\*\*tools\/call \(text\)\*\*: [\d,.]+ µs of main-thread CPU a request .*; the JSON-RPC floor under the same load, [\d,.]+ µs/);
+  expect(run.stdout).toMatch(
+    /\*\*tools\/call \(text\)\*\*: [\d,.]+ µs of main-thread CPU a request .*; the JSON-RPC floor under the same load, [\d,.]+ µs/,
+  );
   expect(run.stdout).toMatch(/\| template: server\/mcp\/[\w/-]+\.ts \| [\d.]+ \| [\d.]+ % \| [\d.]+ \| -?[\d.]+ \|/);
-  expect(run.stdout).toMatch(/\| Node: HTTP parser and server, streams, events, timers \| [\d.]+ \| [\d.]+ % \| [\d.]+ \| -?[\d.]+ \|/);
+  expect(run.stdout).toMatch(
+    /\| Node: HTTP parser and server, streams, events, timers \| [\d.]+ \| [\d.]+ % \| [\d.]+ \| -?[\d.]+ \|/,
+  );
   expect(run.stdout).toMatch(/seal \+ open \(this template, node:crypto[^|]*\| [\d,.]+ \|/);
   expect(run.stdout).toMatch(/Cold start of the Node build .*\*\*[\d,]+ ms\*\*/);
   expect(run.stdout).toMatch(/\| Cloudflare Worker .* KB \|/);

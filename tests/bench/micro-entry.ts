@@ -24,17 +24,28 @@ async function measure(size: number, batches: number, op: () => unknown): Promis
 
 export async function runMicroBenchmarks(smoke: boolean): Promise<Record<string, number>> {
   const [size, batches] = smoke ? [50, 3] : [2000, 15];
-  const binding: RequestBinding = { principal: "anonymous", method: "tools/call", target: "delete_note", arguments: { note_id: "7" } };
+  const binding: RequestBinding = {
+    principal: "anonymous",
+    method: "tools/call",
+    target: "delete_note",
+    arguments: { note_id: "7" },
+  };
   const payload = { step: 2, name: "Ada" };
   /** Seal, open, and both, with one cipher backend. */
   const codec = async (label: string, cipher: StateCipher) => {
     const ring = await createStateKeyRing({ cipher, secret: SECRET, previous: [], allowEphemeral: false });
     const token = await sealRequestState(ring, binding, payload, { ttlSeconds: 600 });
     return {
-      [`seal requestState (${label})`]: await measure(size, batches, () => sealRequestState(ring, binding, payload, { ttlSeconds: 600 })),
-      [`open requestState (${label})`]: await measure(size, batches, () => openRequestState(ring, token, binding, { maxLength: 16384 })),
+      [`seal requestState (${label})`]: await measure(size, batches, () =>
+        sealRequestState(ring, binding, payload, { ttlSeconds: 600 }),
+      ),
+      [`open requestState (${label})`]: await measure(size, batches, () =>
+        openRequestState(ring, token, binding, { maxLength: 16384 }),
+      ),
       [`seal + open (${label})`]: await measure(size, batches, async () =>
-        openRequestState(ring, await sealRequestState(ring, binding, payload, { ttlSeconds: 600 }), binding, { maxLength: 16384 }),
+        openRequestState(ring, await sealRequestState(ring, binding, payload, { ttlSeconds: 600 }), binding, {
+          maxLength: 16384,
+        }),
       ),
     };
   };
@@ -55,12 +66,18 @@ export async function runMicroBenchmarks(smoke: boolean): Promise<Record<string,
       },
     },
   });
-  const headers: Record<string, string> = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "greet" };
+  const headers: Record<string, string> = {
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": "tools/call",
+    "mcp-name": "greet",
+  };
 
   return {
     ...(await codec("this template, node:crypto: the Node and Vercel builds", nodeCipher)),
     ...(await codec("this template, Web Crypto: the Worker build", webCipher)),
-    "mint + verify (SDK codec: HMAC-SHA256, signed only)": await measure(size, batches, async () => sdk.verify(await sdk.mint(payload), {} as never)),
+    "mint + verify (SDK codec: HMAC-SHA256, signed only)": await measure(size, batches, async () =>
+      sdk.verify(await sdk.mint(payload), {} as never),
+    ),
     "verify (SDK codec)": await measure(size, batches, () => sdk.verify(sdkToken, {} as never)),
     "validate one request: envelope + _meta + mirrored headers": await measure(size * 5, batches, () => {
       const message = parseJsonRpcMessage(body) as JsonRpcRequest;

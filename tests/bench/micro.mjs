@@ -9,6 +9,15 @@ const { build } = await import("esbuild");
 
 const outfile = ".cache/bench/micro.mjs";
 mkdirSync(".cache/bench", { recursive: true });
-await build({ entryPoints: ["tests/bench/micro-entry.ts"], outfile, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "error" });
+await build({
+  entryPoints: ["tests/bench/micro-entry.ts"],
+  outfile,
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  logLevel: "error",
+});
 const { runMicroBenchmarks } = await import(pathToFileURL(outfile).href);
 console.log(JSON.stringify(await runMicroBenchmarks(process.argv.includes("--smoke"))));

@@ -35,7 +35,8 @@ function partOf({ functionName, url, lineNumber, columnNumber }, sourceOf) {
   if (!url) {
     if (functionName === "(idle)") return undefined;
     if (functionName === "(garbage collector)") return "garbage collection (main thread)";
-    if (/^(writev|writeBuffer|writeUtf8String|writeLatin1String)$/.test(functionName)) return "socket writes (the kernel's loopback TCP)";
+    if (/^(writev|writeBuffer|writeUtf8String|writeLatin1String)$/.test(functionName))
+      return "socket writes (the kernel's loopback TCP)";
     return "V8 and Node native code (microtasks, promise jobs, C++)";
   }
   if (/^node:(internal\/)?crypto/.test(url)) return "Node: crypto objects (AES-GCM)";
@@ -47,7 +48,9 @@ function partOf({ functionName, url, lineNumber, columnNumber }, sourceOf) {
   const feature = /server\/features\/([^/]+)/.exec(source);
   if (feature) return `feature: ${feature[1]}`;
   if (source.includes("tests/bench/contenders/")) return "the JSON-RPC floor's route";
-  const own = /(server\/mcp\/(?:[^/]+\/)?[^/]+\.ts|server\/[^/]+|utils\/[^/]+|routes\/[^/]+|tests\/[^/]+\/[^/]+)/.exec(source);
+  const own = /(server\/mcp\/(?:[^/]+\/)?[^/]+\.ts|server\/[^/]+|utils\/[^/]+|routes\/[^/]+|tests\/[^/]+\/[^/]+)/.exec(
+    source,
+  );
   return own ? `template: ${own[1]}` : "other";
 }
 
@@ -65,7 +68,10 @@ export async function profileSplit(scenario, seconds, load, contender = "templat
   const { build, path } = PROFILED[contender];
   const { output } = BENCH_BUILDS[build];
   if (!existsSync(`${output}/server/index.mjs`)) await buildTarget(build);
-  const issuer = scenario.prepare && contender === "template" ? await startServer({ output, env, keepOutput: false, nodeArgs: PROCESS_FLAGS }) : undefined;
+  const issuer =
+    scenario.prepare && contender === "template"
+      ? await startServer({ output, env, keepOutput: false, nodeArgs: PROCESS_FLAGS })
+      : undefined;
   if (issuer) await scenario.prepare(issuer.url, contender);
   await issuer?.stop();
 
@@ -73,9 +79,16 @@ export async function profileSplit(scenario, seconds, load, contender = "templat
   const flags = [...PROCESS_FLAGS, "--cpu-prof", `--cpu-prof-dir=${profiles}`, "--cpu-prof-interval=100"];
   const server = await startServer({ output, env, keepOutput: false, nodeArgs: flags });
   const url = server.url.replace(/\/mcp$/, path);
-  const result = await load({ url, method: "POST", connections: 32, requests: scenario.requests(url, contender), duration: seconds });
+  const result = await load({
+    url,
+    method: "POST",
+    connections: 32,
+    requests: scenario.requests(url, contender),
+    duration: seconds,
+  });
   await server.stop();
-  if (result.non2xx || result.errors) throw new Error(`${scenario.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  if (result.non2xx || result.errors)
+    throw new Error(`${scenario.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
 
   const profile = JSON.parse(readFileSync(join(profiles, readdirSync(profiles)[0]), "utf8"));
   rmSync(profiles, { recursive: true, force: true });
@@ -94,19 +107,29 @@ export async function profileSplit(scenario, seconds, load, contender = "templat
     scenario: scenario.name,
     perSecond: requests / seconds,
     microsPerRequest: busy / requests,
-    parts: [...parts].sort((a, b) => b[1] - a[1]).map(([part, micros]) => ({ part, micros: micros / requests, share: micros / busy })),
+    parts: [...parts]
+      .sort((a, b) => b[1] - a[1])
+      .map(([part, micros]) => ({ part, micros: micros / requests, share: micros / busy })),
   };
 }
 
 /** The split as a markdown table (parts under 0.05 µs left out); with `floor`, the floor's µs for each part beside it. */
 export function splitTable({ parts }, floor) {
   const floorOf = new Map(floor?.parts.map(({ part, micros }) => [part, micros]));
-  const cells = (part, micros) => (floor ? ` ${(floorOf.get(part) ?? 0).toFixed(2)} | ${(micros - (floorOf.get(part) ?? 0)).toFixed(2)} |` : "");
-  const extra = floor ? [...floorOf].filter(([part, micros]) => micros >= 0.05 && !parts.some((own) => own.part === part)) : [];
+  const cells = (part, micros) =>
+    floor ? ` ${(floorOf.get(part) ?? 0).toFixed(2)} | ${(micros - (floorOf.get(part) ?? 0)).toFixed(2)} |` : "";
+  const extra = floor
+    ? [...floorOf].filter(([part, micros]) => micros >= 0.05 && !parts.some((own) => own.part === part))
+    : [];
   return [
     `| part | µs a request | share |${floor ? " JSON-RPC floor, µs | difference, µs |" : ""}`,
     `|---|---|---|${floor ? "---|---|" : ""}`,
-    ...parts.filter(({ micros }) => micros >= 0.05).map(({ part, micros, share }) => `| ${part} | ${micros.toFixed(2)} | ${(100 * share).toFixed(1)} % |${cells(part, micros)}`),
+    ...parts
+      .filter(({ micros }) => micros >= 0.05)
+      .map(
+        ({ part, micros, share }) =>
+          `| ${part} | ${micros.toFixed(2)} | ${(100 * share).toFixed(1)} % |${cells(part, micros)}`,
+      ),
     ...extra.map(([part, micros]) => `| ${part} | 0.00 | 0.0 % | ${micros.toFixed(2)} | ${(-micros).toFixed(2)} |`),
   ];
 }
@@ -122,7 +145,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const split = await profileSplit(scenario, seconds, autocannon);
   // tools/call beside the JSON-RPC floor under the same load: the difference, part by part, is what the template adds.
   const floor = which === "call" ? await profileSplit(scenario, seconds, autocannon, "jsonrpc-floor") : undefined;
-  const line = (of) => `${Math.round(of.perSecond).toLocaleString("en-US")} req/s under the profiler, ${of.microsPerRequest.toFixed(1)} µs of main-thread CPU a request`;
+  const line = (of) =>
+    `${Math.round(of.perSecond).toLocaleString("en-US")} req/s under the profiler, ${of.microsPerRequest.toFixed(1)} µs of main-thread CPU a request`;
   console.log(`${split.scenario}: ${line(split)}${floor ? `; the JSON-RPC floor: ${line(floor)}` : ""}\n`);
   console.log(splitTable(split, floor).join("\n"));
 }

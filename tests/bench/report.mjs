@@ -12,8 +12,10 @@ export const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-const fmt = (value, digits = 0) => value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const spread = (values, digits = 0) => `${fmt(median(values), digits)} (${fmt(Math.min(...values), digits)}–${fmt(Math.max(...values), digits)})`;
+const fmt = (value, digits = 0) =>
+  value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const spread = (values, digits = 0) =>
+  `${fmt(median(values), digits)} (${fmt(Math.min(...values), digits)}–${fmt(Math.max(...values), digits)})`;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const ratio = (value) => `${fmt(value, 2)}×`;
 
@@ -27,17 +29,60 @@ function targets({ measured, costs, micro, coldStartMs, workerBundle }) {
   const sealOpen = Object.entries(micro).find(([name]) => SEAL_OPEN_NODE.test(name))?.[1] ?? NaN;
   const logCost = 1 - median(costs.deployed.rps) / median(costs["log-off"].rps);
   return [
-    ["`tools/call` ÷ the JSON-RPC floor (req/s)", "≥ 0.85×", rps(TOOLS_CALL, "template") / rps(TOOLS_CALL, "jsonrpc-floor"), (v) => v >= 0.85, ratio],
-    ["`tools/call` ÷ the Nitro floor (req/s)", "≥ 0.90×", rps(TOOLS_CALL, "template") / rps(TOOLS_CALL, "nitro-floor"), (v) => v >= 0.9, ratio],
-    ["MRTR retry round ÷ the template's own `tools/call` (req/s)", "≥ 0.75×", rps(RETRY, "template") / rps(TOOLS_CALL, "template"), (v) => v >= 0.75, ratio],
-    ["the request log's cost: `tools/call` req/s lost with it on", "≤ 5 %", logCost * 100, (v) => v <= 5, (v) => `${fmt(v, 1)} %`],
+    [
+      "`tools/call` ÷ the JSON-RPC floor (req/s)",
+      "≥ 0.85×",
+      rps(TOOLS_CALL, "template") / rps(TOOLS_CALL, "jsonrpc-floor"),
+      (v) => v >= 0.85,
+      ratio,
+    ],
+    [
+      "`tools/call` ÷ the Nitro floor (req/s)",
+      "≥ 0.90×",
+      rps(TOOLS_CALL, "template") / rps(TOOLS_CALL, "nitro-floor"),
+      (v) => v >= 0.9,
+      ratio,
+    ],
+    [
+      "MRTR retry round ÷ the template's own `tools/call` (req/s)",
+      "≥ 0.75×",
+      rps(RETRY, "template") / rps(TOOLS_CALL, "template"),
+      (v) => v >= 0.75,
+      ratio,
+    ],
+    [
+      "the request log's cost: `tools/call` req/s lost with it on",
+      "≤ 5 %",
+      logCost * 100,
+      (v) => v <= 5,
+      (v) => `${fmt(v, 1)} %`,
+    ],
     ["seal + open of a state on Node (median)", "≤ 30 µs", sealOpen, (v) => v <= 30, (v) => `${fmt(v, 1)} µs`],
-    ["cold start of the Node build to its first answer", "≤ 250 ms", coldStartMs, (v) => v <= 250, (v) => `${fmt(v)} ms`],
+    [
+      "cold start of the Node build to its first answer",
+      "≤ 250 ms",
+      coldStartMs,
+      (v) => v <= 250,
+      (v) => `${fmt(v)} ms`,
+    ],
     ["Worker bundle, gzip", "≤ 100 KB", workerBundle.gzip / 1024, (v) => v <= 100, (v) => `${fmt(v, 1)} KB`],
-  ].map(([name, bound, value, met, show]) => `| ${name} | ${bound} | ${show(value)} | ${met(value) ? "met" : "**missed**"} |`);
+  ].map(
+    ([name, bound, value, met, show]) =>
+      `| ${name} | ${bound} | ${show(value)} | ${met(value) ? "met" : "**missed**"} |`,
+  );
 }
 
-export function renderReport({ settings, contenders, measured, costs, splits, micro, coldStartMs, nodeBundle, workerBundle }) {
+export function renderReport({
+  settings,
+  contenders,
+  measured,
+  costs,
+  splits,
+  micro,
+  coldStartMs,
+  nodeBundle,
+  workerBundle,
+}) {
   const lines = [];
   const cpu = cpus();
   lines.push("# Benchmark results", "");
@@ -48,10 +93,17 @@ export function renderReport({ settings, contenders, measured, costs, splits, mi
       `latency: ${settings.latencySamples} sequential requests, µs`,
     "",
   );
-  if (settings.smoke) lines.push("**Smoke mode: 300 requests per run, too few for meaningful figures. It only proves the script works.**", "");
+  if (settings.smoke)
+    lines.push(
+      "**Smoke mode: 300 requests per run, too few for meaningful figures. It only proves the script works.**",
+      "",
+    );
 
   lines.push("## Summary: requests per second, and the template's ratio to each", "");
-  lines.push(`| scenario | ${contenders.map((contender) => contender.label).join(" | ")} |`, `|---|${contenders.map(() => "---").join("|")}|`);
+  lines.push(
+    `| scenario | ${contenders.map((contender) => contender.label).join(" | ")} |`,
+    `|---|${contenders.map(() => "---").join("|")}|`,
+  );
   for (const [name, byContender] of Object.entries(measured)) {
     const template = median(byContender.template.rps);
     const cells = contenders.map(({ key }) => {
@@ -70,32 +122,74 @@ export function renderReport({ settings, contenders, measured, costs, splits, mi
   for (const [name, byContender] of Object.entries(measured)) {
     for (const [index, contender] of contenders.entries()) {
       const slot = byContender[contender.key];
-      lines.push(`| ${index === 0 ? name : ""} | ${contender.label} | ${spread(slot.rps)} | ${spread(slot.p50)} | ${spread(slot.p99)} |`);
+      lines.push(
+        `| ${index === 0 ? name : ""} | ${contender.label} | ${spread(slot.rps)} | ${spread(slot.p50)} | ${spread(slot.p99)} |`,
+      );
     }
   }
 
-  lines.push("", "## What the request log and the rate limit cost", "", "The template's `tools/call (text)` as deployed (request log on, no rate limit), against the same call with one thing changed (each in a process of its own, warmed alike): its request log off, or a global rate limit set (never reached: only the counting is measured). Cost per request: the difference in time per request at full load (1 / req/s), and in median latency; a negative cost is what turning the thing on costs.", "");
-  lines.push("| variant | req/s | p50 µs | p99 µs | cost per request at load, µs | p50 difference, µs |", "|---|---|---|---|---|---|");
+  lines.push(
+    "",
+    "## What the request log and the rate limit cost",
+    "",
+    "The template's `tools/call (text)` as deployed (request log on, no rate limit), against the same call with one thing changed (each in a process of its own, warmed alike): its request log off, or a global rate limit set (never reached: only the counting is measured). Cost per request: the difference in time per request at full load (1 / req/s), and in median latency; a negative cost is what turning the thing on costs.",
+    "",
+  );
+  lines.push(
+    "| variant | req/s | p50 µs | p99 µs | cost per request at load, µs | p50 difference, µs |",
+    "|---|---|---|---|---|---|",
+  );
   const deployed = costs.deployed;
-  const LABELS = { deployed: "as deployed", "log-off": "request log off", memory: "rate limit, counted in memory", redis: "rate limit, counted on Redis (same machine)" };
+  const LABELS = {
+    deployed: "as deployed",
+    "log-off": "request log off",
+    memory: "rate limit, counted in memory",
+    redis: "rate limit, counted on Redis (same machine)",
+  };
   for (const [variant, slot] of Object.entries(costs)) {
     const cost = variant === "deployed" ? "" : fmt(1e6 / median(slot.rps) - 1e6 / median(deployed.rps), 1);
     const p50 = variant === "deployed" ? "" : fmt(median(slot.p50) - median(deployed.p50), 0);
-    lines.push(`| ${LABELS[variant]} | ${spread(slot.rps)} | ${spread(slot.p50)} | ${spread(slot.p99)} | ${cost} | ${p50} |`);
+    lines.push(
+      `| ${LABELS[variant]} | ${spread(slot.rps)} | ${spread(slot.p50)} | ${spread(slot.p99)} | ${cost} | ${p50} |`,
+    );
   }
 
-  lines.push("", "## Where a request's CPU goes", "", "The template's Node build alone under the same load, `node --cpu-prof` (`tests/bench/profile.mjs`): each sample's function mapped through the build's source maps to its module or library; for tools/call, the JSON-RPC floor profiled the same way beside it, so the difference column is what the template costs more, part by part. Main thread only; the profiler slows it a little.");
-  const underProfiler = (split) => `${fmt(split.microsPerRequest, 1)} µs of main-thread CPU a request (${fmt(split.perSecond)} req/s under the profiler)`;
+  lines.push(
+    "",
+    "## Where a request's CPU goes",
+    "",
+    "The template's Node build alone under the same load, `node --cpu-prof` (`tests/bench/profile.mjs`): each sample's function mapped through the build's source maps to its module or library; for tools/call, the JSON-RPC floor profiled the same way beside it, so the difference column is what the template costs more, part by part. Main thread only; the profiler slows it a little.",
+  );
+  const underProfiler = (split) =>
+    `${fmt(split.microsPerRequest, 1)} µs of main-thread CPU a request (${fmt(split.perSecond)} req/s under the profiler)`;
   for (const split of splits) {
-    const floor = split.floor ? `; the JSON-RPC floor under the same load, ${underProfiler(split.floor)}, beside it part by part` : "";
+    const floor = split.floor
+      ? `; the JSON-RPC floor under the same load, ${underProfiler(split.floor)}, beside it part by part`
+      : "";
     lines.push("", `**${split.scenario}**: ${underProfiler(split)}${floor}`, "", ...splitTable(split, split.floor));
   }
 
-  lines.push("", "## Micro-benchmarks", "", "In process, median of batches.", "", "| operation | µs per operation |", "|---|---|");
+  lines.push(
+    "",
+    "## Micro-benchmarks",
+    "",
+    "In process, median of batches.",
+    "",
+    "| operation | µs per operation |",
+    "|---|---|",
+  );
   for (const [name, value] of Object.entries(micro)) lines.push(`| ${name} | ${fmt(value, 2)} |`);
-  lines.push("", `Cold start of the Node build (process start → first successful tools/call, median of ${settings.coldStarts}): **${fmt(coldStartMs)} ms**`, "");
+  lines.push(
+    "",
+    `Cold start of the Node build (process start → first successful tools/call, median of ${settings.coldStarts}): **${fmt(coldStartMs)} ms**`,
+    "",
+  );
   lines.push("| bundle | files | raw | gzip |", "|---|---|---|---|");
-  lines.push(`| Node (.output-bench/server, without node_modules) | ${nodeBundle.files} | ${kb(nodeBundle.raw)} | ${kb(nodeBundle.gzip)} |`);
-  lines.push(`| Cloudflare Worker (.output-cloudflare/server) | ${workerBundle.files} | ${kb(workerBundle.raw)} | ${kb(workerBundle.gzip)} |`);
+  lines.push(
+    `| Node (.output-bench/server, without node_modules) | ${nodeBundle.files} | ${kb(nodeBundle.raw)} | ${kb(nodeBundle.gzip)} |`,
+  );
+  lines.push(
+    `| Cloudflare Worker (.output-cloudflare/server) | ${workerBundle.files} | ${kb(workerBundle.raw)} | ${kb(workerBundle.gzip)} |`,
+  );
   return lines.join("\n") + "\n";
 }

@@ -63,7 +63,11 @@ const peer = (file) => () => serve({ entry: `tests/bench/contenders/${file}`, en
 /** `key` names a contender in scenarios.mjs too. */
 const CONTENDERS = [
   // With its request log on, as deployed: what it prints goes down the pipe and is dropped here.
-  { key: "template", label: "this template", start: () => serve({ output: ".output-bench", env: withSecret, keepOutput: false }) },
+  {
+    key: "template",
+    label: "this template",
+    start: () => serve({ output: ".output-bench", env: withSecret, keepOutput: false }),
+  },
   {
     key: "jsonrpc-floor",
     label: "JSON-RPC floor: parse, check, answer with the id",
@@ -73,8 +77,18 @@ const CONTENDERS = [
       return { ...server, url: server.url.replace(/\/mcp$/, JSONRPC_FLOOR_PATH) };
     },
   },
-  { key: "nitro-floor", label: "Nitro floor: read body, answer a constant", baseline: true, start: () => serve({ output: ".output-nitro-floor" }) },
-  { key: "bare", label: "bare h3: answer a constant", baseline: true, start: () => serve({ entry: "tests/bench/contenders/bare-h3.mjs" }) },
+  {
+    key: "nitro-floor",
+    label: "Nitro floor: read body, answer a constant",
+    baseline: true,
+    start: () => serve({ output: ".output-nitro-floor" }),
+  },
+  {
+    key: "bare",
+    label: "bare h3: answer a constant",
+    baseline: true,
+    start: () => serve({ entry: "tests/bench/contenders/bare-h3.mjs" }),
+  },
   { key: "sdk", label: "official SDK 2.4 server", start: peer("sdk.mjs") },
   { key: "tmcp", label: "tmcp 1.20", start: peer("tmcp.mjs") },
   { key: "mcp-handler", label: "mcp-handler 2.4", start: peer("mcp-handler.mjs") },
@@ -96,7 +110,8 @@ async function startVariants(redis, variants) {
   if (redis) variants.redis = await start({ ...NEVER_REACHED, REDIS_URL: redis.url });
 }
 
-const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
+const percentile = (values, p) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
 
 /**
  * Requests per second under load (autocannon). Every answer is checked: a JSON-RPC error in
@@ -119,7 +134,9 @@ async function throughput(url, scenario, contender, seconds = settings.durationS
     ...(smoke ? { amount: 300 } : { duration: seconds }),
   });
   if (result.non2xx > 0 || result.errors > 0 || rpcErrors > 0) {
-    throw new Error(`${scenario.name} on ${contender}: ${result.non2xx} non-2xx, ${result.errors} errors, ${rpcErrors} JSON-RPC errors`);
+    throw new Error(
+      `${scenario.name} on ${contender}: ${result.non2xx} non-2xx, ${result.errors} errors, ${rpcErrors} JSON-RPC errors`,
+    );
   }
   return result.requests.total / ((result.finish - result.start) / 1000);
 }
@@ -139,7 +156,8 @@ async function latency(run) {
 async function ensureBuilds() {
   const fresh = (output) => !smoke || !existsSync(`${output}/server/index.mjs`);
   for (const name of ["bench", "nitro-floor"]) if (fresh(`.output-${name}`)) await buildTarget(name);
-  if (fresh(".output-cloudflare")) execFileSync("npm", ["run", "--silent", "build:cloudflare"], { stdio: ["ignore", "ignore", "inherit"] });
+  if (fresh(".output-cloudflare"))
+    execFileSync("npm", ["run", "--silent", "build:cloudflare"], { stdio: ["ignore", "ignore", "inherit"] });
 }
 
 /** Process start to the first successful tools/call of the Node build, in ms. */
@@ -156,7 +174,9 @@ async function coldStart() {
 }
 
 function microBenchmarks() {
-  const run = spawnSync(process.execPath, ["tests/bench/micro.mjs", ...(smoke ? ["--smoke"] : [])], { encoding: "utf8" });
+  const run = spawnSync(process.execPath, ["tests/bench/micro.mjs", ...(smoke ? ["--smoke"] : [])], {
+    encoding: "utf8",
+  });
   if (run.status !== 0) throw new Error(`micro-benchmarks failed:\n${run.stderr}`);
   return JSON.parse(run.stdout);
 }
@@ -170,7 +190,8 @@ async function warmUp(servers, variants) {
       await throughput(servers[contender.key].url, scenario, contender.key, settings.warmUpSeconds);
     }
   }
-  for (const [variant, server] of Object.entries(variants)) await throughput(server.url, costCall, variant, settings.warmUpSeconds);
+  for (const [variant, server] of Object.entries(variants))
+    await throughput(server.url, costCall, variant, settings.warmUpSeconds);
 }
 
 async function main() {
@@ -210,7 +231,9 @@ async function main() {
         }
       } finally {
         // allSettled: a failed stop must not hide the error that brought us here.
-        await Promise.allSettled([...Object.values(servers), ...Object.values(variants)].map((server) => server.stop()));
+        await Promise.allSettled(
+          [...Object.values(servers), ...Object.values(variants)].map((server) => server.stop()),
+        );
       }
     }
   } finally {
@@ -219,13 +242,16 @@ async function main() {
   process.stderr.write("\n");
 
   // Where a request's CPU goes (profile.mjs), on a server of its own once the others are stopped: tools/call, and the retry round.
-  const profiled = scenarios(settings).filter((scenario) => scenario.name === "tools/call (text)" || (!smoke && scenario.name.startsWith("MRTR retry")));
+  const profiled = scenarios(settings).filter(
+    (scenario) => scenario.name === "tools/call (text)" || (!smoke && scenario.name.startsWith("MRTR retry")),
+  );
   const splits = [];
   for (const scenario of profiled) {
     const seconds = smoke ? 1 : PROFILE_SECONDS;
     const split = await profileSplit(scenario, seconds, autocannon);
     // tools/call beside the JSON-RPC floor: what the template adds, part by part.
-    if (scenario.name === "tools/call (text)") split.floor = await profileSplit(scenario, seconds, autocannon, "jsonrpc-floor");
+    if (scenario.name === "tools/call (text)")
+      split.floor = await profileSplit(scenario, seconds, autocannon, "jsonrpc-floor");
     splits.push(split);
   }
 

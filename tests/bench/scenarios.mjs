@@ -14,7 +14,8 @@ const META = {
 const CONFIRM_7 = { name: "bench_confirm", arguments: { item: "7" } };
 const DECLINE = { confirm: { action: "decline" } };
 
-const body = (method, params, id = 1) => JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: META } });
+const body = (method, params, id = 1) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: META } });
 
 function request(method, params) {
   const headers = {
@@ -28,7 +29,8 @@ function request(method, params) {
 }
 
 /** A JSON-RPC answer, whether it came as JSON or as a one-message SSE stream (tmcp answers everything so). */
-const parseAnswer = (text) => JSON.parse(text.trimStart().startsWith("{") ? text : /^data: ?(.*)$/m.exec(text)?.[1] ?? "null");
+const parseAnswer = (text) =>
+  JSON.parse(text.trimStart().startsWith("{") ? text : (/^data: ?(.*)$/m.exec(text)?.[1] ?? "null"));
 
 async function send(url, method, params) {
   const { headers, body } = request(method, params);
@@ -42,7 +44,8 @@ async function send(url, method, params) {
 const FIXED_ANSWER = new Set(["bare", "nitro-floor", "jsonrpc-floor"]);
 
 /** Round one of bench_confirm: its sealed state. */
-const askToConfirm = async (url, contender) => (FIXED_ANSWER.has(contender) ? "" : (await send(url, "tools/call", CONFIRM_7)).requestState);
+const askToConfirm = async (url, contender) =>
+  FIXED_ANSWER.has(contender) ? "" : (await send(url, "tools/call", CONFIRM_7)).requestState;
 const declineWith = (requestState) => ({ ...CONFIRM_7, inputResponses: DECLINE, requestState });
 
 const constant = (name, method, params) => ({
@@ -60,18 +63,28 @@ const constant = (name, method, params) => ({
 function retryRound({ smoke, durationSeconds }) {
   let pool = [];
   // Single use: more states than the template can spend in the run (it did ~14,000 rounds/s here), or replays count as errors.
-  const poolSize = (contender) => (smoke ? 300 : contender === "template" ? 30_000 * durationSeconds : FIXED_ANSWER.has(contender) ? 1 : 2_000);
+  const poolSize = (contender) =>
+    smoke ? 300 : contender === "template" ? 30_000 * durationSeconds : FIXED_ANSWER.has(contender) ? 1 : 2_000;
   return {
     name: "MRTR retry round (confirm, decline)",
     async prepare(url, contender) {
       pool = [];
       for (let made = 0; made < poolSize(contender); made += 50) {
-        pool.push(...(await Promise.all(Array.from({ length: Math.min(50, poolSize(contender) - made) }, () => askToConfirm(url, contender)))));
+        pool.push(
+          ...(await Promise.all(
+            Array.from({ length: Math.min(50, poolSize(contender) - made) }, () => askToConfirm(url, contender)),
+          )),
+        );
       }
     },
     requests() {
       let next = 0;
-      return [{ ...request("tools/call", CONFIRM_7), setupRequest: (req) => ({ ...req, body: body("tools/call", declineWith(pool[next++ % pool.length])) }) }];
+      return [
+        {
+          ...request("tools/call", CONFIRM_7),
+          setupRequest: (req) => ({ ...req, body: body("tools/call", declineWith(pool[next++ % pool.length])) }),
+        },
+      ];
     },
     call: async (url, contender) => send(url, "tools/call", declineWith(await askToConfirm(url, contender))),
   };
@@ -88,7 +101,10 @@ const fullFlow = {
         context.state = parseAnswer(text).result?.requestState ?? "";
       },
     },
-    { ...request("tools/call", CONFIRM_7), setupRequest: (req, context) => ({ ...req, body: body("tools/call", declineWith(context.state)) }) },
+    {
+      ...request("tools/call", CONFIRM_7),
+      setupRequest: (req, context) => ({ ...req, body: body("tools/call", declineWith(context.state)) }),
+    },
   ],
   call: async (url, contender) => send(url, "tools/call", declineWith(await askToConfirm(url, contender))),
 };
@@ -110,7 +126,10 @@ export function scenarios({ smoke, durationSeconds }) {
 }
 
 /** The call the request log's and the rate limit's costs are measured on (the template alone, with and without each). */
-export const costCall = constant("tools/call (text), variant", "tools/call", { name: "bench_greet", arguments: { name: "Ada" } });
+export const costCall = constant("tools/call (text), variant", "tools/call", {
+  name: "bench_greet",
+  arguments: { name: "Ada" },
+});
 
 /** The request cold start waits for. */
 export const firstCall = (url) => send(url, "tools/call", { name: "bench_greet", arguments: { name: "Ada" } });

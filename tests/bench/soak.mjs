@@ -24,15 +24,25 @@ const META = {
 };
 
 function headers(method, name) {
-  const base = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method };
+  const base = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+  };
   return name === undefined ? base : { ...base, "mcp-name": name };
 }
-const body = (method, params, id = 1) => JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: { ...META, ...params._meta } } });
+const body = (method, params, id = 1) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: { ...META, ...params._meta } } });
 
 /** Each scenario returns the class of its outcome: "ok", "refused:<code>" for an expected refusal, or throws. */
 const scenarios = {
   async plainCall(url) {
-    const response = await fetch(url, { method: "POST", headers: { ...headers("tools/call", "structured_sum") }, body: body("tools/call", { name: "structured_sum", arguments: { a: 2, b: 3 } }) });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { ...headers("tools/call", "structured_sum") },
+      body: body("tools/call", { name: "structured_sum", arguments: { a: 2, b: 3 } }),
+    });
     return expectResult(response, (result) => result.structuredContent?.sum === 5);
   },
   async list(url) {
@@ -42,18 +52,37 @@ const scenarios = {
   async fullFlow(url) {
     const key = `soak-${crypto.randomUUID()}`;
     const params = { name: "confirm_increment", arguments: { key } };
-    const first = await fetch(url, { method: "POST", headers: headers("tools/call", params.name), body: body("tools/call", params) });
+    const first = await fetch(url, {
+      method: "POST",
+      headers: headers("tools/call", params.name),
+      body: body("tools/call", params),
+    });
     const round1 = await first.json();
-    if (round1.result?.resultType !== "input_required") throw new Error(`round 1: ${JSON.stringify(round1).slice(0, 200)}`);
-    const retry = { ...params, inputResponses: { confirm: { action: "accept", content: { confirm: true } } }, requestState: round1.result.requestState };
-    const second = await fetch(url, { method: "POST", headers: headers("tools/call", params.name), body: body("tools/call", retry, 2) });
+    if (round1.result?.resultType !== "input_required")
+      throw new Error(`round 1: ${JSON.stringify(round1).slice(0, 200)}`);
+    const retry = {
+      ...params,
+      inputResponses: { confirm: { action: "accept", content: { confirm: true } } },
+      requestState: round1.result.requestState,
+    };
+    const second = await fetch(url, {
+      method: "POST",
+      headers: headers("tools/call", params.name),
+      body: body("tools/call", retry, 2),
+    });
     return expectResult(second, (result) => result.content?.[0]?.text === `Counter ${key} is now 1.`);
   },
   async abandonedStream(url) {
     const controller = new AbortController();
     const params = { name: "progress_steps", arguments: { steps: 20, delay_ms: 50 }, _meta: { progressToken: 1 } };
-    const response = await fetch(url, { method: "POST", headers: headers("tools/call", params.name), body: body("tools/call", params), signal: controller.signal });
-    if (response.status !== 200 || !response.headers.get("content-type")?.startsWith("text/event-stream")) throw new Error(`stream: ${response.status}`);
+    const response = await fetch(url, {
+      method: "POST",
+      headers: headers("tools/call", params.name),
+      body: body("tools/call", params),
+      signal: controller.signal,
+    });
+    if (response.status !== 200 || !response.headers.get("content-type")?.startsWith("text/event-stream"))
+      throw new Error(`stream: ${response.status}`);
     await response.body.getReader().read();
     controller.abort();
     return "ok";
@@ -61,9 +90,28 @@ const scenarios = {
   async badInput(url) {
     const variants = [
       () => fetch(url, { method: "POST", headers: headers("tools/list"), body: "{not json" }),
-      () => fetch(url, { method: "POST", headers: headers("tools/list"), body: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":${"[".repeat(5000)}${"]".repeat(5000)}}}` }),
-      () => fetch(url, { method: "POST", headers: { ...headers("tools/call", "nope"), "mcp-method": "tools/list" }, body: body("tools/call", { name: "nope" }) }),
-      () => fetch(url, { method: "POST", headers: headers("tools/call", "confirm_increment"), body: body("tools/call", { name: "confirm_increment", arguments: { key: "k" }, requestState: "v1.AAAAAAAA.forged" }) }),
+      () =>
+        fetch(url, {
+          method: "POST",
+          headers: headers("tools/list"),
+          body: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":${"[".repeat(5000)}${"]".repeat(5000)}}}`,
+        }),
+      () =>
+        fetch(url, {
+          method: "POST",
+          headers: { ...headers("tools/call", "nope"), "mcp-method": "tools/list" },
+          body: body("tools/call", { name: "nope" }),
+        }),
+      () =>
+        fetch(url, {
+          method: "POST",
+          headers: headers("tools/call", "confirm_increment"),
+          body: body("tools/call", {
+            name: "confirm_increment",
+            arguments: { key: "k" },
+            requestState: "v1.AAAAAAAA.forged",
+          }),
+        }),
       () => fetch(url, { method: "POST", headers: headers("tools/list"), body: "x".repeat(2 * 1024 * 1024) }),
     ];
     const response = await variants[Math.floor(Math.random() * variants.length)]();
@@ -74,24 +122,40 @@ const scenarios = {
     return `refused:${code}`;
   },
 };
-const MIX = ["plainCall", "plainCall", "plainCall", "list", "list", "fullFlow", "fullFlow", "abandonedStream", "badInput", "badInput"];
+const MIX = [
+  "plainCall",
+  "plainCall",
+  "plainCall",
+  "list",
+  "list",
+  "fullFlow",
+  "fullFlow",
+  "abandonedStream",
+  "badInput",
+  "badInput",
+];
 
 async function expectResult(response, check) {
   const text = await response.text();
   if (response.status >= 500) throw new Error(`5xx ${response.status}: ${text.slice(0, 200)}`);
   const message = JSON.parse(text);
-  if (!message.result || !check(message.result)) throw new Error(`unexpected answer ${response.status}: ${text.slice(0, 200)}`);
+  if (!message.result || !check(message.result))
+    throw new Error(`unexpected answer ${response.status}: ${text.slice(0, 200)}`);
   return "ok";
 }
 
 /** The server's resident set size, from /proc (what an operator's dashboard shows). */
 const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
-const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ?? 0;
+const percentile = (values, p) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ?? 0;
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 async function main() {
   if (!existsSync(`${OUTPUT.fixtures}/server/index.mjs`)) await buildTarget("fixtures");
-  const server = await startServer({ env: { NITRO_MCP_STATE_SECRET: "soak-secret-0123456789abcdef0123456789" }, keepOutput: false });
+  const server = await startServer({
+    env: { NITRO_MCP_STATE_SECRET: "soak-secret-0123456789abcdef0123456789" },
+    keepOutput: false,
+  });
   const counts = {};
   const unexpected = [];
   const latencies = [];

@@ -8,7 +8,10 @@ import { expect, it } from "vitest";
 
 it("passes the official MCP conformance suite for 2026-07-28 and its extensions with no failures and no warnings", () => {
   // The global setup made the conformance build already.
-  const run = spawnSync(process.execPath, ["tests/conformance/run.mjs", "--no-build"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync(process.execPath, ["tests/conformance/run.mjs", "--no-build"], {
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const summary = run.stdout
     .split("\n")
     .filter((line) => /^(✓|✗|Total:|Not scored|\s+[✓✗] |\[conformance\]|\s+--|\s+\()/.test(line));

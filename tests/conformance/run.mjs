@@ -40,7 +40,9 @@ const legacyExclusions = new Set(
  * Scenarios the suite runs but can only skip, with its reason: they are reported as skipped, not gated.
  * (A scenario with no SUCCESS and no FAILURE is what the suite's SKIPPED looks like in checks.json.)
  */
-const ALWAYS_SKIPPED = { "tasks-status-notifications": "the suite's harness does not test task notifications yet (it reports SKIPPED)" };
+const ALWAYS_SKIPPED = {
+  "tasks-status-notifications": "the suite's harness does not test task notifications yet (it reports SKIPPED)",
+};
 
 /** The skills extension's scenarios: not in any 2026-07-28 suite, so each runs on its own (at 2026-07-28). */
 const SKILLS_SCENARIOS = ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory"];
@@ -52,7 +54,11 @@ const SKILLS_SCENARIOS = ["sep-2640-skills-enumeration", "sep-2640-skills-manife
  */
 const RUNS = [
   // Without the tasks feature (a fork), the tasks extension's scenarios are reported, not gated.
-  { name: "requirements", flags: ["--requirements", "2026-07-28"], gate: (scenario) => !(scenario in ALWAYS_SKIPPED) && (hasFeature("tasks") || !scenario.startsWith("tasks-")) },
+  {
+    name: "requirements",
+    flags: ["--requirements", "2026-07-28"],
+    gate: (scenario) => !(scenario in ALWAYS_SKIPPED) && (hasFeature("tasks") || !scenario.startsWith("tasks-")),
+  },
   { name: "all", flags: ["--suite", "all", "--spec-version", "2026-07-28"], gate: () => true },
   { name: "skills-extension", feature: "skills", scenarios: SKILLS_SCENARIOS, flags: [], gate: () => true },
   {
@@ -98,7 +104,9 @@ async function main() {
   const server = await startServer({ output: join(ROOT, OUTPUT.conformance) });
   const verdicts = [];
   try {
-    for (const spec of RUNS.filter((spec) => (!only || spec.name === only) && (!spec.feature || hasFeature(spec.feature)))) {
+    for (const spec of RUNS.filter(
+      (spec) => (!only || spec.name === only) && (!spec.feature || hasFeature(spec.feature)),
+    )) {
       const outputDir = join(RUNS_DIR, spec.name);
       rmSync(outputDir, { recursive: true, force: true });
       let code = 0;
@@ -121,10 +129,16 @@ async function main() {
   for (const { spec, code, gated, bad, reported } of verdicts) {
     const warnings = gated.reduce((sum, [, counts]) => sum + counts.warnings, 0);
     const informational = gated.filter(([, counts]) => counts.successes === 0).map(([name]) => name);
-    const flags = spec.scenarios ? spec.scenarios.map((scenario) => `--scenario ${scenario}`).join(", ") : spec.flags.map((flag) => flag.replace(ROOT, "")).join(" ");
-    console.log(`  ${flags}: ${gated.length - bad.length}/${gated.length} scenarios clean, ${warnings} warnings, exit ${code}`);
-    if (informational.length) console.log(`    (clean but only informational checks, not applicable here: ${informational.join(", ")})`);
-    for (const [name, counts] of bad) console.log(`    ✗ ${name}: ${counts.failures} failures, ${counts.warnings} warnings`);
+    const flags = spec.scenarios
+      ? spec.scenarios.map((scenario) => `--scenario ${scenario}`).join(", ")
+      : spec.flags.map((flag) => flag.replace(ROOT, "")).join(" ");
+    console.log(
+      `  ${flags}: ${gated.length - bad.length}/${gated.length} scenarios clean, ${warnings} warnings, exit ${code}`,
+    );
+    if (informational.length)
+      console.log(`    (clean but only informational checks, not applicable here: ${informational.join(", ")})`);
+    for (const [name, counts] of bad)
+      console.log(`    ✗ ${name}: ${counts.failures} failures, ${counts.warnings} warnings`);
     const skipped = reported.filter(([name]) => name in ALWAYS_SKIPPED);
     for (const [name, counts] of skipped) {
       const status = counts.successes || counts.failures || counts.warnings ? "ran" : "skipped";

@@ -72,16 +72,32 @@ it("wizard, interactively: three rounds, one question each", needs("tmux"), asyn
   });
 });
 
-it("the README's command, `npm run client -- call delete_note note_id=7 --answer confirm=true`", needs("tmux"), async () => {
-  const readmeCommand = ["npm", "run", "client", "--", "call", "delete_note", "note_id=7", "--answer", "confirm=true", "--url", server.url];
-  await inTerminal(readmeCommand, async (terminal) => {
-    await terminal.waitFor('? Delete note 7 ("Groceries")? This cannot be undone. → confirm=true (--answer)');
-    await terminal.waitFor('Deleted note 7 ("Groceries").');
-    expect(await terminal.waitForExit()).toBe(0);
-  });
-  // Once more: the note is gone, and the tool's error result (isError) is exit code 1.
-  await inTerminal(readmeCommand, async (terminal) => {
-    await terminal.waitFor("There is no note with id 7. Call list_notes to see the ids.");
-    expect(await terminal.waitForExit()).toBe(1);
-  });
-});
+it(
+  "the README's command, `npm run client -- call delete_note note_id=7 --answer confirm=true`",
+  needs("tmux"),
+  async () => {
+    const readmeCommand = [
+      "npm",
+      "run",
+      "client",
+      "--",
+      "call",
+      "delete_note",
+      "note_id=7",
+      "--answer",
+      "confirm=true",
+      "--url",
+      server.url,
+    ];
+    await inTerminal(readmeCommand, async (terminal) => {
+      await terminal.waitFor('? Delete note 7 ("Groceries")? This cannot be undone. → confirm=true (--answer)');
+      await terminal.waitFor('Deleted note 7 ("Groceries").');
+      expect(await terminal.waitForExit()).toBe(0);
+    });
+    // Once more: the note is gone, and the tool's error result (isError) is exit code 1.
+    await inTerminal(readmeCommand, async (terminal) => {
+      await terminal.waitFor("There is no note with id 7. Call list_notes to see the ids.");
+      expect(await terminal.waitForExit()).toBe(1);
+    });
+  },
+);

@@ -35,7 +35,8 @@ const PAYLOAD = [
 const evil = (label: string) => `${label} ${PAYLOAD}`;
 
 /** Any byte a server must not get onto the terminal: C0 but the newline, DEL, C1, separators, bidi controls. */
-const UNPRINTABLE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+const UNPRINTABLE =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 
 /** The payload as the client shows it, escaped: proof the string arrived and was printed. */
 const SHOWN = "\\x1b]52;c;cHduZWQ=\\x07";
@@ -57,13 +58,26 @@ const TOOLS = [
     name: TOOL,
     title: evil("title"),
     description: evil("description"),
-    inputSchema: { type: "object", properties: { [evil("argument")]: { type: "string", description: evil("about"), enum: [evil("choice")], default: evil("choice") } } },
+    inputSchema: {
+      type: "object",
+      properties: {
+        [evil("argument")]: {
+          type: "string",
+          description: evil("about"),
+          enum: [evil("choice")],
+          default: evil("choice"),
+        },
+      },
+    },
   },
   { name: ASKS_MODEL, description: evil("sampling"), inputSchema: { type: "object", properties: {} } },
   { name: FAILS, description: evil("error"), inputSchema: { type: "object", properties: {} } },
   { name: FAILS_HTTP, description: evil("HTTP error"), inputSchema: { type: "object", properties: {} } },
   // The official client drops a tool with an invalid x-mcp-header, warning on the console with its name.
-  { name: evil("dropped"), inputSchema: { type: "object", properties: { n: { type: "number", "x-mcp-header": "N" } } } },
+  {
+    name: evil("dropped"),
+    inputSchema: { type: "object", properties: { n: { type: "number", "x-mcp-header": "N" } } },
+  },
 ];
 
 /** The questions of a tool's first round: a form, and a link that is no web link. */
@@ -73,10 +87,17 @@ const QUESTIONS = {
     params: {
       mode: "form",
       message: evil("form"),
-      requestedSchema: { type: "object", properties: { pick: { type: "string", description: evil("field"), enum: [evil("option")] } }, required: ["pick"] },
+      requestedSchema: {
+        type: "object",
+        properties: { pick: { type: "string", description: evil("field"), enum: [evil("option")] } },
+        required: ["pick"],
+      },
     },
   },
-  link: { method: "elicitation/create", params: { mode: "url", message: evil("link"), url: `javascript:alert(1)//${PAYLOAD}`, elicitationId: "e1" } },
+  link: {
+    method: "elicitation/create",
+    params: { mode: "url", message: evil("link"), url: `javascript:alert(1)//${PAYLOAD}`, elicitationId: "e1" },
+  },
 };
 
 const SAMPLING = {
@@ -99,31 +120,73 @@ const TOOL_RESULT = complete({
   isError: true,
 });
 
-type Rpc = { jsonrpc: string; id: string | number; method: string; params?: { requestState?: string; name?: string; _meta?: { progressToken?: string | number } } };
+type Rpc = {
+  jsonrpc: string;
+  id: string | number;
+  method: string;
+  params?: { requestState?: string; name?: string; _meta?: { progressToken?: string | number } };
+};
 
 /** The answer to one request: a result, or a stream of notifications before it; or an HTTP error with a text body. */
 function answer(request: Rpc): { result?: object; error?: object; notifications?: object[]; httpError?: string } {
   switch (request.method) {
     case "server/discover":
       return {
-        result: complete({ supportedVersions: ["2026-07-28"], capabilities: { tools: {}, prompts: {}, resources: {}, logging: {} }, instructions: evil("instructions") }),
+        result: complete({
+          supportedVersions: ["2026-07-28"],
+          capabilities: { tools: {}, prompts: {}, resources: {}, logging: {} },
+          instructions: evil("instructions"),
+        }),
       };
     case "tools/list":
       return { result: uncached({ tools: TOOLS }) };
     case "prompts/list":
       return {
         result: uncached({
-          prompts: [{ name: evil("prompt"), title: evil("title"), description: evil("description"), arguments: [{ name: evil("argument"), description: evil("about") }] }],
+          prompts: [
+            {
+              name: evil("prompt"),
+              title: evil("title"),
+              description: evil("description"),
+              arguments: [{ name: evil("argument"), description: evil("about") }],
+            },
+          ],
         }),
       };
     case "resources/list":
-      return { result: uncached({ resources: [{ uri: "hostile://resource", name: evil("resource"), title: evil("title"), description: evil("description") }] }) };
+      return {
+        result: uncached({
+          resources: [
+            {
+              uri: "hostile://resource",
+              name: evil("resource"),
+              title: evil("title"),
+              description: evil("description"),
+            },
+          ],
+        }),
+      };
     case "resources/templates/list":
-      return { result: uncached({ resourceTemplates: [{ uriTemplate: "hostile://items/{id}", name: evil("template"), description: evil("description") }] }) };
+      return {
+        result: uncached({
+          resourceTemplates: [
+            { uriTemplate: "hostile://items/{id}", name: evil("template"), description: evil("description") },
+          ],
+        }),
+      };
     case "prompts/get":
-      return { result: complete({ description: evil("description"), messages: [{ role: "user", content: text(evil("message")) }] }) };
+      return {
+        result: complete({
+          description: evil("description"),
+          messages: [{ role: "user", content: text(evil("message")) }],
+        }),
+      };
     case "resources/read":
-      return { result: uncached({ contents: [{ uri: evil("contents://uri"), mimeType: evil("text/plain"), text: evil("contents") }] }) };
+      return {
+        result: uncached({
+          contents: [{ uri: evil("contents://uri"), mimeType: evil("text/plain"), text: evil("contents") }],
+        }),
+      };
     case "tools/call":
       break;
     default:
@@ -133,12 +196,24 @@ function answer(request: Rpc): { result?: object; error?: object; notifications?
   if (name === FAILS) return { error: { code: -32603, message: evil("error message") } };
   if (name === FAILS_HTTP) return { httpError: evil("HTTP body") };
   const notifications = [
-    { jsonrpc: "2.0", method: "notifications/message", params: { level: "warning", logger: evil("logger"), data: evil("log") } },
-    { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: _meta?.progressToken, progress: 1, total: 2, message: evil("progress") } },
+    {
+      jsonrpc: "2.0",
+      method: "notifications/message",
+      params: { level: "warning", logger: evil("logger"), data: evil("log") },
+    },
+    {
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: _meta?.progressToken, progress: 1, total: 2, message: evil("progress") },
+    },
   ];
-  if (requestState !== undefined) return { notifications, result: name === ASKS_MODEL ? complete({ content: [text(evil("done"))] }) : TOOL_RESULT };
+  if (requestState !== undefined)
+    return { notifications, result: name === ASKS_MODEL ? complete({ content: [text(evil("done"))] }) : TOOL_RESULT };
   const inputRequests = name === ASKS_MODEL ? SAMPLING : QUESTIONS;
-  return { notifications, result: { resultType: "input_required", inputRequests, requestState: STATE, _meta: SERVER_INFO } };
+  return {
+    notifications,
+    result: { resultType: "input_required", inputRequests, requestState: STATE, _meta: SERVER_INFO },
+  };
 }
 
 /** Every request body the server received, as received. */
@@ -159,7 +234,8 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
   const reply = JSON.stringify({ jsonrpc: "2.0", id: rpc.id, ...(error ? { error } : { result }) });
   if (!notifications) return void response.writeHead(200, { "content-type": "application/json" }).end(reply);
   response.writeHead(200, { "content-type": "text/event-stream" });
-  for (const message of [...notifications.map((n) => JSON.stringify(n)), reply]) response.write(`event: message\ndata: ${message}\n\n`);
+  for (const message of [...notifications.map((n) => JSON.stringify(n)), reply])
+    response.write(`event: message\ndata: ${message}\n\n`);
   response.end();
 }
 
@@ -182,16 +258,23 @@ function runClient(args: string[], input = ""): Promise<Run> {
     child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr), bodies: received.slice(before) }));
+    child.on("close", (code) =>
+      resolve({ code, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr), bodies: received.slice(before) }),
+    );
     child.stdin.end(input);
   });
 }
 
 /** The raw bytes hold no control character but the newline: no ESC, BEL, CR, C1, separator or bidi control. */
 function expectPrintable(bytes: Buffer, name: string): void {
-  for (const byte of [0x1b, 0x07, 0x0d, 0x00]) expect(bytes.includes(byte), `${name} has byte 0x${byte.toString(16)}`).toBe(false);
+  for (const byte of [0x1b, 0x07, 0x0d, 0x00])
+    expect(bytes.includes(byte), `${name} has byte 0x${byte.toString(16)}`).toBe(false);
   const found = UNPRINTABLE.exec(bytes.toString("utf8"));
-  expect(found && `U+${found[0].codePointAt(0)?.toString(16)} at ${found.index}: ${JSON.stringify(bytes.toString("utf8").slice(found.index - 40, found.index + 10))}`, name).toBeNull();
+  expect(
+    found &&
+      `U+${found[0].codePointAt(0)?.toString(16)} at ${found.index}: ${JSON.stringify(bytes.toString("utf8").slice(found.index - 40, found.index + 10))}`,
+    name,
+  ).toBeNull();
 }
 
 /** The official client's warning on each tools/list, about the tool it drops (checked by the `list` test). */
@@ -230,7 +313,8 @@ describe("every server string is printed escaped", () => {
     expect(stdout).toContain(`progress ${SHOWN}`);
     expect(stdout).toContain(`? form ${SHOWN}`);
     expect(stdout).toContain(`? link ${SHOWN}`);
-    for (const shown of ["result", "link name", "link://uri", "image/png", "embedded"]) expect(stdout).toContain(`${shown} ${SHOWN}`);
+    for (const shown of ["result", "link name", "link://uri", "image/png", "embedded"])
+      expect(stdout).toContain(`${shown} ${SHOWN}`);
     // structuredContent as JSON: C0 in JSON's own escapes, the rest in the client's.
     expect(stdout).toContain('"key \\u001b]52;c;cHduZWQ=\\u0007');
     expect(stdout).toContain("bare\\rCR\\x9b31m\\u202eevil");
@@ -238,7 +322,9 @@ describe("every server string is printed escaped", () => {
 
   it("on stderr, one escaped message each: an unanswered question, a sampling request, a JSON-RPC error, an HTTP error, a wrong argument", async () => {
     const unanswered = expectSafe(await runClient(["call", TOOL]));
-    expect(unanswered.stderr).toMatch(/^The server asks a question this command does not answer:\n\? form \\x1b\]52;c;[^\n]+\n {2}field "pick" \(one of 1\)\n/);
+    expect(unanswered.stderr).toMatch(
+      /^The server asks a question this command does not answer:\n\? form \\x1b\]52;c;[^\n]+\n {2}field "pick" \(one of 1\)\n/,
+    );
     const sampling = expectSafe(await runClient(["call", ASKS_MODEL]));
     expect(sampling.stderr).toContain(`which a command cannot write:\n? sample ${SHOWN}`);
     const failure = await runClient(["call", FAILS]);
@@ -246,12 +332,16 @@ describe("every server string is printed escaped", () => {
     expect(expectSafe(failure).stderr).toMatch(/^[^\n]*error message \\x1b\]52;c;[^\n]*\(JSON-RPC error -32603\)\n$/);
     // One line each: an HTTP error's body, an argument the tool does not take (its list names the server's arguments).
     expect(expectSafe(await runClient(["call", FAILS_HTTP])).stderr).toMatch(/^[^\n]*HTTP body \\x1b\]52;c;[^\n]*\n$/);
-    expect(expectSafe(await runClient(["call", TOOL, "nope=1"])).stderr).toMatch(/^[^\n]*has no argument "nope" \(it takes: argument \\x1b\]52;c;[^\n]*\n$/);
+    expect(expectSafe(await runClient(["call", TOOL, "nope=1"])).stderr).toMatch(
+      /^[^\n]*has no argument "nope" \(it takes: argument \\x1b\]52;c;[^\n]*\n$/,
+    );
   });
 
   it("a URL-mode link: its scheme called out, never offered to open", async () => {
     const { stderr } = expectSafe(await runClient(["call", TOOL, "--answer", `pick=${evil("option")}`]));
-    expect(stderr).toContain("a link to open: a javascript: link, not http or https, do not open it: javascript:alert(1)//");
+    expect(stderr).toContain(
+      "a link to open: a javascript: link, not http or https, do not open it: javascript:alert(1)//",
+    );
   });
 
   it("get and read: a prompt's messages, a resource's contents", async () => {
@@ -304,7 +394,8 @@ describe("--curl writes a script that only runs curl", () => {
     const result = spawnSync(bash, [file], { cwd: empty, env: { PATH: bin, CURL_LOG: log }, encoding: "utf8" });
     const fields = readFileSync(log, "utf8").split("\0").slice(0, -1);
     const calls: string[][] = [];
-    for (let at = 0; at < fields.length; at += Number(fields[at]) + 1) calls.push(fields.slice(at + 1, at + 1 + Number(fields[at])));
+    for (let at = 0; at < fields.length; at += Number(fields[at]) + 1)
+      calls.push(fields.slice(at + 1, at + 1 + Number(fields[at])));
     return { status: result.status, stderr: result.stderr, calls, files: readdirSync(empty) };
   }
 

@@ -159,7 +159,13 @@ describe("interactive, in a terminal", needs("tmux"), () => {
 describe("non-interactive, for scripts", () => {
   it("call with --answer: the form is answered up front, exit code 0, no colour in a pipe", async () => {
     const key = uniqueKey();
-    const { code, stdout, stderr } = await runClient(["call", "confirm_increment", `key=${key}`, "--answer", "confirm=true"]);
+    const { code, stdout, stderr } = await runClient([
+      "call",
+      "confirm_increment",
+      `key=${key}`,
+      "--answer",
+      "confirm=true",
+    ]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
     expect(stdout).toContain(`? Increment counter ${key}? → confirm=true (--answer)`);
     expect(stdout).toContain(`Counter ${key} is now 1.`);
@@ -171,7 +177,9 @@ describe("non-interactive, for scripts", () => {
     const key = uniqueKey();
     const { code, stderr } = await runClient(["call", "confirm_increment", `key=${key}`]);
     expect(code).toBe(1);
-    expect(stderr).toContain(`The server asks a question this command does not answer:\n? Increment counter ${key}?\n  field "confirm" (boolean: y/n)\n`);
+    expect(stderr).toContain(
+      `The server asks a question this command does not answer:\n? Increment counter ${key}?\n  field "confirm" (boolean: y/n)\n`,
+    );
     expect(stderr).toContain("Answer it with --answer confirm=<boolean: y/n>, pass --decline or --cancel");
     expect(await readCounter(server.url, key)).toBe(0);
   });
@@ -199,29 +207,43 @@ describe("non-interactive, for scripts", () => {
     expect(resource.stdout).toContain("fixture://items/12 (text/plain)\ntwelve\n");
   });
 
-  it("--curl prints every request as a curl command; run again with bash, they reproduce the calls", needs("curl"), async () => {
-    const answers = ["--answer", "word=it's", "--answer", "color=red", "--answer", "size=4"];
-    const { code, stdout, stderr: commands } = await runClient(["--curl", "call", "three_questions", ...answers]);
-    expect(code).toBe(0);
-    expect(stdout).toContain("it's, red, 4.");
+  it(
+    "--curl prints every request as a curl command; run again with bash, they reproduce the calls",
+    needs("curl"),
+    async () => {
+      const answers = ["--answer", "word=it's", "--answer", "color=red", "--answer", "size=4"];
+      const { code, stdout, stderr: commands } = await runClient(["--curl", "call", "three_questions", ...answers]);
+      expect(code).toBe(0);
+      expect(stdout).toContain("it's, red, 4.");
 
-    const calls = commands.split(/\n(?=# )/).filter((command) => command.includes("'mcp-name: three_questions'"));
-    expect(calls).toHaveLength(4);
-    for (const call of calls) {
-      expect(call).toContain(`curl -sS -w '\\n' '${server.url}'`);
-      expect(call).toContain("-H 'mcp-protocol-version: 2026-07-28'");
-      expect(call).toContain("-H 'mcp-method: tools/call'");
-    }
-    expect(calls[0]).not.toContain("requestState");
-    // Round two: the first answer, and the state sealed by round one, as sent.
-    expect(calls[1]).toMatch(/"inputResponses":\{"word":\{"action":"accept","content":\{"word":"it'\\''s"\}\}\},"requestState":"v1\.[\w.-]+"/);
+      const calls = commands.split(/\n(?=# )/).filter((command) => command.includes("'mcp-name: three_questions'"));
+      expect(calls).toHaveLength(4);
+      for (const call of calls) {
+        expect(call).toContain(`curl -sS -w '\\n' '${server.url}'`);
+        expect(call).toContain("-H 'mcp-protocol-version: 2026-07-28'");
+        expect(call).toContain("-H 'mcp-method: tools/call'");
+      }
+      expect(calls[0]).not.toContain("requestState");
+      // Round two: the first answer, and the state sealed by round one, as sent.
+      expect(calls[1]).toMatch(
+        /"inputResponses":\{"word":\{"action":"accept","content":\{"word":"it'\\''s"\}\}\},"requestState":"v1\.[\w.-]+"/,
+      );
 
-    programPath("curl"); // under CI, a missing curl fails here, saying how to install it
-    const replay = spawnSync("bash", [], { input: commands, encoding: "utf8" });
-    expect(replay.status).toBe(0);
-    const responses = replay.stdout.trim().split("\n").map((line) => JSON.parse(line));
-    expect(responses.slice(-4).map((response) => response.result.resultType)).toEqual(["input_required", "input_required", "input_required", "complete"]);
-    expect(responses.at(-3).result.inputRequests.color.params.message).toBe("Question 2: a colour for it's?");
-    expect(responses.at(-1).result.content).toEqual([{ type: "text", text: "it's, red, 4." }]);
-  });
+      programPath("curl"); // under CI, a missing curl fails here, saying how to install it
+      const replay = spawnSync("bash", [], { input: commands, encoding: "utf8" });
+      expect(replay.status).toBe(0);
+      const responses = replay.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      expect(responses.slice(-4).map((response) => response.result.resultType)).toEqual([
+        "input_required",
+        "input_required",
+        "input_required",
+        "complete",
+      ]);
+      expect(responses.at(-3).result.inputRequests.color.params.message).toBe("Question 2: a colour for it's?");
+      expect(responses.at(-1).result.content).toEqual([{ type: "text", text: "it's, red, 4." }]);
+    },
+  );
 });

@@ -17,9 +17,16 @@ const startProduct = () => startServer({ output: OUTPUT.product });
 const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
 
 /** A client answering every elicitation with `answer`. */
-async function answering(url: string, answer: (params: Record<string, any>) => unknown, capabilities: object = ELICITATION): Promise<Client> {
+async function answering(
+  url: string,
+  answer: (params: Record<string, any>) => unknown,
+  capabilities: object = ELICITATION,
+): Promise<Client> {
   const client = await connectModernClient(url, { capabilities });
-  client.setRequestHandler("elicitation/create", async (request) => answer(request.params as Record<string, any>) as never);
+  client.setRequestHandler(
+    "elicitation/create",
+    async (request) => answer(request.params as Record<string, any>) as never,
+  );
   return client;
 }
 
@@ -33,19 +40,37 @@ describe("the example catalogue", () => {
   it("lists the examples and no test fixtures", async () => {
     const client = await connectModernClient(server.url);
     // export_notes is a task: it goes with the tasks feature.
-    const tools = ["add", "connect_account", "countdown", "delete_note", ...(hasFeature("tasks") ? ["export_notes"] : []), "greet", "list_notes", "wizard"];
+    const tools = [
+      "add",
+      "connect_account",
+      "countdown",
+      "delete_note",
+      ...(hasFeature("tasks") ? ["export_notes"] : []),
+      "greet",
+      "list_notes",
+      "wizard",
+    ];
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(tools);
     expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(["summarize_note", "write_note"]);
-    expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual(["note://{id}"]);
+    expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual([
+      "note://{id}",
+    ]);
     await client.close();
   });
 
   it("add, greet (x-mcp-header) and countdown (progress)", async () => {
     const client = await connectModernClient(server.url);
-    expect((await client.callTool({ name: "add", arguments: { a: 20, b: 22 } })).structuredContent).toEqual({ sum: 42 });
-    expect(text(await client.callTool({ name: "greet", arguments: { name: "Zoë", locale: "de" } }))).toBe("Hallo, Zoë!");
+    expect((await client.callTool({ name: "add", arguments: { a: 20, b: 22 } })).structuredContent).toEqual({
+      sum: 42,
+    });
+    expect(text(await client.callTool({ name: "greet", arguments: { name: "Zoë", locale: "de" } }))).toBe(
+      "Hallo, Zoë!",
+    );
     const progress: number[] = [];
-    const done = await client.callTool({ name: "countdown", arguments: { from: 3, delay_ms: 5 } }, { onprogress: (event) => progress.push(event.progress) });
+    const done = await client.callTool(
+      { name: "countdown", arguments: { from: 3, delay_ms: 5 } },
+      { onprogress: (event) => progress.push(event.progress) },
+    );
     expect(progress).toEqual([0, 1, 2, 3]);
     expect(text(done)).toBe("Lift-off!");
     await client.close();
@@ -55,9 +80,14 @@ describe("the example catalogue", () => {
     const client = await connectModernClient(server.url);
     const prompt = await client.getPrompt({ name: "summarize_note", arguments: { note_id: "15", style: "haiku" } });
     expect(prompt.messages[0]!.content).toMatchObject({ text: expect.stringContaining("Plant care") });
-    const completion = await client.complete({ ref: { type: "ref/prompt", name: "summarize_note" }, argument: { name: "note_id", value: "1" } });
+    const completion = await client.complete({
+      ref: { type: "ref/prompt", name: "summarize_note" },
+      argument: { name: "note_id", value: "1" },
+    });
     expect(completion.completion.values).toEqual(expect.arrayContaining(["12", "15"]));
-    expect((await client.readResource({ uri: "note://15" })).contents[0]).toMatchObject({ text: expect.stringContaining("fern") });
+    expect((await client.readResource({ uri: "note://15" })).contents[0]).toMatchObject({
+      text: expect.stringContaining("fern"),
+    });
     await client.close();
   });
 });
@@ -65,8 +95,13 @@ describe("the example catalogue", () => {
 describe("delete_note", () => {
   it("asks, then deletes note 7 on accept + true", async () => {
     const asked: Record<string, any>[] = [];
-    const client = await answering(server.url, (params) => (asked.push(params), { action: "accept", content: { confirm: true } }));
-    expect(text(await client.callTool({ name: "delete_note", arguments: { note_id: "7" } }))).toBe('Deleted note 7 ("Groceries").');
+    const client = await answering(
+      server.url,
+      (params) => (asked.push(params), { action: "accept", content: { confirm: true } }),
+    );
+    expect(text(await client.callTool({ name: "delete_note", arguments: { note_id: "7" } }))).toBe(
+      'Deleted note 7 ("Groceries").',
+    );
     expect(asked[0]).toMatchObject({ mode: "form", message: expect.stringContaining("cannot be undone") });
     expect(text(await client.callTool({ name: "list_notes", arguments: {} }))).not.toContain("#7 ");
     await client.close();
@@ -81,22 +116,45 @@ describe("delete_note", () => {
   });
 
   it("answers an unknown note at once, without asking", async () => {
-    const result = await post(server.url, "tools/call", { name: "delete_note", arguments: { note_id: "404" } }, { capabilities: ELICITATION });
-    expect(result.body.result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("no note with id 404") }] });
+    const result = await post(
+      server.url,
+      "tools/call",
+      { name: "delete_note", arguments: { note_id: "404" } },
+      { capabilities: ELICITATION },
+    );
+    expect(result.body.result).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringContaining("no note with id 404") }],
+    });
   });
 
   it("refuses a client without elicitation with -32021", async () => {
     const client = await connectModernClient(server.url, { capabilities: {} });
-    const error = await client.callTool({ name: "delete_note", arguments: { note_id: "15" } }).catch((caught) => caught);
+    const error = await client
+      .callTool({ name: "delete_note", arguments: { note_id: "15" } })
+      .catch((caught) => caught);
     expect(error).toBeInstanceOf(MissingRequiredClientCapabilityError);
     await client.close();
   });
 
-  it.each(["15:x", "15/..", "15?x", "../15"])("refuses the note id %j before it reaches storage, and note 15 stays", async (noteId) => {
-    const result = await post(server.url, "tools/call", { name: "delete_note", arguments: { note_id: noteId } }, { capabilities: ELICITATION });
-    expect(result.body.result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("letters, digits, - and _ only") }] });
-    expect((await post(server.url, "tools/call", { name: "list_notes", arguments: {} })).body.result.content[0].text).toContain("#15 ");
-  });
+  it.each(["15:x", "15/..", "15?x", "../15"])(
+    "refuses the note id %j before it reaches storage, and note 15 stays",
+    async (noteId) => {
+      const result = await post(
+        server.url,
+        "tools/call",
+        { name: "delete_note", arguments: { note_id: noteId } },
+        { capabilities: ELICITATION },
+      );
+      expect(result.body.result).toMatchObject({
+        isError: true,
+        content: [{ text: expect.stringContaining("letters, digits, - and _ only") }],
+      });
+      expect(
+        (await post(server.url, "tools/call", { name: "list_notes", arguments: {} })).body.result.content[0].text,
+      ).toContain("#15 ");
+    },
+  );
 
   it.runIf(hasFeature("legacy"))("refuses to delete for a 2025-era client, and says why", async () => {
     const legacy = new LegacyClient({ name: "legacy", version: "1.0.0" });
@@ -112,22 +170,34 @@ describe("delete_note", () => {
 describe("wizard, write_note and notes://export", () => {
   it("wizard asks three questions, one per round", async () => {
     const answers: Record<string, object> = { name: { name: "Ada" }, color: { color: "green" }, size: { size: 7 } };
-    const client = await answering(server.url, (params) => ({ action: "accept", content: answers[Object.keys(params.requestedSchema.properties)[0]!] }));
+    const client = await answering(server.url, (params) => ({
+      action: "accept",
+      content: answers[Object.keys(params.requestedSchema.properties)[0]!],
+    }));
     expect(text(await client.callTool({ name: "wizard", arguments: {} }))).toBe("All set, Ada: a green one, size 7.");
     await client.close();
   });
 
   it("write_note (prompts/get) asks for a topic and a tone", async () => {
-    const client = await answering(server.url, () => ({ action: "accept", content: { topic: "the garden", tone: "cheerful" } }));
-    expect((await client.getPrompt({ name: "write_note" })).messages[0]!.content).toMatchObject({ text: "Draft a short cheerful note about: the garden" });
+    const client = await answering(server.url, () => ({
+      action: "accept",
+      content: { topic: "the garden", tone: "cheerful" },
+    }));
+    expect((await client.getPrompt({ name: "write_note" })).messages[0]!.content).toMatchObject({
+      text: "Draft a short cheerful note about: the garden",
+    });
     await client.close();
   });
 
   it("notes://export (resources/read) asks for the format, and falls back to markdown when it cannot ask", async () => {
     const client = await answering(server.url, () => ({ action: "accept", content: { format: "json" } }));
-    expect((await client.readResource({ uri: "notes://export" })).contents[0]).toMatchObject({ mimeType: "application/json" });
+    expect((await client.readResource({ uri: "notes://export" })).contents[0]).toMatchObject({
+      mimeType: "application/json",
+    });
     const silent = await connectModernClient(server.url, { capabilities: {} });
-    expect((await silent.readResource({ uri: "notes://export" })).contents[0]).toMatchObject({ mimeType: "text/markdown" });
+    expect((await silent.readResource({ uri: "notes://export" })).contents[0]).toMatchObject({
+      mimeType: "text/markdown",
+    });
     await Promise.all([client.close(), silent.close()]);
   });
 });
@@ -135,7 +205,12 @@ describe("wizard, write_note and notes://export", () => {
 describe("connect_account (URL mode)", () => {
   /** A fresh connect link, from round one of connect_account. */
   async function connectLink(url: string): Promise<string> {
-    const first = await post(url, "tools/call", { name: "connect_account", arguments: {} }, { capabilities: { elicitation: { url: {} } } });
+    const first = await post(
+      url,
+      "tools/call",
+      { name: "connect_account", arguments: {} },
+      { capabilities: { elicitation: { url: {} } } },
+    );
     return first.body.result.inputRequests.connect.params.url;
   }
 
@@ -160,7 +235,9 @@ describe("connect_account (URL mode)", () => {
   it("ends with a normal result when the person declines", async () => {
     const own = await startProduct();
     const client = await answering(own.url, () => ({ action: "decline" }), { elicitation: { url: {} } });
-    expect(text(await client.callTool({ name: "connect_account", arguments: {} }))).toBe('Not connected: you chose "decline".');
+    expect(text(await client.callTool({ name: "connect_account", arguments: {} }))).toBe(
+      'Not connected: you chose "decline".',
+    );
     await client.close();
     await own.stop();
   });
@@ -175,12 +252,17 @@ describe("connect_account (URL mode)", () => {
         asked.push(params);
         // Round 1: the person agrees but does not finish the page. Round 2: they do (checked below,
         // not here: an assertion failing inside the handler would reach the test as a protocol error).
-        if (asked.length === 2) pagePosts.push((await fetch(params.url, { method: "POST", headers: { origin: new URL(own.url).origin } })).status);
+        if (asked.length === 2)
+          pagePosts.push(
+            (await fetch(params.url, { method: "POST", headers: { origin: new URL(own.url).origin } })).status,
+          );
         return { action: "accept" };
       },
       { elicitation: { url: {} } },
     );
-    expect(text(await client.callTool({ name: "connect_account", arguments: {} }))).toBe("Your demo account is connected.");
+    expect(text(await client.callTool({ name: "connect_account", arguments: {} }))).toBe(
+      "Your demo account is connected.",
+    );
     expect(asked).toHaveLength(2);
     expect(pagePosts).toEqual([200]);
     expect(asked[0]).toMatchObject({ mode: "url", url: expect.stringMatching(/\/connect\/[A-Za-z0-9_-]{24}$/) });
@@ -196,13 +278,21 @@ describe.runIf(hasFeature("tasks"))("export_notes (a task)", () => {
     const task = await createTask(server.url, "export_notes", { delay_ms: 1000 });
     expect(task).toMatchObject({ status: "working", ttlMs: expect.any(Number), pollIntervalMs: expect.any(Number) });
     await expect
-      .poll(async () => (await taskRequest(server.url, "tasks/get", { taskId: task.taskId })).body.result.statusMessage, { interval: 50 })
+      .poll(
+        async () => (await taskRequest(server.url, "tasks/get", { taskId: task.taskId })).body.result.statusMessage,
+        { interval: 50 },
+      )
       .toMatch(/^Exporting note \d+ of \d+$/);
     const parked = await waitForStatus(server.url, task.taskId, ["input_required"]);
     const [key] = Object.keys(parked.inputRequests);
-    expect(parked.inputRequests[key!].params.message).toMatch(/notes are exported \(titles\)\. Include the full texts of the rest\?/);
+    expect(parked.inputRequests[key!].params.message).toMatch(
+      /notes are exported \(titles\)\. Include the full texts of the rest\?/,
+    );
     expect(parked.statusMessage).toBe("Waiting for an answer");
-    await taskRequest(server.url, "tasks/update", { taskId: task.taskId, inputResponses: { [key!]: { action: "accept", content: { texts: true } } } });
+    await taskRequest(server.url, "tasks/update", {
+      taskId: task.taskId,
+      inputResponses: { [key!]: { action: "accept", content: { texts: true } } },
+    });
     const done = await waitForStatus(server.url, task.taskId, ["completed"]);
     expect(done.result.content[0].text).toMatch(/^# Notes\n\n## /);
     expect(done.result.content[0].text).toContain("fern"); // note 15's text: the second half is exported in full
@@ -217,7 +307,10 @@ describe.runIf(hasFeature("tasks"))("export_notes (a task)", () => {
   it("runs as a plain call, with progress and the question by multi round-trip, for a client without the extension", async () => {
     const client = await answering(server.url, () => ({ action: "decline" }));
     const progress: number[] = [];
-    const result = await client.callTool({ name: "export_notes", arguments: { delay_ms: 1 } }, { onprogress: (event) => progress.push(event.progress) });
+    const result = await client.callTool(
+      { name: "export_notes", arguments: { delay_ms: 1 } },
+      { onprogress: (event) => progress.push(event.progress) },
+    );
     expect(text(result)).toMatch(/^# Notes\n\n## .*\(#\d+\)$/m);
     expect(text(result)).not.toContain("fern"); // declined: titles only
     expect(progress.length).toBeGreaterThan(0);
@@ -229,7 +322,10 @@ describe.runIf(hasFeature("skills"))("the notes-helper skill", () => {
   it("is served with its reference file", async () => {
     const { body } = await post(server.url, "skills/list");
     expect(body.result.skills).toEqual([
-      expect.objectContaining({ uri: "skill://notes-helper/SKILL.md", frontmatter: expect.objectContaining({ name: "notes-helper" }) }),
+      expect.objectContaining({
+        uri: "skill://notes-helper/SKILL.md",
+        frontmatter: expect.objectContaining({ name: "notes-helper" }),
+      }),
     ]);
     const reference = await post(server.url, "resources/read", { uri: "skill://notes-helper/references/tools.md" });
     expect(reference.body.result.contents[0].text).toContain("delete_note");

@@ -51,7 +51,10 @@ async function snippets(page: Page): Promise<Record<string, string>> {
 }
 
 /** A GET with a Host header of our choosing (fetch sends its own), over a plain socket. */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status?: number; type?: string; body: string }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status?: number; type?: string; body: string }> {
   return new Promise((resolve, reject) => {
     get(url, { headers }, (res) => {
       let body = "";
@@ -74,49 +77,61 @@ describe("front page, Node build", () => {
   });
   afterAll(() => server?.stop());
 
-  it("shows the server's name, version and endpoint, without a console error or a CSP violation", needs("chromium"), async () => {
-    const { page, context, problems } = await open(`${origin(server)}/`);
-    expect(await page.title()).toBe(`${serverInfo.name} — MCP server`);
-    expect(await page.locator("h1").textContent()).toBe(`${serverInfo.name} v${serverInfo.version}`);
-    expect(await page.locator("#endpoint").textContent()).toBe(server.url);
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
-    expect(await problems()).toEqual([]);
-    await context.close();
-  });
+  it(
+    "shows the server's name, version and endpoint, without a console error or a CSP violation",
+    needs("chromium"),
+    async () => {
+      const { page, context, problems } = await open(`${origin(server)}/`);
+      expect(await page.title()).toBe(`${serverInfo.name} — MCP server`);
+      expect(await page.locator("h1").textContent()).toBe(`${serverInfo.name} v${serverInfo.version}`);
+      expect(await page.locator("#endpoint").textContent()).toBe(server.url);
+      await page.screenshot({ path: SCREENSHOT, fullPage: true });
+      expect(await problems()).toEqual([]);
+      await context.close();
+    },
+  );
 
-  it("lists what tools/list, prompts/list, resources/list and resources/templates/list answer, with their descriptions", needs("chromium"), async () => {
-    const { page, context } = await open(`${origin(server)}/`);
-    const listed = async (method: string, key: string) => (await post(server.url, method)).body.result[key] as Json[];
-    const onPage = (section: string) => page.locator(`#${section} dt code`).allTextContents();
-    const sectionText = async (section: string) => (await page.locator(`#${section}`).textContent()) ?? "";
+  it(
+    "lists what tools/list, prompts/list, resources/list and resources/templates/list answer, with their descriptions",
+    needs("chromium"),
+    async () => {
+      const { page, context } = await open(`${origin(server)}/`);
+      const listed = async (method: string, key: string) => (await post(server.url, method)).body.result[key] as Json[];
+      const onPage = (section: string) => page.locator(`#${section} dt code`).allTextContents();
+      const sectionText = async (section: string) => (await page.locator(`#${section}`).textContent()) ?? "";
 
-    const tools = await listed("tools/list", "tools");
-    const prompts = await listed("prompts/list", "prompts");
-    const resources = await listed("resources/list", "resources");
-    const templates = await listed("resources/templates/list", "resourceTemplates");
-    expect(await onPage("tools")).toEqual(tools.map((tool) => tool.name));
-    expect(await onPage("prompts")).toEqual(prompts.map((prompt) => prompt.name));
-    // resources/list adds what templates list per caller at run time; the page shows those templates instead.
-    expect(resources.map((resource) => resource.uri)).toEqual(expect.arrayContaining(await onPage("resources")));
-    expect(await onPage("templates")).toEqual(templates.map((template) => template.uriTemplate));
-    for (const [section, items] of [["tools", tools], ["prompts", prompts], ["templates", templates]] as const) {
-      for (const item of items) if (item.description) expect(await sectionText(section)).toContain(item.description);
-    }
+      const tools = await listed("tools/list", "tools");
+      const prompts = await listed("prompts/list", "prompts");
+      const resources = await listed("resources/list", "resources");
+      const templates = await listed("resources/templates/list", "resourceTemplates");
+      expect(await onPage("tools")).toEqual(tools.map((tool) => tool.name));
+      expect(await onPage("prompts")).toEqual(prompts.map((prompt) => prompt.name));
+      // resources/list adds what templates list per caller at run time; the page shows those templates instead.
+      expect(resources.map((resource) => resource.uri)).toEqual(expect.arrayContaining(await onPage("resources")));
+      expect(await onPage("templates")).toEqual(templates.map((template) => template.uriTemplate));
+      for (const [section, items] of [
+        ["tools", tools],
+        ["prompts", prompts],
+        ["templates", templates],
+      ] as const) {
+        for (const item of items) if (item.description) expect(await sectionText(section)).toContain(item.description);
+      }
 
-    // The fixtures, by name, with what their authors wrote.
-    for (const [section, key, text] of [
-      ["tools", "confirm_increment", "Asks for confirmation, then increments the counter"],
-      ["tools", "structured_sum", "Adds two numbers; structured output"],
-      ["prompts", "asking_prompt", "Asks for a topic and a tone"],
-      ["prompts", "draft", "Arguments: subject, style (optional)"],
-      ["resources", "fixture://about", "Static text, cacheable by anyone for an hour"],
-      ["templates", "fixture://items/{id}", "fixture-items"],
-    ]) {
-      expect(await onPage(section!)).toContain(key);
-      expect(await sectionText(section!)).toContain(text);
-    }
-    await context.close();
-  });
+      // The fixtures, by name, with what their authors wrote.
+      for (const [section, key, text] of [
+        ["tools", "confirm_increment", "Asks for confirmation, then increments the counter"],
+        ["tools", "structured_sum", "Adds two numbers; structured output"],
+        ["prompts", "asking_prompt", "Asks for a topic and a tone"],
+        ["prompts", "draft", "Arguments: subject, style (optional)"],
+        ["resources", "fixture://about", "Static text, cacheable by anyone for an hour"],
+        ["templates", "fixture://items/{id}", "fixture-items"],
+      ]) {
+        expect(await onPage(section!)).toContain(key);
+        expect(await sectionText(section!)).toContain(text);
+      }
+      await context.close();
+    },
+  );
 
   it("puts the server's URL in every snippet, and the snippets work as pasted", needs("chromium", "curl"), async () => {
     const { page, context } = await open(`${origin(server)}/`);
@@ -135,7 +150,9 @@ describe("front page, Node build", () => {
     expect(discovered.result._meta["io.modelcontextprotocol/serverInfo"]).toEqual(serverInfo);
 
     // The TypeScript snippet, run by Node from the repository, where @modelcontextprotocol/client is installed.
-    const printed = (await run(process.execPath, ["--input-type=module", "-e", texts.typescript!], { cwd: ROOT, timeout: 20_000 })).stdout;
+    const printed = (
+      await run(process.execPath, ["--input-type=module", "-e", texts.typescript!], { cwd: ROOT, timeout: 20_000 })
+    ).stdout;
     expect(printed).toContain("confirm_increment");
     await context.close();
   });
@@ -154,7 +171,10 @@ describe("front page, Node build", () => {
   });
 
   it("follows the reader's colour scheme", needs("chromium"), async () => {
-    for (const [colorScheme, background] of [["light", "rgb(255, 255, 255)"], ["dark", "rgb(13, 17, 23)"]] as const) {
+    for (const [colorScheme, background] of [
+      ["light", "rgb(255, 255, 255)"],
+      ["dark", "rgb(13, 17, 23)"],
+    ] as const) {
       const { page, context } = await open(`${origin(server)}/`, { colorScheme });
       expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(background);
       await context.close();
@@ -173,7 +193,13 @@ describe("front page, Node build", () => {
     expect(html.headers.get("vary")).toMatch(/accept/i);
     expect(await html.text()).toContain("<!doctype html>");
 
-    for (const accept of ["application/json, text/event-stream", "*/*", "application/json", "text/html;q=0.5, application/json", undefined]) {
+    for (const accept of [
+      "application/json, text/event-stream",
+      "*/*",
+      "application/json",
+      "text/html;q=0.5, application/json",
+      undefined,
+    ]) {
       const response = await fetch(server.url, { headers: accept === undefined ? {} : { accept } });
       expect(response.status, String(accept)).toBe(405);
       expect(response.headers.get("allow")).toBe("POST");
@@ -195,7 +221,11 @@ describe("front page, Node build", () => {
     expect(Number(/max-age=(\d+)/.exec(response.headers.get("cache-control") ?? "")?.[1])).toBeLessThanOrEqual(300);
 
     const head = await fetch(`${origin(server)}/`, { method: "HEAD" });
-    expect([head.status, head.headers.get("content-type"), await head.text()]).toEqual([200, "text/html; charset=utf-8", ""]);
+    expect([head.status, head.headers.get("content-type"), await head.text()]).toEqual([
+      200,
+      "text/html; charset=utf-8",
+      "",
+    ]);
     const posted = await fetch(`${origin(server)}/`, { method: "POST" });
     expect([posted.status, posted.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
   });
@@ -246,15 +276,19 @@ describe("front page, Node build with settings", () => {
     await context.close();
   });
 
-  it.runIf(hasFeature("sign-in"))("lists nothing to an anonymous browser when calling the server needs a token", needs("chromium"), async () => {
-    const { page, context } = await open(`${origin(signedIn)}/`);
-    const text = (await page.locator("main").textContent()) ?? "";
-    expect(text).toContain("asks its clients to sign in");
-    expect(text).not.toContain("confirm_increment");
-    expect(await page.locator("#tools").count()).toBe(0);
-    expect(await page.locator("#endpoint").textContent()).toBe(signedIn.url);
-    await context.close();
-  });
+  it.runIf(hasFeature("sign-in"))(
+    "lists nothing to an anonymous browser when calling the server needs a token",
+    needs("chromium"),
+    async () => {
+      const { page, context } = await open(`${origin(signedIn)}/`);
+      const text = (await page.locator("main").textContent()) ?? "";
+      expect(text).toContain("asks its clients to sign in");
+      expect(text).not.toContain("confirm_increment");
+      expect(await page.locator("#tools").count()).toBe(0);
+      expect(await page.locator("#endpoint").textContent()).toBe(signedIn.url);
+      await context.close();
+    },
+  );
 });
 
 describe.each([

@@ -30,7 +30,9 @@ beforeAll(async () => {
   server = await startServer();
   tools = (await post(server.url, "tools/list", {})).body.result.tools;
   prompts = (await post(server.url, "prompts/list", {})).body.result.prompts;
-  resourceUris = (await post(server.url, "resources/list", {})).body.result.resources.map((resource: Json) => resource.uri);
+  resourceUris = (await post(server.url, "resources/list", {})).body.result.resources.map(
+    (resource: Json) => resource.uri,
+  );
   await retryIncrement(server.url, watched, await askToIncrement(server.url, watched));
   realStates = await Promise.all(Array.from({ length: 5 }, () => askToIncrement(server.url, watched)));
 });
@@ -57,7 +59,10 @@ function fromSchema(schema: Json | undefined, depth = 0): fc.Arbitrary<unknown> 
         return fc.array(fromSchema(schema.items, depth + 1), { maxLength: 3 });
       case "object": {
         const properties = Object.entries((schema.properties ?? {}) as Record<string, Json>);
-        return fc.record(Object.fromEntries(properties.map(([name, property]) => [name, fromSchema(property, depth + 1)])), { requiredKeys: [] });
+        return fc.record(
+          Object.fromEntries(properties.map(([name, property]) => [name, fromSchema(property, depth + 1)])),
+          { requiredKeys: [] },
+        );
       }
       default:
         return noise;
@@ -68,11 +73,19 @@ function fromSchema(schema: Json | undefined, depth = 0): fc.Arbitrary<unknown> 
 
 const text = fc.string({ maxLength: 30 });
 const answer = fc.oneof(
-  fc.record({ action: fc.constantFrom("accept", "decline", "cancel"), content: fc.option(fc.dictionary(text, fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 })) }),
+  fc.record({
+    action: fc.constantFrom("accept", "decline", "cancel"),
+    content: fc.option(fc.dictionary(text, fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 })),
+  }),
   fc.jsonValue({ maxDepth: 2 }),
 );
 const inputResponses = fc.oneof(
-  { weight: 6, arbitrary: fc.dictionary(fc.constantFrom("confirm", "word", "color", "size", "brief", "format", "x"), answer, { maxKeys: 3 }) },
+  {
+    weight: 6,
+    arbitrary: fc.dictionary(fc.constantFrom("confirm", "word", "color", "size", "brief", "format", "x"), answer, {
+      maxKeys: 3,
+    }),
+  },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
 );
 const mutated = (state: string) =>
@@ -81,7 +94,11 @@ const mutated = (state: string) =>
     fc.nat(state.length).map((at) => state.slice(0, at)),
     text.map((suffix) => `${state}${suffix || "x"}`),
   );
-const requestState = fc.oneof(fc.constantFrom(...[0, 1, 2, 3, 4]).chain((index) => mutated(realStates[index]!)), text, fc.jsonValue({ maxDepth: 2 }));
+const requestState = fc.oneof(
+  fc.constantFrom(...[0, 1, 2, 3, 4]).chain((index) => mutated(realStates[index]!)),
+  text,
+  fc.jsonValue({ maxDepth: 2 }),
+);
 
 /** The params of one request to `method`, aimed at what the server really has most of the time. */
 function paramsFor(method: string): fc.Arbitrary<Json> {
@@ -92,15 +109,53 @@ function paramsFor(method: string): fc.Arbitrary<Json> {
   );
   switch (method) {
     case "tools/call":
-      return fc.oneof(...tools.map((tool) => fc.record({ name: fc.constant(tool.name), arguments: fromSchema(tool.inputSchema) }, { requiredKeys: ["name"] })), fc.record({ name: text, arguments: fc.jsonValue() }, { requiredKeys: [] })).chain((call) => continuation.map((more) => ({ ...call, ...more })));
+      return fc
+        .oneof(
+          ...tools.map((tool) =>
+            fc.record(
+              { name: fc.constant(tool.name), arguments: fromSchema(tool.inputSchema) },
+              { requiredKeys: ["name"] },
+            ),
+          ),
+          fc.record({ name: text, arguments: fc.jsonValue() }, { requiredKeys: [] }),
+        )
+        .chain((call) => continuation.map((more) => ({ ...call, ...more })));
     case "prompts/get":
-      return fc.oneof(...prompts.map((prompt) => fc.record({ name: fc.constant(prompt.name), arguments: fc.dictionary(text, fc.oneof(text, fc.jsonValue({ maxDepth: 1 })), { maxKeys: 3 }) }, { requiredKeys: ["name"] })), fc.record({ name: fc.jsonValue({ maxDepth: 1 }) })).chain((call) => continuation.map((more) => ({ ...call, ...more })));
+      return fc
+        .oneof(
+          ...prompts.map((prompt) =>
+            fc.record(
+              {
+                name: fc.constant(prompt.name),
+                arguments: fc.dictionary(text, fc.oneof(text, fc.jsonValue({ maxDepth: 1 })), { maxKeys: 3 }),
+              },
+              { requiredKeys: ["name"] },
+            ),
+          ),
+          fc.record({ name: fc.jsonValue({ maxDepth: 1 }) }),
+        )
+        .chain((call) => continuation.map((more) => ({ ...call, ...more })));
     case "resources/read":
-      return fc.record({ uri: fc.oneof(fc.constantFrom(...resourceUris), text, fc.jsonValue({ maxDepth: 1 })) }).chain((call) => continuation.map((more) => ({ ...call, ...more })));
+      return fc
+        .record({ uri: fc.oneof(fc.constantFrom(...resourceUris), text, fc.jsonValue({ maxDepth: 1 })) })
+        .chain((call) => continuation.map((more) => ({ ...call, ...more })));
     case "completion/complete":
-      return fc.record({ ref: fc.oneof(fc.record({ type: fc.constant("ref/prompt"), name: fc.constantFrom(...prompts.map((prompt) => prompt.name)) }), fc.jsonValue({ maxDepth: 2 })), argument: fc.oneof(fc.record({ name: text, value: text }), fc.jsonValue({ maxDepth: 1 })) });
+      return fc.record({
+        ref: fc.oneof(
+          fc.record({
+            type: fc.constant("ref/prompt"),
+            name: fc.constantFrom(...prompts.map((prompt) => prompt.name)),
+          }),
+          fc.jsonValue({ maxDepth: 2 }),
+        ),
+        argument: fc.oneof(fc.record({ name: text, value: text }), fc.jsonValue({ maxDepth: 1 })),
+      });
     default:
-      return fc.oneof(fc.constant({}), fc.record({ cursor: fc.oneof(text, fc.jsonValue({ maxDepth: 1 })) }), fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }));
+      return fc.oneof(
+        fc.constant({}),
+        fc.record({ cursor: fc.oneof(text, fc.jsonValue({ maxDepth: 1 })) }),
+        fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
+      );
   }
 }
 
@@ -108,8 +163,17 @@ const METHODS = [
   ...Array(6).fill("tools/call"),
   ...Array(2).fill("prompts/get"),
   ...Array(2).fill("resources/read"),
-  "server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "completion/complete",
-  "subscriptions/listen", "initialize", "ping", "logging/setLevel", "nope/nope",
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "completion/complete",
+  "subscriptions/listen",
+  "initialize",
+  "ping",
+  "logging/setLevel",
+  "nope/nope",
 ];
 const headerValue = fc.stringMatching(/^[\x20-\x7e]{0,30}$/);
 
@@ -117,13 +181,29 @@ const headerValue = fc.stringMatching(/^[\x20-\x7e]{0,30}$/);
 const mostly = <T>(weight: number, usual: fc.Arbitrary<T>, unusual: fc.Arbitrary<T>) =>
   fc.oneof({ weight, arbitrary: usual }, { weight: 1, arbitrary: unusual });
 
-const capabilities = mostly(8, fc.constantFrom<Json>(ELICITATION, {}, { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} }), fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>);
+const capabilities = mostly(
+  8,
+  fc.constantFrom<Json>(ELICITATION, {}, { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} }),
+  fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>,
+);
 const metaExtras = fc.record(
   {
     progressToken: mostly(8, fc.oneof(fc.integer(), fc.string({ maxLength: 8 })), fc.jsonValue({ maxDepth: 1 })),
-    "io.modelcontextprotocol/logLevel": mostly(8, fc.constantFrom("debug", "info", "error"), fc.jsonValue({ maxDepth: 1 })),
-    "io.modelcontextprotocol/protocolVersion": mostly(6, fc.constant("2026-07-28"), fc.oneof(text, fc.constantFrom("2025-11-25", "v999"))),
-    "io.modelcontextprotocol/clientInfo": mostly(4, fc.record({ name: text, version: text }), fc.jsonValue({ maxDepth: 1 })),
+    "io.modelcontextprotocol/logLevel": mostly(
+      8,
+      fc.constantFrom("debug", "info", "error"),
+      fc.jsonValue({ maxDepth: 1 }),
+    ),
+    "io.modelcontextprotocol/protocolVersion": mostly(
+      6,
+      fc.constant("2026-07-28"),
+      fc.oneof(text, fc.constantFrom("2025-11-25", "v999")),
+    ),
+    "io.modelcontextprotocol/clientInfo": mostly(
+      4,
+      fc.record({ name: text, version: text }),
+      fc.jsonValue({ maxDepth: 1 }),
+    ),
   },
   { requiredKeys: [] },
 );
@@ -138,22 +218,44 @@ const metaArbitrary = mostly(
 function headersFor(method: string, params: Json): fc.Arbitrary<Record<string, string>> {
   const base = standardHeaders(method, typeof params.name === "string" || typeof params.uri === "string" ? params : {});
   // Content-Type and Accept are dropped or replaced rarely: the interesting headers are MCP's.
-  const names = mostly(6, fc.constantFrom(...Object.keys(base).filter((name) => name.startsWith("mcp-"))), fc.constantFrom(...Object.keys(base)));
+  const names = mostly(
+    6,
+    fc.constantFrom(...Object.keys(base).filter((name) => name.startsWith("mcp-"))),
+    fc.constantFrom(...Object.keys(base)),
+  );
   const change = fc.oneof(
     fc.constant((headers: Record<string, string>) => headers),
-    names.map((name) => (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).filter(([key]) => key !== name))),
-    fc.tuple(names, headerValue).map(([name, value]) => (headers: Record<string, string>) => ({ ...headers, [name]: value })),
-    fc.constant((headers: Record<string, string>) => (headers["mcp-name"] ? { ...headers, "mcp-name": `=?base64?${Buffer.from(headers["mcp-name"]).toString("base64")}?=` } : headers)),
-    fc.tuple(fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,10}$/), headerValue).map(([name, value]) => (headers: Record<string, string>) => ({ ...headers, [`mcp-param-${name}`]: value })),
+    names.map(
+      (name) => (headers: Record<string, string>) =>
+        Object.fromEntries(Object.entries(headers).filter(([key]) => key !== name)),
+    ),
+    fc.tuple(names, headerValue).map(([name, value]) => (headers: Record<string, string>) => ({
+      ...headers,
+      [name]: value,
+    })),
+    fc.constant((headers: Record<string, string>) =>
+      headers["mcp-name"]
+        ? { ...headers, "mcp-name": `=?base64?${Buffer.from(headers["mcp-name"]).toString("base64")}?=` }
+        : headers,
+    ),
+    fc
+      .tuple(fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,10}$/), headerValue)
+      .map(([name, value]) => (headers: Record<string, string>) => ({ ...headers, [`mcp-param-${name}`]: value })),
   );
   type Change = (headers: Record<string, string>) => Record<string, string>;
-  return mostly<Change[]>(3, fc.constant([]), fc.array(change, { minLength: 1, maxLength: 3 })).map((changes) => changes.reduce((headers, apply) => apply(headers), base));
+  return mostly<Change[]>(3, fc.constant([]), fc.array(change, { minLength: 1, maxLength: 3 })).map((changes) =>
+    changes.reduce((headers, apply) => apply(headers), base),
+  );
 }
 
 const requestArbitrary = fc
   .record({
     method: mostly(12, fc.constantFrom(...METHODS), text),
-    id: mostly(12, fc.oneof(fc.integer(), fc.string({ maxLength: 8 })), fc.oneof(fc.constant(null), fc.double(), fc.jsonValue({ maxDepth: 1 }))),
+    id: mostly(
+      12,
+      fc.oneof(fc.integer(), fc.string({ maxLength: 8 })),
+      fc.oneof(fc.constant(null), fc.double(), fc.jsonValue({ maxDepth: 1 })),
+    ),
     notification: mostly(15, fc.constant(false), fc.constant(true)),
   })
   .chain(({ method, id, notification }) =>
@@ -175,7 +277,17 @@ function checkResponse(status: number, contentType: string, text: string, notifi
     return;
   }
   const messages = contentType.startsWith("text/event-stream")
-    ? text.split("\n\n").filter(Boolean).map((frame) => JSON.parse(frame.split("\n").find((line) => line.startsWith("data: "))!.slice(6)))
+    ? text
+        .split("\n\n")
+        .filter(Boolean)
+        .map((frame) =>
+          JSON.parse(
+            frame
+              .split("\n")
+              .find((line) => line.startsWith("data: "))!
+              .slice(6),
+          ),
+        )
     : [JSON.parse(text)];
   const final = messages.at(-1);
   expect(final.jsonrpc).toBe("2.0");
@@ -185,16 +297,26 @@ function checkResponse(status: number, contentType: string, text: string, notifi
     expect(typeof final.error.message).toBe("string");
   } else {
     expect(typeof final.result).toBe("object");
-    if (final.result.resultType !== undefined) expect(["complete", "input_required"]).toContain(final.result.resultType);
+    if (final.result.resultType !== undefined)
+      expect(["complete", "input_required"]).toContain(final.result.resultType);
   }
 }
 
 it(`answers ${RUNS} generated requests with spec-shaped responses, never a 5xx (seed ${SEED})`, async () => {
   await fc.assert(
     fc.asyncProperty(requestArbitrary, async ({ method, id, notification, params, meta: requestMeta, headers }) => {
-      const body: Json = { jsonrpc: "2.0", method, params: requestMeta === undefined ? params : { ...params, _meta: requestMeta } };
+      const body: Json = {
+        jsonrpc: "2.0",
+        method,
+        params: requestMeta === undefined ? params : { ...params, _meta: requestMeta },
+      };
       if (!notification) body.id = id;
-      const response = await fetch(server.url, { method: "POST", headers, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+      const response = await fetch(server.url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(10_000),
+      });
       checkResponse(response.status, response.headers.get("content-type") ?? "", await response.text(), notification);
     }),
     { seed: SEED, numRuns: RUNS, endOnFailure: true },

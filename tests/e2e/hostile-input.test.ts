@@ -5,7 +5,14 @@
  */
 import { request as httpRequest, type ClientRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ELICITATION, askToIncrement, expectOpaqueRejection, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
+import {
+  ELICITATION,
+  askToIncrement,
+  expectOpaqueRejection,
+  readCounter,
+  retryIncrement,
+  uniqueKey,
+} from "../helpers/flows";
 import { meta, post, standardHeaders } from "../helpers/rpc";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
 
@@ -63,7 +70,13 @@ function rawHttp(options: {
   let answered = false;
   return new Promise((resolve, reject) => {
     const request = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { ...standardHeaders("tools/list"), ...options.headers } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        headers: { ...standardHeaders("tools/list"), ...options.headers },
+      },
       (response) => {
         answered = true;
         let text = "";
@@ -82,24 +95,41 @@ function rawHttp(options: {
   });
 }
 
-const memory = async () => (await (await fetch(new URL("/_test/memory", server.url))).json()) as { heapUsed: number; arrayBuffers: number; rss: number };
+const memory = async () =>
+  (await (await fetch(new URL("/_test/memory", server.url))).json()) as {
+    heapUsed: number;
+    arrayBuffers: number;
+    rss: number;
+  };
 
 describe("deep or large JSON anywhere", () => {
   it.each([
     ["arguments", "tools/call", { name: "structured_sum", arguments: { a: DEEP, b: 1 } }],
     ["inputResponses", "tools/call", { name: "three_questions", arguments: {}, inputResponses: { word: DEEP } }],
-    ["_meta", "tools/call", { name: "structured_sum", arguments: { a: 1, b: 1 }, _meta: { ...meta(ELICITATION), deep: DEEP } }],
+    [
+      "_meta",
+      "tools/call",
+      { name: "structured_sum", arguments: { a: 1, b: 1 }, _meta: { ...meta(ELICITATION), deep: DEEP } },
+    ],
     ["requestState", "tools/call", { name: "three_questions", arguments: {}, requestState: DEEP }],
     ["the cursor", "tools/list", { cursor: DEEP }],
-  ])("refuses a value nested 100,000 deep in %s with -32600 and 400, and echoes none of it", async (_, method, params) => {
-    const result = await postDeep(method, params);
-    expect(result.status).toBe(400);
-    expect(JSON.parse(result.text)).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32600 } });
-    expect(result.text.length).toBeLessThan(500);
-  });
+  ])(
+    "refuses a value nested 100,000 deep in %s with -32600 and 400, and echoes none of it",
+    async (_, method, params) => {
+      const result = await postDeep(method, params);
+      expect(result.status).toBe(400);
+      expect(JSON.parse(result.text)).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32600 } });
+      expect(result.text.length).toBeLessThan(500);
+    },
+  );
 
   it("accepts reasonable nesting (60 levels) where the schema allows anything", async () => {
-    const result = await post(server.url, "tools/call", { name: "mirrored_headers", arguments: { label: "x", extra: nested(58) } }, { headers: { "mcp-param-label": "x" } });
+    const result = await post(
+      server.url,
+      "tools/call",
+      { name: "mirrored_headers", arguments: { label: "x", extra: nested(58) } },
+      { headers: { "mcp-param-label": "x" } },
+    );
     expect(result.body.result.content[0].text).toBe("x|-|-");
   });
 
@@ -110,7 +140,10 @@ describe("deep or large JSON anywhere", () => {
   });
 
   it("answers 900 KB of wrong arguments with a short isError result", async () => {
-    const result = await post(server.url, "tools/call", { name: "structured_sum", arguments: { a: Array.from({ length: 100_000 }, () => "x"), b: 1 } });
+    const result = await post(server.url, "tools/call", {
+      name: "structured_sum",
+      arguments: { a: Array.from({ length: 100_000 }, () => "x"), b: 1 },
+    });
     expect(result.body.result.isError).toBe(true);
     expect(JSON.stringify(result.body).length).toBeLessThan(2_000);
   });
@@ -133,7 +166,10 @@ describe("bodies whatever their framing", () => {
   const json = (text: string) => new TextEncoder().encode(text);
 
   it("refuses a declared Content-Length far over the limit before reading it, and closes the connection", async () => {
-    const result = await rawHttp({ headers: { "content-length": String(50 * 1024 * 1024) }, stallAfter: json("x".repeat(100)) });
+    const result = await rawHttp({
+      headers: { "content-length": String(50 * 1024 * 1024) },
+      stallAfter: json("x".repeat(100)),
+    });
     expect(result.status).toBe(413);
     expect(result.headers.connection).toBe("close");
     expect(JSON.parse(result.text).error.code).toBe(-32600);
@@ -149,7 +185,12 @@ describe("bodies whatever their framing", () => {
 
   it("keeps a sub-limit body sent one byte at a time in memory proportional to its size", async () => {
     const before = await memory();
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta(), padding: "x".repeat(600_000) } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/list",
+      params: { _meta: meta(), padding: "x".repeat(600_000) },
+    });
     let peak = 0;
     let uploading = true;
     // One sample at a time (each is a full GC in the server): on a busy machine, samples fired on a timer
@@ -161,7 +202,10 @@ describe("bodies whatever their framing", () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();
-    const result = await rawHttp({ chunks: [...json(body)].map((byte) => Uint8Array.of(byte)), headers: { "transfer-encoding": "chunked" } }).finally(() => (uploading = false));
+    const result = await rawHttp({
+      chunks: [...json(body)].map((byte) => Uint8Array.of(byte)),
+      headers: { "transfer-encoding": "chunked" },
+    }).finally(() => (uploading = false));
     await sampling;
     expect(result.status).toBe(200);
     expect(JSON.parse(result.text).result.tools.length).toBeGreaterThan(0);
@@ -174,7 +218,11 @@ describe("bodies whatever their framing", () => {
   it("answers a body that stops arriving with 408 once the body timeout passes, and closes the connection", async () => {
     // Only that it is answered at all (the test's own timeout bounds how late), never how soon.
     const impatient = await startServer({ env: { NITRO_MCP_BODY_TIMEOUT_MS: "500" } });
-    const result = await rawHttp({ url: impatient.url, headers: { "content-length": "100" }, stallAfter: json('{"jsonrpc":"2.0",') });
+    const result = await rawHttp({
+      url: impatient.url,
+      headers: { "content-length": "100" },
+      stallAfter: json('{"jsonrpc":"2.0",'),
+    });
     expect(result.status).toBe(408);
     expect(result.headers.connection).toBe("close");
     expect(JSON.parse(result.text).error.code).toBe(-32600);
@@ -195,11 +243,14 @@ describe("identifiers that reach storage keys", () => {
 });
 
 describe("headers", () => {
-  it.each(["evil host", "a..b", "[::1", "x:99999", "x:", "a/b", "user@x.example", "x.example:80:80"])("refuses the Host %j with 400 and -32600", async (host) => {
-    const result = await rawHttp({ body: "{}", headers: { host } });
-    expect(result.status).toBe(400);
-    expect(JSON.parse(result.text).error.code).toBe(-32600);
-  });
+  it.each(["evil host", "a..b", "[::1", "x:99999", "x:", "a/b", "user@x.example", "x.example:80:80"])(
+    "refuses the Host %j with 400 and -32600",
+    async (host) => {
+      const result = await rawHttp({ body: "{}", headers: { host } });
+      expect(result.status).toBe(400);
+      expect(JSON.parse(result.text).error.code).toBe(-32600);
+    },
+  );
 });
 
 it("logged no uncaught exception while all of this was going on", () => {

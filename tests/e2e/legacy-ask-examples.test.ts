@@ -4,7 +4,14 @@
  * The protocol itself is tested on the fixtures (tests/e2e/legacy-ask.test.ts); this file goes with the examples.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerLegacy, fillFirstField, initializeLegacy, officialLegacyClient, openLegacyCall, postLegacy } from "../helpers/legacy";
+import {
+  answerLegacy,
+  fillFirstField,
+  initializeLegacy,
+  officialLegacyClient,
+  openLegacyCall,
+  postLegacy,
+} from "../helpers/legacy";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
 import { hasFeature } from "../helpers/project.mjs";
 
@@ -23,8 +30,12 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
       const { client, asked } = await officialLegacyClient(server.url, (params) =>
         params.message.includes("note 7") ? { action: "accept", content: { confirm: true } } : { action: "decline" },
       );
-      expect(text(await client.callTool({ name: "delete_note", arguments: { note_id: "7" } }))).toBe('Deleted note 7 ("Groceries").');
-      expect(text(await client.callTool({ name: "delete_note", arguments: { note_id: "12" } }))).toBe('Kept note 12 ("Conference talk"): the person chose decline.');
+      expect(text(await client.callTool({ name: "delete_note", arguments: { note_id: "7" } }))).toBe(
+        'Deleted note 7 ("Groceries").',
+      );
+      expect(text(await client.callTool({ name: "delete_note", arguments: { note_id: "12" } }))).toBe(
+        'Kept note 12 ("Conference talk"): the person chose decline.',
+      );
       expect(asked.map((params) => params.message)).toEqual([
         'Delete note 7 ("Groceries")? This cannot be undone.',
         'Delete note 12 ("Conference talk")? This cannot be undone.',
@@ -36,7 +47,10 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
     });
 
     it("wizard: three rounds, one question each", async () => {
-      const { client, asked } = await officialLegacyClient(server.url, fillFirstField({ name: "Ada", color: "green", size: 4 }));
+      const { client, asked } = await officialLegacyClient(
+        server.url,
+        fillFirstField({ name: "Ada", color: "green", size: 4 }),
+      );
       expect(text(await client.callTool({ name: "wizard", arguments: {} }))).toBe("All set, Ada: a green one, size 4.");
       expect(asked.map((params) => params.message)).toEqual([
         "Step 1 of 3: what should we call you?",
@@ -51,11 +65,17 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
       const call = await openLegacyCall(server.url, session, "delete_note", { note_id: "15" });
       const question = (await call.next())!;
       const answer = { action: "accept", content: { confirm: true } };
-      const statuses = await Promise.all(Array.from({ length: 50 }, () => answerLegacy(server.url, session, question.id, answer).then((r) => r.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 50 }, () => answerLegacy(server.url, session, question.id, answer).then((r) => r.status)),
+      );
       expect(statuses.filter((status) => status === 202)).toHaveLength(1);
       expect(statuses.filter((status) => status === 400)).toHaveLength(49);
       expect((await call.final())!.result.content[0].text).toBe('Deleted note 15 ("Plant care").');
-      const again = await postLegacy(server.url, undefined, { id: 3, method: "tools/call", params: { name: "delete_note", arguments: { note_id: "15" } } });
+      const again = await postLegacy(server.url, undefined, {
+        id: 3,
+        method: "tools/call",
+        params: { name: "delete_note", arguments: { note_id: "15" } },
+      });
       expect(again.body!.result.content[0].text).toMatch(/There is no note with id 15/);
     });
   });

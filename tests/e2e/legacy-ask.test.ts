@@ -7,14 +7,25 @@
 import { ElicitationCompleteNotificationSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueKey } from "../helpers/flows";
-import { ALL_CAPABILITIES as CAPABILITIES, answerLegacy, fillFirstField, initializeLegacy, officialLegacyClient, openLegacyCall, postLegacy } from "../helpers/legacy";
+import {
+  ALL_CAPABILITIES as CAPABILITIES,
+  answerLegacy,
+  fillFirstField,
+  initializeLegacy,
+  officialLegacyClient,
+  openLegacyCall,
+  postLegacy,
+} from "../helpers/legacy";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
 import { hasFeature } from "../helpers/project.mjs";
 
 // Asking 2025-era clients and their resource updates travel on the message bus (server/features/message-bus).
 describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
   const CONFIRM = { action: "accept", content: { confirm: true } };
-  const NOT_ACCEPTED = { jsonrpc: "2.0", error: { code: -32600, message: "This response answers no pending request of this session" } };
+  const NOT_ACCEPTED = {
+    jsonrpc: "2.0",
+    error: { code: -32600, message: "This response answers no pending request of this session" },
+  };
   const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
 
   let server: RunningServer;
@@ -23,12 +34,18 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
   });
   afterAll(() => server.stop());
 
-  const officialClient = (answer: (params: Record<string, any>) => ElicitResult, capabilities?: Record<string, object>) =>
-    officialLegacyClient(server.url, answer, capabilities);
+  const officialClient = (
+    answer: (params: Record<string, any>) => ElicitResult,
+    capabilities?: Record<string, object>,
+  ) => officialLegacyClient(server.url, answer, capabilities);
 
   /** The counter a fixture tool acts on, read through the server. */
   async function counter(key: string): Promise<number> {
-    const read = await postLegacy(server.url, undefined, { id: 1, method: "tools/call", params: { name: "read_counter", arguments: { key } } });
+    const read = await postLegacy(server.url, undefined, {
+      id: 1,
+      method: "tools/call",
+      params: { name: "read_counter", arguments: { key } },
+    });
     return read.body!.result.structuredContent.value;
   }
 
@@ -41,9 +58,15 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
 
     it("a single-use confirmation: accept acts once, decline does nothing", async () => {
       const [yes, no] = [uniqueKey(), uniqueKey()];
-      const { client, asked } = await officialClient((params) => (params.message.includes(yes) ? (CONFIRM as ElicitResult) : { action: "decline" }));
-      expect(text(await client.callTool({ name: "confirm_increment", arguments: { key: yes } }))).toBe(`Counter ${yes} is now 1.`);
-      expect(text(await client.callTool({ name: "confirm_increment", arguments: { key: no } }))).toBe(`Counter ${no} unchanged: decline.`);
+      const { client, asked } = await officialClient((params) =>
+        params.message.includes(yes) ? (CONFIRM as ElicitResult) : { action: "decline" },
+      );
+      expect(text(await client.callTool({ name: "confirm_increment", arguments: { key: yes } }))).toBe(
+        `Counter ${yes} is now 1.`,
+      );
+      expect(text(await client.callTool({ name: "confirm_increment", arguments: { key: no } }))).toBe(
+        `Counter ${no} unchanged: decline.`,
+      );
       expect(asked.map((params) => params.mode)).toEqual(["form", "form"]);
       expect([await counter(yes), await counter(no)]).toEqual([1, 0]);
       await client.close();
@@ -52,7 +75,11 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
     it("three rounds, one question each, earlier answers carried in the sealed state", async () => {
       const { client, asked } = await officialClient(fillFirstField({ word: "kite", color: "green", size: 4 }));
       expect(text(await client.callTool({ name: "three_questions", arguments: {} }))).toBe("kite, green, 4.");
-      expect(asked.map((params) => params.message)).toEqual(["Question 1: a word?", "Question 2: a colour for kite?", "Question 3: a size?"]);
+      expect(asked.map((params) => params.message)).toEqual([
+        "Question 1: a word?",
+        "Question 2: a colour for kite?",
+        "Question 3: a size?",
+      ]);
       await client.close();
     });
 
@@ -70,11 +97,17 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
       expect(asked.map((params) => params.message)).toEqual(["Text or JSON?"]);
       await client.close();
       const { client: formless, asked: none } = await officialClient(() => ({ action: "cancel" }), {});
-      expect((await formless.readResource({ uri: "fixture://asks" })).contents[0]).toMatchObject({ text: "plain (not asked)" });
+      expect((await formless.readResource({ uri: "fixture://asks" })).contents[0]).toMatchObject({
+        text: "plain (not asked)",
+      });
       expect(none).toEqual([]);
       await formless.close();
       // Without a session, nothing it declared is known: the handler degrades.
-      const sessionless = await postLegacy(server.url, undefined, { id: 2, method: "resources/read", params: { uri: "fixture://asks" } });
+      const sessionless = await postLegacy(server.url, undefined, {
+        id: 2,
+        method: "resources/read",
+        params: { uri: "fixture://asks" },
+      });
       expect(sessionless.body!.result.contents[0].text).toBe("plain (not asked)");
     });
 
@@ -88,9 +121,16 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
     it("URL mode on 2025-11-25: elicitation/create with mode url and an elicitationId, then notifications/elicitation/complete", async () => {
       const { client, asked } = await officialClient(() => ({ action: "accept" }));
       const completed: string[] = [];
-      client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => void completed.push(notification.params.elicitationId));
+      client.setNotificationHandler(
+        ElicitationCompleteNotificationSchema,
+        (notification) => void completed.push(notification.params.elicitationId),
+      );
       expect(text(await client.callTool({ name: "open_link", arguments: {} }))).toBe("You chose accept.");
-      expect(asked[0]).toMatchObject({ mode: "url", url: "https://example.test/step", elicitationId: expect.any(String) });
+      expect(asked[0]).toMatchObject({
+        mode: "url",
+        url: "https://example.test/step",
+        elicitationId: expect.any(String),
+      });
       await expect.poll(() => completed).toEqual([asked[0]!.elicitationId]);
       await client.close();
     });
@@ -112,7 +152,10 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
       const session = (await initializeLegacy(server.url, CAPABILITIES))!;
       const call = await openLegacyCall(server.url, session, "open_link", {});
       const question = (await call.next())!;
-      expect(question).toMatchObject({ method: "elicitation/create", params: { mode: "url", elicitationId: expect.any(String) } });
+      expect(question).toMatchObject({
+        method: "elicitation/create",
+        params: { mode: "url", elicitationId: expect.any(String) },
+      });
       expect((await answerLegacy(server.url, session, question.id, { action })).status).toBe(202);
       const rest = [];
       for (let message = await call.next(); message; message = await call.next()) rest.push(message);
@@ -123,7 +166,9 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
       const { elicitationId, rest } = await openLink("accept");
       expect(rest).toEqual([
         { jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId } },
-        expect.objectContaining({ result: expect.objectContaining({ content: [{ type: "text", text: "You chose accept." }] }) }),
+        expect.objectContaining({
+          result: expect.objectContaining({ content: [{ type: "text", text: "You chose accept." }] }),
+        }),
       ]);
     });
 
@@ -133,16 +178,27 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
       const first = (await call.next())!;
       expect((await answerLegacy(server.url, session, first.id, { action: "accept" })).status).toBe(202);
       const second = (await call.next())!;
-      expect(second).toMatchObject({ method: "elicitation/create", params: { mode: "url", message: "Open this page (visit 2 of 2)." } });
+      expect(second).toMatchObject({
+        method: "elicitation/create",
+        params: { mode: "url", message: "Open this page (visit 2 of 2)." },
+      });
       expect(second.params.elicitationId).not.toBe(first.params.elicitationId);
       expect((await answerLegacy(server.url, session, second.id, { action: "accept" })).status).toBe(202);
-      expect(await call.next()).toEqual({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId: second.params.elicitationId } });
+      expect(await call.next()).toEqual({
+        jsonrpc: "2.0",
+        method: "notifications/elicitation/complete",
+        params: { elicitationId: second.params.elicitationId },
+      });
       expect((await call.final())!.result.content).toEqual([{ type: "text", text: "Visited twice." }]);
     });
 
     it("is not sent when the URL question was declined: nothing was started out of band", async () => {
       const { rest } = await openLink("decline");
-      expect(rest).toEqual([expect.objectContaining({ result: expect.objectContaining({ content: [{ type: "text", text: "You chose decline." }] }) })]);
+      expect(rest).toEqual([
+        expect.objectContaining({
+          result: expect.objectContaining({ content: [{ type: "text", text: "You chose decline." }] }),
+        }),
+      ]);
     });
   });
 
@@ -153,12 +209,18 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
       const session = (await initializeLegacy(server.url, { elicitation: {} }, version, "2025-06-18"))!;
       const call = await openLegacyCall(server.url, session, "confirm_increment", { key }, version);
       const question = (await call.next())!;
-      expect(question).toMatchObject({ method: "elicitation/create", params: { message: `Increment counter ${key}?` } });
+      expect(question).toMatchObject({
+        method: "elicitation/create",
+        params: { message: `Increment counter ${key}?` },
+      });
       expect(question.params).not.toHaveProperty("mode");
       expect((await answerLegacy(server.url, session, question.id, CONFIRM, version)).status).toBe(202);
       expect((await call.final())!.result.content[0].text).toBe(`Counter ${key} is now 1.`);
       const link = await (await openLegacyCall(server.url, session, "open_link", {}, version)).final();
-      expect(link!.result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/requires an MCP client that supports protocol 2026-07-28/) }] });
+      expect(link!.result).toMatchObject({
+        isError: true,
+        content: [{ text: expect.stringMatching(/requires an MCP client that supports protocol 2026-07-28/) }],
+      });
     });
   });
 
@@ -198,7 +260,11 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
       const session = (await initializeLegacy(server.url, CAPABILITIES))!;
       const call = await openLegacyCall(server.url, session, "confirm_increment", args);
       const question = (await call.next())!;
-      expect(question).toMatchObject({ jsonrpc: "2.0", method: "elicitation/create", id: expect.stringMatching(/^v1\./) });
+      expect(question).toMatchObject({
+        jsonrpc: "2.0",
+        method: "elicitation/create",
+        id: expect.stringMatching(/^v1\./),
+      });
       return { session, call, question, args };
     }
 
@@ -206,7 +272,12 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
       const { session, call, question, args } = await waitingCall();
       const other = (await initializeLegacy(server.url, CAPABILITIES))!;
       const forged = `${question.id.slice(0, -2)}${question.id.endsWith("A") ? "B" : "A"}`;
-      for (const [id, on] of [[7, session], ["nope", session], [forged, session], [question.id, other]] as const) {
+      for (const [id, on] of [
+        [7, session],
+        ["nope", session],
+        [forged, session],
+        [question.id, other],
+      ] as const) {
         const refused = await answerLegacy(server.url, on, id, CONFIRM);
         expect([refused.status, refused.body]).toEqual([400, NOT_ACCEPTED]);
       }
@@ -225,7 +296,9 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
 
     it("exactly once: 50 concurrent answers to one single-use question → one 202, 49 refusals, the counter moved by one", async () => {
       const { session, call, question, args } = await waitingCall();
-      const statuses = await Promise.all(Array.from({ length: 50 }, () => answerLegacy(server.url, session, question.id, CONFIRM).then((r) => r.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 50 }, () => answerLegacy(server.url, session, question.id, CONFIRM).then((r) => r.status)),
+      );
       expect(statuses.filter((status) => status === 202)).toHaveLength(1);
       expect(statuses.filter((status) => status === 400)).toHaveLength(49);
       expect((await call.final())!.result.content[0].text).toBe(`Counter ${args.key} is now 1.`);
@@ -234,7 +307,10 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
 
     it("notifications/cancelled for the call ends the wait and its stream without a result; nothing is done", async () => {
       const { session, call, question, args } = await waitingCall();
-      const cancelled = await postLegacy(server.url, session, { method: "notifications/cancelled", params: { requestId: call.id, reason: "changed my mind" } });
+      const cancelled = await postLegacy(server.url, session, {
+        method: "notifications/cancelled",
+        params: { requestId: call.id, reason: "changed my mind" },
+      });
       expect(cancelled.status).toBe(202);
       expect(await call.final()).toBeUndefined();
       // Nobody waits any more: the answer is taken (its id is still good) and acts on nothing.
@@ -245,7 +321,11 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
     it("a flood of 300 bad answers is refused one by one, and the waiting call still completes", async () => {
       const { session, call, question, args } = await waitingCall();
       const flood = await Promise.all(
-        Array.from({ length: 300 }, (_, i) => answerLegacy(server.url, session, i % 2 ? `v1.AAAAAAAA.${"A".repeat(i + 40)}` : i, CONFIRM).then((r) => r.status)),
+        Array.from({ length: 300 }, (_, i) =>
+          answerLegacy(server.url, session, i % 2 ? `v1.AAAAAAAA.${"A".repeat(i + 40)}` : i, CONFIRM).then(
+            (r) => r.status,
+          ),
+        ),
       );
       expect(new Set(flood)).toEqual(new Set([400]));
       expect((await answerLegacy(server.url, session, question.id, CONFIRM)).status).toBe(202);
@@ -270,7 +350,10 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
       const call = await openLegacyCall(quick.url, session, "confirm_increment", { key });
       const question = (await call.next())!;
       const final = (await call.final())!;
-      expect(final.result).toMatchObject({ isError: true, content: [{ text: "The client did not answer within 1 s." }] });
+      expect(final.result).toMatchObject({
+        isError: true,
+        content: [{ text: "The client did not answer within 1 s." }],
+      });
       expect((await answerLegacy(quick.url, session, question.id, CONFIRM)).status).toBe(400);
       await quick.stop();
     });
@@ -283,14 +366,19 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
         const question = (await call.next())!;
         expect((await answerLegacy(short.url, session, question.id, { action: "accept", content })).status).toBe(202);
       }
-      expect((await call.final())!.result).toMatchObject({ isError: true, content: [{ text: "This request asked more than 2 rounds of questions without finishing." }] });
+      expect((await call.final())!.result).toMatchObject({
+        isError: true,
+        content: [{ text: "This request asked more than 2 rounds of questions without finishing." }],
+      });
       await short.stop();
     });
   });
 
   describe.runIf(hasFeature("sign-in"))("principals (static tokens)", () => {
     it("another principal can neither use the session nor answer its questions", async () => {
-      const signedIn = await startServer({ env: { NITRO_MCP_AUTH_TOKENS: "alice:alice-token-0123456789,bob:bob-token-0123456789" } });
+      const signedIn = await startServer({
+        env: { NITRO_MCP_AUTH_TOKENS: "alice:alice-token-0123456789,bob:bob-token-0123456789" },
+      });
       const as = (who: string) => ({ authorization: `Bearer ${who}-token-0123456789` });
       const key = uniqueKey();
       const alice = (await initializeLegacy(signedIn.url, CAPABILITIES, as("alice")))!;

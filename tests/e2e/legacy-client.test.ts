@@ -26,7 +26,7 @@ afterAll(async () => {
   await server.stop();
 });
 
-const text = (result: unknown) => ((result as { content: { text: string }[] }).content[0]!.text);
+const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
 
 describe("the official 1.x client (2025-11-25)", () => {
   it("initializes with a sealed session and negotiates 2025-11-25", () => {
@@ -46,7 +46,9 @@ describe("the official 1.x client (2025-11-25)", () => {
     const sum = await client.callTool({ name: "structured_sum", arguments: { a: 1, b: 2 } });
     expect(sum.structuredContent).toEqual({ sum: 3 });
     expect(sum).not.toHaveProperty("resultType");
-    expect(text(await client.callTool({ name: "mirrored_headers", arguments: { label: "Ana", count: 2 } }))).toBe("Ana|2|-");
+    expect(text(await client.callTool({ name: "mirrored_headers", arguments: { label: "Ana", count: 2 } }))).toBe(
+      "Ana|2|-",
+    );
   });
 
   it("receives progress on the POST's SSE response", async () => {
@@ -65,8 +67,13 @@ describe("the official 1.x client (2025-11-25)", () => {
     expect(item.contents[0]).toMatchObject({ uri: "fixture://items/15", text: "fifteen" });
     expect(item).not.toHaveProperty("ttlMs");
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates).toEqual(expect.arrayContaining([expect.objectContaining({ uriTemplate: "fixture://items/{id}" })]));
-    const completion = await client.complete({ ref: { type: "ref/prompt", name: "draft" }, argument: { name: "style", value: "h" } });
+    expect(resourceTemplates).toEqual(
+      expect.arrayContaining([expect.objectContaining({ uriTemplate: "fixture://items/{id}" })]),
+    );
+    const completion = await client.complete({
+      ref: { type: "ref/prompt", name: "draft" },
+      argument: { name: "style", value: "h" },
+    });
     expect(completion.completion.values).toEqual(["haiku"]);
   });
 
@@ -74,15 +81,23 @@ describe("the official 1.x client (2025-11-25)", () => {
     const key = uniqueKey();
     const result = await client.callTool({ name: "confirm_increment", arguments: { key } });
     expect(result.isError).toBe(true);
-    expect(text(result)).toMatch(/requires an MCP client that supports protocol 2026-07-28; this client uses 2025-11-25/);
-    expect((await client.callTool({ name: "read_counter", arguments: { key } })).structuredContent).toEqual({ value: 0 });
+    expect(text(result)).toMatch(
+      /requires an MCP client that supports protocol 2026-07-28; this client uses 2025-11-25/,
+    );
+    expect((await client.callTool({ name: "read_counter", arguments: { key } })).structuredContent).toEqual({
+      value: 0,
+    });
   });
 
   it("turns a URL-mode question into -32042 with the URL", async () => {
     const error = await client.callTool({ name: "open_link", arguments: {} }).catch((caught) => caught);
     expect(error).toBeInstanceOf(McpError);
     expect(error.code).toBe(-32042);
-    expect(error.data.elicitations[0]).toMatchObject({ mode: "url", url: "https://example.test/step", elicitationId: expect.any(String) });
+    expect(error.data.elicitations[0]).toMatchObject({
+      mode: "url",
+      url: "https://example.test/step",
+      elicitationId: expect.any(String),
+    });
   });
 
   it("ends a prompt that needs to ask with a clear error, and lets a resource degrade", async () => {
@@ -104,7 +119,9 @@ describe("legacy support turned off (NITRO_MCP_LEGACY=false)", () => {
   it("the official 1.x client is told which versions the server speaks", async () => {
     const modernOnly = await startServer({ env: { NITRO_MCP_LEGACY: "false" } });
     const legacy = new Client({ name: "legacy-test", version: "1.0.0" });
-    const error = await legacy.connect(new StreamableHTTPClientTransport(new URL(modernOnly.url))).catch((caught) => caught);
+    const error = await legacy
+      .connect(new StreamableHTTPClientTransport(new URL(modernOnly.url)))
+      .catch((caught) => caught);
     expect(String(error)).toMatch(/this server speaks MCP 2026-07-28 only/);
     await modernOnly.stop();
   });

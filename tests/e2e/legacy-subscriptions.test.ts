@@ -5,7 +5,14 @@
  */
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changeUntilHeard, heardUpdates, initializeLegacy, officialLegacyClient, openLegacyStream, postLegacy } from "../helpers/legacy";
+import {
+  changeUntilHeard,
+  heardUpdates,
+  initializeLegacy,
+  officialLegacyClient,
+  openLegacyStream,
+  postLegacy,
+} from "../helpers/legacy";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
 import { hasFeature } from "../helpers/project.mjs";
 
@@ -17,7 +24,12 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
   });
   afterAll(() => server.stop());
 
-  const change = (url: string, uri: string) => postLegacy(url, undefined, { id: 1, method: "tools/call", params: { name: "change_resource", arguments: { uri } } });
+  const change = (url: string, uri: string) =>
+    postLegacy(url, undefined, {
+      id: 1,
+      method: "tools/call",
+      params: { name: "change_resource", arguments: { uri } },
+    });
   const subscribe = (session: string | undefined, uri: unknown, extra: Record<string, string> = {}) =>
     postLegacy(server.url, session, { id: 1, method: "resources/subscribe", params: { uri } }, extra);
 
@@ -26,7 +38,9 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
       const { client } = await officialLegacyClient(server.url, () => ({ action: "cancel" }), {});
       expect(client.getServerCapabilities()?.resources).toEqual({ subscribe: true });
       const heard = heardUpdates();
-      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => heard.add(notification.params.uri));
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) =>
+        heard.add(notification.params.uri),
+      );
       expect(await client.subscribeResource({ uri: "fixture://about" })).toEqual({});
       expect(await client.subscribeResource({ uri: "fixture://items/1" })).toEqual({});
       await changeUntilHeard(heard, "fixture://about", () => change(server.url, "fixture://about"));
@@ -70,12 +84,21 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
 
     it("at most 20 URIs per session: the 21st is -32602, an unsubscribe makes room", async () => {
       const session = (await initializeLegacy(server.url, {}))!;
-      for (let item = 1; item <= 20; item++) expect((await subscribe(session, `fixture://items/${item}`)).body!.result).toEqual({});
+      for (let item = 1; item <= 20; item++)
+        expect((await subscribe(session, `fixture://items/${item}`)).body!.result).toEqual({});
       expect((await subscribe(session, "fixture://items/1")).body!.result).toEqual({}); // already there: no 21st
       const over = await subscribe(session, "fixture://items/21");
       expect(over.body!.error.code).toBe(-32602);
       expect(over.body!.error.message).toMatch(/at most 20/);
-      expect((await postLegacy(server.url, session, { id: 2, method: "resources/unsubscribe", params: { uri: "fixture://items/20" } })).body!.result).toEqual({});
+      expect(
+        (
+          await postLegacy(server.url, session, {
+            id: 2,
+            method: "resources/unsubscribe",
+            params: { uri: "fixture://items/20" },
+          })
+        ).body!.result,
+      ).toEqual({});
       expect((await subscribe(session, "fixture://items/21")).body!.result).toEqual({});
     });
 
@@ -103,11 +126,22 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
 
   describe.runIf(hasFeature("sign-in"))("principals (static tokens)", () => {
     it("a session another principal presents on GET or POST: 404", async () => {
-      const signedIn = await startServer({ env: { NITRO_MCP_AUTH_TOKENS: "alice:alice-token-0123456789,bob:bob-token-0123456789" } });
+      const signedIn = await startServer({
+        env: { NITRO_MCP_AUTH_TOKENS: "alice:alice-token-0123456789,bob:bob-token-0123456789" },
+      });
       const as = (who: string) => ({ authorization: `Bearer ${who}-token-0123456789` });
       const alice = (await initializeLegacy(signedIn.url, {}, as("alice")))!;
       expect((await openLegacyStream(signedIn.url, alice, as("bob"))).response.status).toBe(404);
-      expect((await postLegacy(signedIn.url, alice, { id: 1, method: "resources/subscribe", params: { uri: "fixture://about" } }, as("bob"))).status).toBe(404);
+      expect(
+        (
+          await postLegacy(
+            signedIn.url,
+            alice,
+            { id: 1, method: "resources/subscribe", params: { uri: "fixture://about" } },
+            as("bob"),
+          )
+        ).status,
+      ).toBe(404);
       expect((await openLegacyStream(signedIn.url, alice)).response.status).toBe(401);
       const own = await openLegacyStream(signedIn.url, alice, as("alice"));
       expect(own.response.status).toBe(200);

@@ -29,13 +29,21 @@ server.once("exit", (code) => process.exit(100 + (code ?? 0)));
 /** Runs the parent to its end; resolves with the orphaned server it started. */
 function startOrphanedServer(format: string): Promise<{ pid: number; url: string }> {
   const parent = spawn(process.execPath, ["--input-type=module", "-e", PARENT, `${OUTPUT.fixtures}/server/index.mjs`], {
-    env: { PATH: process.env.PATH, HOST: "127.0.0.1", PORT: "0", NITRO_MCP_STATE_SECRET: TEST_SECRET, NITRO_MCP_LOG_FORMAT: format },
+    env: {
+      PATH: process.env.PATH,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      NITRO_MCP_STATE_SECRET: TEST_SECRET,
+      NITRO_MCP_LOG_FORMAT: format,
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let printed = "";
   parent.stdout.on("data", (chunk) => (printed += chunk));
   return new Promise((resolve, reject) =>
-    parent.once("exit", (code) => (code === 0 ? resolve(JSON.parse(printed)) : reject(new Error(`the parent exited with ${code}`)))),
+    parent.once("exit", (code) =>
+      code === 0 ? resolve(JSON.parse(printed)) : reject(new Error(`the parent exited with ${code}`)),
+    ),
   );
 }
 
@@ -59,14 +67,32 @@ describe.each(["json", "pretty"])("with NITRO_MCP_LOG_FORMAT=%s, after the log r
     try {
       const signal = () => AbortSignal.timeout(10_000);
       const sum = async (a: number) => {
-        const { body } = await post(url, "tools/call", { name: "structured_sum", arguments: { a, b: 1 } }, { signal: signal() });
+        const { body } = await post(
+          url,
+          "tools/call",
+          { name: "structured_sum", arguments: { a, b: 1 } },
+          { signal: signal() },
+        );
         expect(body.result.structuredContent).toEqual({ sum: a + 1 });
       };
       // Request lines go to stdout; a failing tool's stack and a refused origin's reason to stderr.
       for (let i = 0; i < 3; i++) await sum(i);
-      const failing = await post(url, "tools/call", { name: "fails_unexpectedly", arguments: {} }, { signal: signal() });
-      expect(failing.body.result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/\(reference [0-9a-f-]{36}\)/) }] });
-      const refused = await post(url, "tools/list", {}, { headers: { origin: "https://elsewhere.example" }, signal: signal() });
+      const failing = await post(
+        url,
+        "tools/call",
+        { name: "fails_unexpectedly", arguments: {} },
+        { signal: signal() },
+      );
+      expect(failing.body.result).toMatchObject({
+        isError: true,
+        content: [{ text: expect.stringMatching(/\(reference [0-9a-f-]{36}\)/) }],
+      });
+      const refused = await post(
+        url,
+        "tools/list",
+        {},
+        { headers: { origin: "https://elsewhere.example" }, signal: signal() },
+      );
       expect(refused.status).toBe(403);
       for (let i = 0; i < 10; i++) await sum(i);
 

@@ -51,7 +51,11 @@ describe("confirm_increment, answered automatically by the client", () => {
   it.each([
     ["decline", { action: "decline" } as ElicitResult, "decline"],
     ["cancel", { action: "cancel" } as ElicitResult, "cancel"],
-    ["accept with the box unchecked", { action: "accept", content: { confirm: false } } as ElicitResult, "not confirmed"],
+    [
+      "accept with the box unchecked",
+      { action: "accept", content: { confirm: false } } as ElicitResult,
+      "not confirmed",
+    ],
   ])("does not act on %s, and answers with a normal result", async (_, answer, why) => {
     const { client } = await answeringClient(() => answer);
     const key = uniqueKey();
@@ -64,9 +68,13 @@ describe("confirm_increment, answered automatically by the client", () => {
 
   it("asks again when the answer does not fit the form", async () => {
     let round = 0;
-    const { client, asked } = await answeringClient(() => (++round === 1 ? { action: "accept", content: { confirm: "yes" } } : { action: "decline" }));
+    const { client, asked } = await answeringClient(() =>
+      ++round === 1 ? { action: "accept", content: { confirm: "yes" } } : { action: "decline" },
+    );
     const key = uniqueKey();
-    expect(text(await client.callTool({ name: "confirm_increment", arguments: { key } }))).toBe(`Counter ${key} unchanged: decline.`);
+    expect(text(await client.callTool({ name: "confirm_increment", arguments: { key } }))).toBe(
+      `Counter ${key} unchanged: decline.`,
+    );
     expect(asked).toHaveLength(2);
     await client.close();
   });
@@ -84,18 +92,32 @@ describe("confirm_increment, answered automatically by the client", () => {
 });
 
 describe("three_questions: three rounds, state carried in requestState", () => {
-  const answers: Record<string, Record<string, string | number>> = { word: { word: "Ada" }, color: { color: "green" }, size: { size: 7 } };
-  const fieldOf = (request: ElicitRequest) => Object.keys((request.params as { requestedSchema: { properties: object } }).requestedSchema.properties)[0]!;
+  const answers: Record<string, Record<string, string | number>> = {
+    word: { word: "Ada" },
+    color: { color: "green" },
+    size: { size: 7 },
+  };
+  const fieldOf = (request: ElicitRequest) =>
+    Object.keys((request.params as { requestedSchema: { properties: object } }).requestedSchema.properties)[0]!;
 
   it("asks one question per round and summarises", async () => {
-    const { client, asked } = await answeringClient((request) => ({ action: "accept", content: answers[fieldOf(request)] }));
+    const { client, asked } = await answeringClient((request) => ({
+      action: "accept",
+      content: answers[fieldOf(request)],
+    }));
     expect(text(await client.callTool({ name: "three_questions", arguments: {} }))).toBe("Ada, green, 7.");
-    expect(asked.map((params) => params.message)).toEqual(["Question 1: a word?", "Question 2: a colour for Ada?", "Question 3: a size?"]);
+    expect(asked.map((params) => params.message)).toEqual([
+      "Question 1: a word?",
+      "Question 2: a colour for Ada?",
+      "Question 3: a size?",
+    ]);
     await client.close();
   });
 
   it("stops cleanly when the person cancels at question 2", async () => {
-    const { client } = await answeringClient((request) => (fieldOf(request) === "color" ? { action: "cancel" } : { action: "accept", content: answers[fieldOf(request)] }));
+    const { client } = await answeringClient((request) =>
+      fieldOf(request) === "color" ? { action: "cancel" } : { action: "accept", content: answers[fieldOf(request)] },
+    );
     const result = await client.callTool({ name: "three_questions", arguments: {} });
     expect(result.isError).toBeFalsy();
     expect(text(result)).toBe("Stopped at question 2: cancel.");
@@ -105,7 +127,10 @@ describe("three_questions: three rounds, state carried in requestState", () => {
 
 describe("prompts/get and resources/read can ask too", () => {
   it("asking_prompt asks for a topic and a tone", async () => {
-    const { client } = await answeringClient(() => ({ action: "accept", content: { topic: "the garden", tone: "plain" } }));
+    const { client } = await answeringClient(() => ({
+      action: "accept",
+      content: { topic: "the garden", tone: "plain" },
+    }));
     const prompt = await client.getPrompt({ name: "asking_prompt" });
     expect(prompt.messages[0]!.content).toMatchObject({ text: "A plain text about the garden." });
     await client.close();
@@ -120,7 +145,9 @@ describe("prompts/get and resources/read can ask too", () => {
 
   it("asking-resource degrades for a client that cannot be asked", async () => {
     const client = await connectModernClient(server.url, { capabilities: {} });
-    expect((await client.readResource({ uri: "fixture://asks" })).contents[0]).toMatchObject({ text: "plain (not asked)" });
+    expect((await client.readResource({ uri: "fixture://asks" })).contents[0]).toMatchObject({
+      text: "plain (not asked)",
+    });
     await client.close();
   });
 });

@@ -20,10 +20,13 @@ const jsonLines = (server: RunningServer, mark = 0): Json[] =>
     .split("\n")
     .filter((line) => line.startsWith("{"))
     .map((line) => JSON.parse(line));
-const requestLines = (server: RunningServer, mark = 0) => jsonLines(server, mark).filter((line) => line.msg === "request");
+const requestLines = (server: RunningServer, mark = 0) =>
+  jsonLines(server, mark).filter((line) => line.msg === "request");
 /** Waits until the request lines with these JSON-RPC ids are written (lines leave in batches, and an earlier test's may come late). */
 const linesOf = async (server: RunningServer, mark: number, ids: string[]) => {
-  await expect.poll(() => ids.every((id) => requestLines(server, mark).some((line) => line.requestId === id))).toBe(true);
+  await expect
+    .poll(() => ids.every((id) => requestLines(server, mark).some((line) => line.requestId === id)))
+    .toBe(true);
   return requestLines(server, mark);
 };
 
@@ -40,13 +43,36 @@ describe("the request log", () => {
     const state = await askToIncrement(server.url, key, { ...AUTHORIZED, id: "asked-1" });
     await retryIncrement(server.url, key, state, { ...AUTHORIZED, id: "done-1" });
     await post(server.url, "tools/call", { name: "no_such_tool", arguments: {} }, { ...AUTHORIZED, id: "unknown-1" });
-    await fetch(server.url, { method: "POST", headers: { "content-type": "text/plain", ...AUTHORIZED.headers }, body: "x" });
+    await fetch(server.url, {
+      method: "POST",
+      headers: { "content-type": "text/plain", ...AUTHORIZED.headers },
+      body: "x",
+    });
     await expect.poll(() => requestLines(server, mark).some((line) => line.status === 415)).toBe(true);
     const lines = await linesOf(server, mark, ["asked-1", "done-1", "unknown-1"]);
     const byId = (id: string) => lines.find((line) => line.requestId === id);
-    const common = { level: "info", http: "POST /mcp", principal: hasFeature("sign-in") ? "ci-bot" : "anonymous", time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), durationMs: expect.any(Number) };
-    expect(byId("asked-1")).toMatchObject({ ...common, status: 200, era: "modern", method: "tools/call", target: "confirm_increment", resultType: "input_required" });
-    expect(byId("done-1")).toMatchObject({ ...common, status: 200, method: "tools/call", target: "confirm_increment", resultType: "complete" });
+    const common = {
+      level: "info",
+      http: "POST /mcp",
+      principal: hasFeature("sign-in") ? "ci-bot" : "anonymous",
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      durationMs: expect.any(Number),
+    };
+    expect(byId("asked-1")).toMatchObject({
+      ...common,
+      status: 200,
+      era: "modern",
+      method: "tools/call",
+      target: "confirm_increment",
+      resultType: "input_required",
+    });
+    expect(byId("done-1")).toMatchObject({
+      ...common,
+      status: 200,
+      method: "tools/call",
+      target: "confirm_increment",
+      resultType: "complete",
+    });
     expect(byId("unknown-1")).toMatchObject({ ...common, status: 200, target: "no_such_tool", errorCode: -32602 });
     expect(lines.find((line) => line.status === 415)).toMatchObject({ ...common, errorCode: -32600 });
   });
@@ -65,11 +91,13 @@ describe("the request log", () => {
     const mark = server.rawLogs().length;
     const key = uniqueKey();
     await retryIncrement(server.url, key, `${await askToIncrement(server.url, key, AUTHORIZED)}x`, AUTHORIZED);
-    await expect.poll(() => jsonLines(server, mark).find((line) => String(line.msg).startsWith("requestState rejected"))).toMatchObject({
-      level: "warn",
-      msg: expect.stringMatching(/^requestState rejected on tools\/call "confirm_increment": /),
-      time: expect.any(String),
-    });
+    await expect
+      .poll(() => jsonLines(server, mark).find((line) => String(line.msg).startsWith("requestState rejected")))
+      .toMatchObject({
+        level: "warn",
+        msg: expect.stringMatching(/^requestState rejected on tools\/call "confirm_increment": /),
+        time: expect.any(String),
+      });
   });
 });
 
@@ -77,14 +105,18 @@ describe("log options", () => {
   it("adds the arguments when NITRO_MCP_LOG_ARGUMENTS is on", async () => {
     const server = await startServer({ env: { NITRO_MCP_LOG_ARGUMENTS: "true" } });
     await post(server.url, "tools/call", { name: "structured_sum", arguments: { a: 20, b: 22 } });
-    await expect.poll(() => requestLines(server)[0]).toMatchObject({ target: "structured_sum", arguments: { a: 20, b: 22 } });
+    await expect
+      .poll(() => requestLines(server)[0])
+      .toMatchObject({ target: "structured_sum", arguments: { a: 20, b: 22 } });
     await server.stop();
   });
 
   it("writes readable text with NITRO_MCP_LOG_FORMAT=pretty, and no request lines with NITRO_MCP_LOG_REQUESTS=false", async () => {
     const pretty = await startServer({ env: { NITRO_MCP_LOG_FORMAT: "pretty" } });
     await post(pretty.url, "tools/call", { name: "structured_sum", arguments: { a: 1, b: 2 } });
-    await expect.poll(() => pretty.rawLogs()).toMatch(/\[mcp\] request {2}http=POST \/mcp status=200 .*method=tools\/call target=structured_sum/);
+    await expect
+      .poll(() => pretty.rawLogs())
+      .toMatch(/\[mcp\] request {2}http=POST \/mcp status=200 .*method=tools\/call target=structured_sum/);
     expect(pretty.rawLogs()).not.toMatch(/^\{/m);
     const quiet = await startServer({ env: { NITRO_MCP_LOG_REQUESTS: "false" } });
     await post(quiet.url, "tools/call", { name: "structured_sum", arguments: { a: 1, b: 2 } });
@@ -102,41 +134,66 @@ describe("log lines cannot be forged", () => {
   const FORGED = "x\r\n[mcp] forged\u001b[31m\u009b2J\u2028end";
   const ESCAPED = "x\\r\\n[mcp] forged\\u001b[31m\\u009b2J\\u2028end";
   // Without Mcp-Method and Mcp-Name (a header cannot carry a newline): refused, and logged with what the body said.
-  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28" };
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+  };
   const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
 
-  it.each(["json", "pretty"])("escapes what a client sent in a JSON-RPC id, method, tool name, URI or Origin (%s)", async (format) => {
-    const server = await startServer({ env: { NITRO_MCP_LOG_FORMAT: format } });
-    onTestFinished(() => server.stop());
-    const mark = server.rawLogs().length;
-    await post(server.url, "tools/list", {}, { rawHeaders: headers, id: FORGED });
-    await post(server.url, FORGED, {}, { rawHeaders: headers, id: "forged-method" });
-    await post(server.url, "tools/call", { name: FORGED, arguments: {} }, { rawHeaders: headers, id: "forged-tool" });
-    await post(server.url, "resources/read", { uri: FORGED }, { rawHeaders: headers, id: "forged-uri" });
-    // An Origin header can carry the C1 byte, which reaches the warning's message.
-    expect((await post(server.url, "tools/list", {}, { headers: { origin: "https://a.example\u009b2J" } })).status).toBe(403);
-    await expect.poll(() => server.rawLogs().slice(mark)).toContain("is not allowed");
-    if (format === "json") {
-      const lines = await linesOf(server, mark, [FORGED, "forged-method", "forged-tool", "forged-uri"]);
-      const byId = (id: string) => lines.find((line) => line.requestId === id);
-      expect(byId(FORGED)).toMatchObject({ method: "tools/list" });
-      expect(byId("forged-method")).toMatchObject({ method: FORGED });
-      expect(byId("forged-tool")).toMatchObject({ target: FORGED });
-      expect(byId("forged-uri")).toMatchObject({ target: FORGED });
-      expect(jsonLines(server, mark).map((line) => line.msg)).toContain('403: Origin "https://a.example\u009b2J" is not allowed: list it in NITRO_MCP_ALLOWED_ORIGINS');
-    } else {
-      await expect.poll(() => server.rawLogs().slice(mark).split("\n").filter((line) => line.startsWith("[mcp] request ")).length).toBe(5);
-      const fields = [`requestId=${ESCAPED} method=tools/list`, `method=${ESCAPED}`, `method=tools/call target=${ESCAPED}`, `method=resources/read target=${ESCAPED}`];
-      for (const field of fields) expect(server.rawLogs().slice(mark)).toContain(field);
-      expect(server.rawLogs().slice(mark)).toContain('Origin "https://a.example\\u009b2J" is not allowed');
-    }
-    const written = server.rawLogs().slice(mark);
-    expect(written).not.toMatch(CONTROL);
-    for (const line of written.split("\n").filter(Boolean)) {
-      if (format === "json") expect(() => JSON.parse(line), line).not.toThrow();
-      else expect(line).toMatch(/^\[mcp\] (?!forged)/);
-    }
-  });
+  it.each(["json", "pretty"])(
+    "escapes what a client sent in a JSON-RPC id, method, tool name, URI or Origin (%s)",
+    async (format) => {
+      const server = await startServer({ env: { NITRO_MCP_LOG_FORMAT: format } });
+      onTestFinished(() => server.stop());
+      const mark = server.rawLogs().length;
+      await post(server.url, "tools/list", {}, { rawHeaders: headers, id: FORGED });
+      await post(server.url, FORGED, {}, { rawHeaders: headers, id: "forged-method" });
+      await post(server.url, "tools/call", { name: FORGED, arguments: {} }, { rawHeaders: headers, id: "forged-tool" });
+      await post(server.url, "resources/read", { uri: FORGED }, { rawHeaders: headers, id: "forged-uri" });
+      // An Origin header can carry the C1 byte, which reaches the warning's message.
+      expect(
+        (await post(server.url, "tools/list", {}, { headers: { origin: "https://a.example\u009b2J" } })).status,
+      ).toBe(403);
+      await expect.poll(() => server.rawLogs().slice(mark)).toContain("is not allowed");
+      if (format === "json") {
+        const lines = await linesOf(server, mark, [FORGED, "forged-method", "forged-tool", "forged-uri"]);
+        const byId = (id: string) => lines.find((line) => line.requestId === id);
+        expect(byId(FORGED)).toMatchObject({ method: "tools/list" });
+        expect(byId("forged-method")).toMatchObject({ method: FORGED });
+        expect(byId("forged-tool")).toMatchObject({ target: FORGED });
+        expect(byId("forged-uri")).toMatchObject({ target: FORGED });
+        expect(jsonLines(server, mark).map((line) => line.msg)).toContain(
+          '403: Origin "https://a.example\u009b2J" is not allowed: list it in NITRO_MCP_ALLOWED_ORIGINS',
+        );
+      } else {
+        await expect
+          .poll(
+            () =>
+              server
+                .rawLogs()
+                .slice(mark)
+                .split("\n")
+                .filter((line) => line.startsWith("[mcp] request ")).length,
+          )
+          .toBe(5);
+        const fields = [
+          `requestId=${ESCAPED} method=tools/list`,
+          `method=${ESCAPED}`,
+          `method=tools/call target=${ESCAPED}`,
+          `method=resources/read target=${ESCAPED}`,
+        ];
+        for (const field of fields) expect(server.rawLogs().slice(mark)).toContain(field);
+        expect(server.rawLogs().slice(mark)).toContain('Origin "https://a.example\\u009b2J" is not allowed');
+      }
+      const written = server.rawLogs().slice(mark);
+      expect(written).not.toMatch(CONTROL);
+      for (const line of written.split("\n").filter(Boolean)) {
+        if (format === "json") expect(() => JSON.parse(line), line).not.toThrow();
+        else expect(line).toMatch(/^\[mcp\] (?!forged)/);
+      }
+    },
+  );
 });
 
 describe("traces (OpenTelemetry)", () => {
@@ -168,7 +225,9 @@ describe("traces (OpenTelemetry)", () => {
       headers: { traceparent: `00-${httpTrace}-${httpParent}-01` },
       id: "traced-1",
     });
-    await expect.poll(async () => (await spans()).some((entry) => entry.traceId === traceId && entry.kind === 1)).toBe(true);
+    await expect
+      .poll(async () => (await spans()).some((entry) => entry.traceId === traceId && entry.kind === 1))
+      .toBe(true);
     const request = (await spans()).find((entry) => entry.traceId === traceId && entry.kind === 1)!;
     expect(request).toMatchObject({
       name: "tools/call confirm_increment",
@@ -192,8 +251,13 @@ describe("traces (OpenTelemetry)", () => {
     const key = uniqueKey();
     const state = await askToIncrement(server.url, key);
     const [traceId, parentId] = [trace(), parent()];
-    await retryIncrement(server.url, key, state, { headers: { traceparent: `00-${traceId}-${parentId}-01` }, answers: CONFIRM });
-    await expect.poll(async () => (await spans()).filter((entry) => entry.traceId === traceId).length).toBeGreaterThanOrEqual(3);
+    await retryIncrement(server.url, key, state, {
+      headers: { traceparent: `00-${traceId}-${parentId}-01` },
+      answers: CONFIRM,
+    });
+    await expect
+      .poll(async () => (await spans()).filter((entry) => entry.traceId === traceId).length)
+      .toBeGreaterThanOrEqual(3);
     const inTrace = (await spans()).filter((entry) => entry.traceId === traceId);
     const request = inTrace.find((entry) => entry.kind === 1)!;
     expect(request).toMatchObject({ parentSpanId: parentId, links: [], attributes: { "mcp.result.type": "complete" } });
@@ -203,11 +267,18 @@ describe("traces (OpenTelemetry)", () => {
 
   it("marks a JSON-RPC error: error.type and rpc.response.status_code, status ERROR with the message", async () => {
     const traceId = trace();
-    await post(server.url, "tools/call", { name: "no_such_tool", arguments: {} }, { metaExtra: { traceparent: `00-${traceId}-${parent()}-01` } });
-    await expect.poll(async () => (await spans()).find((entry) => entry.traceId === traceId)).toMatchObject({
-      name: "tools/call no_such_tool",
-      attributes: { "error.type": "-32602", "rpc.response.status_code": "-32602" },
-      status: { code: 2, message: "Unknown tool: no_such_tool" },
-    });
+    await post(
+      server.url,
+      "tools/call",
+      { name: "no_such_tool", arguments: {} },
+      { metaExtra: { traceparent: `00-${traceId}-${parent()}-01` } },
+    );
+    await expect
+      .poll(async () => (await spans()).find((entry) => entry.traceId === traceId))
+      .toMatchObject({
+        name: "tools/call no_such_tool",
+        attributes: { "error.type": "-32602", "rpc.response.status_code": "-32602" },
+        status: { code: 2, message: "Unknown tool: no_such_tool" },
+      });
   });
 });

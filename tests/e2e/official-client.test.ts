@@ -26,13 +26,18 @@ describe("official client (@modelcontextprotocol/client, pinned to 2026-07-28)",
 
   it("lists and calls tools", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["confirm_increment", "mirrored_headers", "progress_steps", "structured_sum"]));
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(["confirm_increment", "mirrored_headers", "progress_steps", "structured_sum"]),
+    );
     const sum = await client.callTool({ name: "structured_sum", arguments: { a: 20, b: 22 } });
     expect(sum.structuredContent).toEqual({ sum: 42 });
   });
 
   it("mirrors x-mcp-header parameters the server then verifies", async () => {
-    const echoed = await client.callTool({ name: "mirrored_headers", arguments: { label: "Zoë", count: 3, flag: false } });
+    const echoed = await client.callTool({
+      name: "mirrored_headers",
+      arguments: { label: "Zoë", count: 3, flag: false },
+    });
     expect(echoed.content[0]).toMatchObject({ text: "Zoë|3|false" });
   });
 
@@ -51,15 +56,22 @@ describe("official client (@modelcontextprotocol/client, pinned to 2026-07-28)",
     expect(prompts.map((prompt) => prompt.name)).toEqual(expect.arrayContaining(["asking_prompt", "draft"]));
     const prompt = await client.getPrompt({ name: "draft", arguments: { subject: "ferns", style: "haiku" } });
     expect(prompt.messages[0]!.content).toMatchObject({ type: "text", text: "Write about ferns as haiku." });
-    const completion = await client.complete({ ref: { type: "ref/prompt", name: "draft" }, argument: { name: "style", value: "o" } });
+    const completion = await client.complete({
+      ref: { type: "ref/prompt", name: "draft" },
+      argument: { name: "style", value: "o" },
+    });
     expect(completion.completion.values).toEqual(["one sentence"]);
   });
 
   it("lists resources and templates and reads them", async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((resource) => resource.uri)).toEqual(expect.arrayContaining(["fixture://about", "fixture://items/12"]));
+    expect(resources.map((resource) => resource.uri)).toEqual(
+      expect.arrayContaining(["fixture://about", "fixture://items/12"]),
+    );
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates).toEqual(expect.arrayContaining([expect.objectContaining({ uriTemplate: "fixture://items/{id}" })]));
+    expect(resourceTemplates).toEqual(
+      expect.arrayContaining([expect.objectContaining({ uriTemplate: "fixture://items/{id}" })]),
+    );
     const item = await client.readResource({ uri: "fixture://items/15" });
     expect(item.contents[0]).toMatchObject({ uri: "fixture://items/15", text: "fifteen" });
   });

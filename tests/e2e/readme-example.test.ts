@@ -18,7 +18,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const WALKTHROUGHS = ["README.md", "server/mcp/README.md", ...(hasFeature("tasks") ? ["server/features/tasks/README.md"] : [])];
+const WALKTHROUGHS = [
+  "README.md",
+  "server/mcp/README.md",
+  ...(hasFeature("tasks") ? ["server/features/tasks/README.md"] : []),
+];
 
 function walkthroughScript(): string {
   const blocks = WALKTHROUGHS.map((file) => docBlocks(file, "walkthrough"));
@@ -29,10 +33,15 @@ function walkthroughScript(): string {
 it("runs the docs' curl walkthroughs with the documented results", needs("curl"), () => {
   programPath("curl"); // under CI, a missing curl fails here, saying how to install it
   const script = walkthroughScript().replaceAll("http://127.0.0.1:3000/mcp", server.url);
-  const output = execFileSync("bash", ["-e", "-c", script], { cwd: mkdtempSync(join(tmpdir(), "walkthrough-")), encoding: "utf8" });
+  const output = execFileSync("bash", ["-e", "-c", script], {
+    cwd: mkdtempSync(join(tmpdir(), "walkthrough-")),
+    encoding: "utf8",
+  });
   const lines = output.split("\n").filter(Boolean);
   const expected = [
-    hasFeature("legacy") ? /"supportedVersions":\["2026-07-28","2025-11-25","2025-06-18","2025-03-26"\]/ : /"supportedVersions":\["2026-07-28"\]/,
+    hasFeature("legacy")
+      ? /"supportedVersions":\["2026-07-28","2025-11-25","2025-06-18","2025-03-26"\]/
+      : /"supportedVersions":\["2026-07-28"\]/,
     /"text":"Bonjour, Ada!"/,
     /"resultType":"input_required".*"confirm":\{"method":"elicitation\/create"/,
     /"text":"Deleted note 7 \(\\"Groceries\\"\)\."/,

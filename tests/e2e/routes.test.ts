@@ -17,7 +17,12 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 it("answers unknown paths with a JSON 404, whatever the method and Accept, and keeps the other routes", async () => {
-  for (const init of [{}, { method: "POST", body: "{}" }, { headers: { accept: HTML_ACCEPT } }, { method: "DELETE" }] as RequestInit[]) {
+  for (const init of [
+    {},
+    { method: "POST", body: "{}" },
+    { headers: { accept: HTML_ACCEPT } },
+    { method: "DELETE" },
+  ] as RequestInit[]) {
     await expectJson404(await fetch(`${origin(server)}/nope`, init), "/nope");
   }
   const deep = await fetch(`${origin(server)}/a/${"x".repeat(500)}?q=1`);
@@ -31,10 +36,13 @@ it("answers unknown paths with a JSON 404, whatever the method and Accept, and k
   }
 });
 
-it.runIf(!hasFeature("front-page"))("answers a browser at / with the JSON 404 and at /mcp with 405, without the front page", async () => {
-  await expectJson404(await fetch(`${origin(server)}/`, { headers: { accept: HTML_ACCEPT } }), "/");
-  const mcp = await fetch(server.url, { headers: { accept: HTML_ACCEPT } });
-  expect(mcp.status).toBe(405);
-  expect(mcp.headers.get("allow")).toBe("POST");
-  expect((await mcp.json()).error.code).toBe(-32600);
-});
+it.runIf(!hasFeature("front-page"))(
+  "answers a browser at / with the JSON 404 and at /mcp with 405, without the front page",
+  async () => {
+    await expectJson404(await fetch(`${origin(server)}/`, { headers: { accept: HTML_ACCEPT } }), "/");
+    const mcp = await fetch(server.url, { headers: { accept: HTML_ACCEPT } });
+    expect(mcp.status).toBe(405);
+    expect(mcp.headers.get("allow")).toBe("POST");
+    expect((await mcp.json()).error.code).toBe(-32600);
+  },
+);

@@ -11,7 +11,13 @@ import Ajv2020 from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasFeature } from "../helpers/project.mjs";
 import { post, type Json } from "../helpers/rpc";
-import { startServer, startServerExpectingFailure, startVercelOutput, startWorker, type RunningServer } from "../helpers/server.mjs";
+import {
+  startServer,
+  startServerExpectingFailure,
+  startVercelOutput,
+  startWorker,
+  type RunningServer,
+} from "../helpers/server.mjs";
 
 const CARD_TYPE = "application/mcp-server-card+json";
 const CATALOG_TYPE = "application/ai-catalog+json";
@@ -59,7 +65,10 @@ const catalogUrl = (server: RunningServer) => `${origin(server)}/.well-known/ai-
 /** What server/discover says: the versions and the server's identity the card must agree with. */
 async function discovered(server: RunningServer, headers: Record<string, string> = {}) {
   const { result } = (await post(server.url, "server/discover", {}, { headers })).body;
-  return { versions: result.supportedVersions as string[], serverInfo: result._meta["io.modelcontextprotocol/serverInfo"] as { name: string; version: string } };
+  return {
+    versions: result.supportedVersions as string[],
+    serverInfo: result._meta["io.modelcontextprotocol/serverInfo"] as { name: string; version: string },
+  };
 }
 
 /** The card as a client following the draft asks for it, checked to be served as such. */
@@ -71,7 +80,12 @@ async function fetchCard(url: string): Promise<Json> {
 }
 
 /** The card is valid, and says what server/discover says. */
-async function expectConsistentCard(server: RunningServer, card: Json, endpoint: string, discoverHeaders: Record<string, string> = {}) {
+async function expectConsistentCard(
+  server: RunningServer,
+  card: Json,
+  endpoint: string,
+  discoverHeaders: Record<string, string> = {},
+) {
   expect(schemaErrors(card)).toEqual([]);
   const { versions, serverInfo } = await discovered(server, discoverHeaders);
   expect(card.version).toBe(serverInfo.version);
@@ -82,7 +96,12 @@ async function expectConsistentCard(server: RunningServer, card: Json, endpoint:
 }
 
 it("the vendored schema refuses what the draft refuses", () => {
-  const valid = { $schema: "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json", name: "com.example/x", version: "1.0.0", description: "d" };
+  const valid = {
+    $schema: "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
+    name: "com.example/x",
+    version: "1.0.0",
+    description: "d",
+  };
   expect(schemaErrors(valid)).toEqual([]);
   expect(schemaErrors({ ...valid, name: "no-slash" })).not.toEqual([]);
   expect(schemaErrors({ ...valid, description: "x".repeat(101) })).not.toEqual([]);
@@ -112,7 +131,10 @@ describe("server card, Node build", () => {
     const catalog = (await response.json()) as Json;
     const card = await fetchCard(cardUrl(server));
     const name = card.name.split("/")[1];
-    expect(catalog).toEqual({ specVersion: "1.0", entries: [{ identifier: `urn:air:local:mcp:${name}`, type: CARD_TYPE, url: cardUrl(server) }] });
+    expect(catalog).toEqual({
+      specVersion: "1.0",
+      entries: [{ identifier: `urn:air:local:mcp:${name}`, type: CARD_TYPE, url: cardUrl(server) }],
+    });
     expect(await fetchCard(catalog.entries[0].url)).toEqual(card);
   });
 
@@ -139,14 +161,20 @@ describe("server card, Node build", () => {
     for (const url of [cardUrl(server), catalogUrl(server)]) {
       const response = await raw(url, { headers: { origin: "https://registry.example", accept: CARD_TYPE } });
       expect(response.status, url).toBe(200);
-      expect(response.headers).toMatchObject({ ...CORS, "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" });
+      expect(response.headers).toMatchObject({
+        ...CORS,
+        "cache-control": "public, max-age=3600",
+        "x-content-type-options": "nosniff",
+      });
       const etag = response.headers.etag as string;
       expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
 
       const again = await raw(url, { headers: { accept: CARD_TYPE, "if-none-match": etag } });
       expect([again.status, again.body, again.headers.etag]).toEqual([304, "", etag]);
       expect(again.headers).toMatchObject({ ...CORS, "cache-control": "public, max-age=3600" });
-      expect((await raw(url, { headers: { accept: CARD_TYPE, "if-none-match": `"other", W/${etag}` } })).status).toBe(304);
+      expect((await raw(url, { headers: { accept: CARD_TYPE, "if-none-match": `"other", W/${etag}` } })).status).toBe(
+        304,
+      );
       expect((await raw(url, { headers: { accept: CARD_TYPE, "if-none-match": '"other"' } })).status).toBe(200);
       // Another representation (plain JSON) is another entity: the tag does not revalidate it.
       expect((await raw(url, { headers: { accept: "application/json", "if-none-match": etag } })).status).toBe(200);
@@ -162,13 +190,21 @@ describe("server card, Node build", () => {
 
       const preflight = await raw(url, {
         method: "OPTIONS",
-        headers: { origin: "https://registry.example", "access-control-request-method": "GET", "access-control-request-headers": "if-none-match" },
+        headers: {
+          origin: "https://registry.example",
+          "access-control-request-method": "GET",
+          "access-control-request-headers": "if-none-match",
+        },
       });
       expect(preflight.status).toBe(204);
       expect(preflight.headers).toMatchObject(CORS);
 
       const posted = await raw(url, { method: "POST" });
-      expect([posted.status, posted.headers.allow, posted.headers["cache-control"]]).toEqual([405, "GET, HEAD, OPTIONS", undefined]);
+      expect([posted.status, posted.headers.allow, posted.headers["cache-control"]]).toEqual([
+        405,
+        "GET, HEAD, OPTIONS",
+        undefined,
+      ]);
     }
   });
 
@@ -178,14 +214,22 @@ describe("server card, Node build", () => {
     expect(schemaErrors(card)).toEqual([]);
     expect(card.remotes[0].url).toBe(`http://localhost:${port}/mcp`);
     expect(card.name).toMatch(/^localhost\//);
-    const catalog = JSON.parse((await raw(catalogUrl(server), { headers: { host: `localhost:${port}` } })).body) as Json;
+    const catalog = JSON.parse(
+      (await raw(catalogUrl(server), { headers: { host: `localhost:${port}` } })).body,
+    ) as Json;
     expect(catalog.entries[0].url).toBe(`http://localhost:${port}/mcp/server-card`);
     expect(catalog.entries[0].identifier).toMatch(/^urn:air:localhost:mcp:/);
 
     for (const url of [cardUrl(server), catalogUrl(server), `${origin(server)}/`]) {
-      for (const [host, status] of [[`evil.example:${port}`, 403], [`127.0.0.1:${port}"><b>`, 400]] as const) {
+      for (const [host, status] of [
+        [`evil.example:${port}`, 403],
+        [`127.0.0.1:${port}"><b>`, 400],
+      ] as const) {
         const refused = await raw(url, { headers: { host } });
-        expect([refused.status, refused.headers["content-type"]], `${url} ${host}`).toEqual([status, "application/json"]);
+        expect([refused.status, refused.headers["content-type"]], `${url} ${host}`).toEqual([
+          status,
+          "application/json",
+        ]);
         expect(refused.body).not.toContain("evil.example/");
         expect(refused.headers["access-control-allow-origin"]).toBeUndefined();
       }
@@ -227,31 +271,47 @@ describe("server card, Node build with settings", () => {
       expect(card.description).toBe("Counts things for the server card test.");
       expect(card.remotes[0].supportedProtocolVersions).toEqual(["2026-07-28"]); // NITRO_MCP_LEGACY=false, as server/discover says
       const catalog = JSON.parse((await raw(catalogUrl(configured), { headers: { host } })).body) as Json;
-      expect(catalog.entries).toEqual([{ identifier: "urn:air:example.test:mcp:card-test", type: CARD_TYPE, url: `${RESOURCE}/server-card` }]);
+      expect(catalog.entries).toEqual([
+        { identifier: "urn:air:example.test:mcp:card-test", type: CARD_TYPE, url: `${RESOURCE}/server-card` },
+      ]);
     }
   });
 
   it.runIf(hasFeature("sign-in"))("says that sign-in is required, and where it starts", async () => {
     const card = await fetchCard(cardUrl(configured));
-    expect(card.remotes[0].headers).toEqual([{ name: "Authorization", isRequired: true, isSecret: true, description: expect.stringContaining(METADATA) }]);
+    expect(card.remotes[0].headers).toEqual([
+      { name: "Authorization", isRequired: true, isSecret: true, description: expect.stringContaining(METADATA) },
+    ]);
     expect((await post(configured.url, "server/discover")).status).toBe(401); // the card is public; the endpoint is not
   });
 
-  it.runIf(hasFeature("sign-in"))("says that a token is required with NITRO_MCP_AUTH_TOKENS, and never shows one", async () => {
-    const server = tokens!;
-    const response = await fetch(cardUrl(server), { headers: { accept: CARD_TYPE } });
-    const text = await response.text();
-    expect(response.status).toBe(200);
-    expect(text).not.toContain(TOKEN);
-    const card = JSON.parse(text) as Json;
-    await expectConsistentCard(server, card, server.url, { authorization: `Bearer ${TOKEN}` });
-    expect(card.remotes[0].headers).toEqual([
-      expect.objectContaining({ name: "Authorization", isRequired: true, isSecret: true, value: "Bearer {token}", variables: { token: expect.objectContaining({ isRequired: true, isSecret: true }) } }),
-    ]);
-  });
+  it.runIf(hasFeature("sign-in"))(
+    "says that a token is required with NITRO_MCP_AUTH_TOKENS, and never shows one",
+    async () => {
+      const server = tokens!;
+      const response = await fetch(cardUrl(server), { headers: { accept: CARD_TYPE } });
+      const text = await response.text();
+      expect(response.status).toBe(200);
+      expect(text).not.toContain(TOKEN);
+      const card = JSON.parse(text) as Json;
+      await expectConsistentCard(server, card, server.url, { authorization: `Bearer ${TOKEN}` });
+      expect(card.remotes[0].headers).toEqual([
+        expect.objectContaining({
+          name: "Authorization",
+          isRequired: true,
+          isSecret: true,
+          value: "Bearer {token}",
+          variables: { token: expect.objectContaining({ isRequired: true, isSecret: true }) },
+        }),
+      ]);
+    },
+  );
 
   it("refuses to start with a card name the draft would refuse, naming the setting", async () => {
-    const { code, output } = await startServerExpectingFailure({ NITRO_MCP_SERVER_CARD_NAME: "no-slash-here", NITRO_MCP_STATE_SECRET: "x".repeat(32) });
+    const { code, output } = await startServerExpectingFailure({
+      NITRO_MCP_SERVER_CARD_NAME: "no-slash-here",
+      NITRO_MCP_STATE_SECRET: "x".repeat(32),
+    });
     expect(code).not.toBe(0);
     expect(output).toContain("NITRO_MCP_SERVER_CARD_NAME must look like com.example/name");
   });
@@ -273,7 +333,8 @@ describe.each([
     for (const url of [cardUrl(target), catalogUrl(target)]) {
       const response = await fetch(url, { headers: { origin: "https://registry.example" } });
       expect(response.status).toBe(200);
-      for (const [name, value] of Object.entries({ ...CORS, "cache-control": "public, max-age=3600" })) expect(response.headers.get(name), name).toBe(value);
+      for (const [name, value] of Object.entries({ ...CORS, "cache-control": "public, max-age=3600" }))
+        expect(response.headers.get(name), name).toBe(value);
       const etag = response.headers.get("etag")!;
       expect((await fetch(url, { headers: { "if-none-match": etag } })).status).toBe(304);
     }

@@ -31,19 +31,26 @@ it("signs in as the docs show, and deletes a note after confirming", async () =>
     env: { ...process.env, PORT: issuer.port, NITRO_MCP_RESOURCE_URL: resource.href },
     stdio: ["ignore", "pipe", "inherit"],
   });
-  await new Promise<void>((resolve) => authServer.stdout.on("data", (chunk) => String(chunk).includes("Authorization server on") && resolve()));
+  await new Promise<void>((resolve) =>
+    authServer.stdout.on("data", (chunk) => String(chunk).includes("Authorization server on") && resolve()),
+  );
   const server = await startServer({ output: OUTPUT.product, env: { ...variables, PORT: resource.port } });
   try {
     const provider = new DevLoginProvider("dana");
     const connect = async () => {
       const transport = new StreamableHTTPClientTransport(resource, { authProvider: provider });
-      const client = new Client({ name: "readme", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: { elicitation: { form: {} } } });
+      const client = new Client(
+        { name: "readme", version: "1.0.0" },
+        { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: { elicitation: { form: {} } } },
+      );
       await client.connect(transport);
       return { client, transport };
     };
     const firstTry = await connect().catch((error) => error);
     expect(firstTry).toBeInstanceOf(UnauthorizedError);
-    await new StreamableHTTPClientTransport(resource, { authProvider: provider }).finishAuth(provider.callback!.searchParams);
+    await new StreamableHTTPClientTransport(resource, { authProvider: provider }).finishAuth(
+      provider.callback!.searchParams,
+    );
     const { client, transport } = await connect();
     client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { confirm: true } }));
     const stepUp = await client.callTool({ name: "delete_note", arguments: { note_id: "7" } }).catch((error) => error);

@@ -50,18 +50,26 @@ describe("envelope", () => {
     expect(response.status).toBe(200);
     expect((await response.json()).result.resultType).toBe("complete");
   });
-
 });
 
 describe("subscriptions/listen", () => {
   it("acknowledges subscriptions/listen first, honouring nothing, tagged with its id, then ends it gracefully", async () => {
-    const result = await post(server.url, "subscriptions/listen", { notifications: { toolsListChanged: true } }, { id: "sub-1" });
+    const result = await post(
+      server.url,
+      "subscriptions/listen",
+      { notifications: { toolsListChanged: true } },
+      { id: "sub-1" },
+    );
     expect(result.status).toBe(200);
     expect(result.type).toBe("text/event-stream");
     const tag = { "io.modelcontextprotocol/subscriptionId": "sub-1" };
     expect(result.messages).toEqual([
       { jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: tag, notifications: {} } },
-      { jsonrpc: "2.0", id: "sub-1", result: expect.objectContaining({ resultType: "complete", _meta: expect.objectContaining(tag) }) },
+      {
+        jsonrpc: "2.0",
+        id: "sub-1",
+        result: expect.objectContaining({ resultType: "complete", _meta: expect.objectContaining(tag) }),
+      },
     ]);
   });
 });
@@ -85,7 +93,12 @@ describe("streaming and cancellation", () => {
 
   it("sends log messages at or above the requested level only", async () => {
     const call = (level: string) =>
-      post(server.url, "tools/call", { name: "progress_steps", arguments: { steps: 2, delay_ms: 1 } }, { metaExtra: { "io.modelcontextprotocol/logLevel": level } });
+      post(
+        server.url,
+        "tools/call",
+        { name: "progress_steps", arguments: { steps: 2, delay_ms: 1 } },
+        { metaExtra: { "io.modelcontextprotocol/logLevel": level } },
+      );
     const debug = await call("debug");
     expect(debug.messages.filter((message) => message.method === "notifications/message")).toHaveLength(2);
     const info = await call("info");
@@ -101,7 +114,11 @@ describe("streaming and cancellation", () => {
         jsonrpc: "2.0",
         id: 77,
         method: "tools/call",
-        params: { name: "progress_steps", arguments: { steps: 100, delay_ms: 100 }, _meta: meta({}, { progressToken: 1 }) },
+        params: {
+          name: "progress_steps",
+          arguments: { steps: 100, delay_ms: 100 },
+          _meta: meta({}, { progressToken: 1 }),
+        },
       }),
       signal: controller.signal,
     });
@@ -116,7 +133,12 @@ describe("streaming and cancellation", () => {
     const reply = fetch(server.url, {
       method: "POST",
       headers: standardHeaders("tools/call", { name: "progress_steps" }),
-      body: JSON.stringify({ jsonrpc: "2.0", id: 78, method: "tools/call", params: { name: "progress_steps", arguments: { steps: 99, delay_ms: 100 }, _meta: meta() } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 78,
+        method: "tools/call",
+        params: { name: "progress_steps", arguments: { steps: 99, delay_ms: 100 }, _meta: meta() },
+      }),
       signal: controller.signal,
     });
     await expect.poll(() => server.logs()).toMatch(/\[fixture\] progress_steps started: 99 steps/);
@@ -128,8 +150,12 @@ describe("streaming and cancellation", () => {
 
 describe("Host", () => {
   it("refuses a rebinding Host on a loopback server with 403", async () => {
-    const { status } = await post(server.url, "server/discover", {}, { headers: { host: "evil.example.com", origin: "http://evil.example.com" } });
+    const { status } = await post(
+      server.url,
+      "server/discover",
+      {},
+      { headers: { host: "evil.example.com", origin: "http://evil.example.com" } },
+    );
     expect(status).toBe(403);
   });
-
 });

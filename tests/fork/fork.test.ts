@@ -11,7 +11,17 @@
  *   2026-07-28 scenarios it has fixtures for, in at most MINIMAL_LINES lines of production code.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -32,10 +42,13 @@ const RENAMED = { name: "acme-notes-mcp", version: "3.1.4" };
 
 /** Each optional feature and the README that ends with its removal (`fork:remove:<name>`). */
 const FEATURES: Record<string, string> = {
-  ...Object.fromEntries(readdirSync(join(ROOT, "server/features")).map((name) => [name, `server/features/${name}/README.md`])),
+  ...Object.fromEntries(
+    readdirSync(join(ROOT, "server/features")).map((name) => [name, `server/features/${name}/README.md`]),
+  ),
   dev: "server/dev/README.md",
 };
-const removal = (name: string): string => docBlock(name === "examples" ? "README.md" : FEATURES[name]!, `fork:remove:${name}`, ROOT);
+const removal = (name: string): string =>
+  docBlock(name === "examples" ? "README.md" : FEATURES[name]!, `fork:remove:${name}`, ROOT);
 
 // The benchmark's packages, installed once before the variants (which run side by side) share them.
 beforeAll(() => ensureBenchDependencies());
@@ -46,7 +59,10 @@ beforeAll(() => ensureBenchDependencies());
  */
 function copyRepository(): string {
   const copy = mkdtempSync(join(tmpdir(), "fork-"));
-  const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: ROOT, encoding: "utf8" })
+  const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  })
     .split("\0")
     .filter((file) => file && existsSync(join(ROOT, file)));
   for (const file of files) {
@@ -63,9 +79,18 @@ function copyRepository(): string {
 type Run = (command: string, args: string[], env?: NodeJS.ProcessEnv) => Promise<string>;
 
 /** Runs a command in `cwd` without blocking (variants run side by side); resolves with its exit status and output, whatever they are. */
-function spawnCollecting(cwd: string, command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function spawnCollecting(
+  cwd: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, FORCE_COLOR: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, FORCE_COLOR: "0", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -85,7 +110,10 @@ async function inFork(removed: string[], check: (copy: string, run: Run) => Prom
     expect(leftoversAfterRemoval(ROOT, copy, removed), "left behind by the removal").toEqual([]);
     const run: Run = async (command, args, env = {}) => {
       const result = await spawnCollecting(copy, command, args, env);
-      expect(result.status, `${command} ${args.join(" ")}\n${result.stdout.slice(-6000)}\n${result.stderr.slice(-3000)}`).toBe(0);
+      expect(
+        result.status,
+        `${command} ${args.join(" ")}\n${result.stdout.slice(-6000)}\n${result.stderr.slice(-3000)}`,
+      ).toBe(0);
       return result.stdout;
     };
     await run("npx", ["nitropack", "prepare"]);
@@ -104,30 +132,60 @@ async function buildsAndPasses(copy: string, run: Run): Promise<string> {
   await run("npm", ["run", "build"]);
   const workerBundle = /\[bundle\] .*/.exec(await run("npm", ["run", "build:cloudflare"]))?.[0] ?? "";
   expect(existsSync(join(copy, ".output-cloudflare/server/wrangler.json"))).toBe(true);
-  expect(JSON.parse(readFileSync(join(copy, ".output-cloudflare/server/wrangler.json"), "utf8")).name).toBe(RENAMED.name);
+  expect(JSON.parse(readFileSync(join(copy, ".output-cloudflare/server/wrangler.json"), "utf8")).name).toBe(
+    RENAMED.name,
+  );
   await run("node", ["-e", "import('./tests/helpers/builds.mjs').then((m) => m.buildTarget('fixtures'))"]);
   const targets = ["tests/targets/node.test.ts", "tests/e2e/routes.test.ts", "tests/e2e/transport.test.ts"];
-  await run("npx", ["vitest", "run", "-c", "tests/vitest.config.ts", "--project", "unit", "--project", "e2e", "tests/unit/", ...targets], { SKIP_BUILD: "1" });
+  await run(
+    "npx",
+    [
+      "vitest",
+      "run",
+      "-c",
+      "tests/vitest.config.ts",
+      "--project",
+      "unit",
+      "--project",
+      "e2e",
+      "tests/unit/",
+      ...targets,
+    ],
+    { SKIP_BUILD: "1" },
+  );
   return workerBundle;
 }
 
 interface JsonReport {
   numFailedTests: number;
   numPassedTests: number;
-  testResults: { name: string; status: string; message?: string; assertionResults: { status: string; fullName: string; failureMessages: string[] }[] }[];
+  testResults: {
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults: { status: string; fullName: string; failureMessages: string[] }[];
+  }[];
 }
 
 /** What failed in the copy, by test, with the start of each failure message. */
 const failuresOf = (report: JsonReport): string[] =>
   report.testResults.flatMap((file) => [
     ...(file.status === "failed" && file.message ? [`${file.name}: ${file.message.slice(0, 800)}`] : []),
-    ...file.assertionResults.filter((test) => test.status === "failed").map((test) => `${test.fullName}: ${test.failureMessages.join("\n").slice(0, 800)}`),
+    ...file.assertionResults
+      .filter((test) => test.status === "failed")
+      .map((test) => `${test.fullName}: ${test.failureMessages.join("\n").slice(0, 800)}`),
   ]);
 
 // The variants are independent copies: two at a time (one per core), the longest (the examples') first.
 it.concurrent("a fork without the examples builds and passes every remaining test, in any order", async () => {
   await inFork(["examples"], async (copy) => {
-    for (const gone of ["server/tools/delete_note.ts", "server/skills/notes-helper", "server/examples", "tests/e2e/examples.test.ts", "tests/e2e/readme-example.test.ts"]) {
+    for (const gone of [
+      "server/tools/delete_note.ts",
+      "server/skills/notes-helper",
+      "server/examples",
+      "tests/e2e/examples.test.ts",
+      "tests/e2e/readme-example.test.ts",
+    ]) {
       expect(existsSync(join(copy, gone)), gone).toBe(false);
     }
     // FORK_SEED=<n> replays an order.
@@ -136,8 +194,24 @@ it.concurrent("a fork without the examples builds and passes every remaining tes
     const reportFile = join(copy, "fork-report.json");
     // The report says what failed; the exit code, what no test owns (an unhandled error, a failing global setup), which the dot
     // reporter prints.
-    const run = ["vitest", "run", "-c", "tests/vitest.config.ts", "--project", "unit", "--project", "e2e", "--sequence.shuffle", `--sequence.seed=${seed}`];
-    const { status, stdout, stderr } = await spawnCollecting(copy, "npx", [...run, "--reporter=dot", "--reporter=json", `--outputFile.json=${reportFile}`], {});
+    const run = [
+      "vitest",
+      "run",
+      "-c",
+      "tests/vitest.config.ts",
+      "--project",
+      "unit",
+      "--project",
+      "e2e",
+      "--sequence.shuffle",
+      `--sequence.seed=${seed}`,
+    ];
+    const { status, stdout, stderr } = await spawnCollecting(
+      copy,
+      "npx",
+      [...run, "--reporter=dot", "--reporter=json", `--outputFile.json=${reportFile}`],
+      {},
+    );
 
     const report = JSON.parse(readFileSync(reportFile, "utf8")) as JsonReport;
     const files = report.testResults.map((result) => result.name.slice(copy.length + 1));
@@ -169,7 +243,9 @@ it.concurrent("a fork without the examples builds and passes every remaining tes
       "tests/conformance/conformance.test.ts",
     ]) {
       const result = report.testResults.find((entry) => entry.name.endsWith(covered));
-      expect(result?.assertionResults.filter((test) => test.status === "passed").length ?? 0, covered).toBeGreaterThan(0);
+      expect(result?.assertionResults.filter((test) => test.status === "passed").length ?? 0, covered).toBeGreaterThan(
+        0,
+      );
     }
   });
 });
@@ -186,10 +262,13 @@ it.concurrent(`the minimal fork (no examples, no optional feature) builds, passe
 });
 
 describe("a fork without one optional feature", () => {
-  it.concurrent.each(Object.keys(FEATURES))("without %s: builds for Node and Cloudflare and passes its remaining unit and target tests", async (name) => {
-    await inFork([name], async (copy, run) => {
-      expect(existsSync(join(copy, dirname(FEATURES[name]!))), name).toBe(false);
-      await buildsAndPasses(copy, run);
-    });
-  });
+  it.concurrent.each(Object.keys(FEATURES))(
+    "without %s: builds for Node and Cloudflare and passes its remaining unit and target tests",
+    async (name) => {
+      await inFork([name], async (copy, run) => {
+        expect(existsSync(join(copy, dirname(FEATURES[name]!))), name).toBe(false);
+        await buildsAndPasses(copy, run);
+      });
+    },
+  );
 });

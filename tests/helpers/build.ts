@@ -14,7 +14,9 @@ function buildInChild(name: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: "inherit" });
     child.on("error", reject);
-    child.on("exit", (code, signal) => (code === 0 ? resolve() : reject(new Error(`the ${name} build failed (${signal ?? `exit ${code}`})`))));
+    child.on("exit", (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`the ${name} build failed (${signal ?? `exit ${code}`})`)),
+    );
   });
 }
 

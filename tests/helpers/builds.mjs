@@ -23,7 +23,11 @@ const CONFORMANCE_DIRS = ["tests/conformance/fixtures"];
 export const BUILDS = {
   product: {},
   fixtures: { scanDirs: FIXTURE_DIRS, output: ".output-fixtures" },
-  "fixtures-cloudflare": { scanDirs: FIXTURE_DIRS, preset: "cloudflare-durable", output: ".output-fixtures-cloudflare" },
+  "fixtures-cloudflare": {
+    scanDirs: FIXTURE_DIRS,
+    preset: "cloudflare-durable",
+    output: ".output-fixtures-cloudflare",
+  },
   "fixtures-vercel": { scanDirs: FIXTURE_DIRS, preset: "vercel", output: ".output-fixtures-vercel" },
   conformance: { scanDirs: CONFORMANCE_DIRS, definitionDirs: CONFORMANCE_DIRS, output: ".output-conformance" },
 };
@@ -46,7 +50,9 @@ export async function buildTarget(name) {
   const overrides = spec.output
     ? {
         // The floor's own chunk is all node_modules, whose source maps Nitro would empty: profile.mjs maps its samples too.
-        ...(spec.rootDir ? { compatibilityDate: "2026-07-28", experimental: { sourcemapMinify: false } } : { scanDirs: spec.scanDirs }),
+        ...(spec.rootDir
+          ? { compatibilityDate: "2026-07-28", experimental: { sourcemapMinify: false } }
+          : { scanDirs: spec.scanDirs }),
         output: { dir: `${ROOT}${spec.output}` },
         buildDir: `${ROOT}.nitro/${name}`,
         ...(spec.definitionDirs ? { mcp: { definitionDirs: spec.definitionDirs } } : {}),

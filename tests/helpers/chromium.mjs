@@ -33,19 +33,30 @@ export function launchChromium() {
  * @returns {Promise<OpenedPage>}
  */
 export async function openPage(browser, url, options = {}) {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, colorScheme: options.colorScheme ?? "light" });
+  const context = await browser.newContext({
+    viewport: { width: 1100, height: 900 },
+    colorScheme: options.colorScheme ?? "light",
+  });
   // Injected by the browser itself, so the page's own CSP does not apply to it: it sees every violation.
   await context.addInitScript(() => {
     const seen = (globalThis.cspViolations = []);
-    document.addEventListener("securitypolicyviolation", (event) => seen.push(`CSP: ${event.violatedDirective} ${event.blockedURI}`));
+    document.addEventListener("securitypolicyviolation", (event) =>
+      seen.push(`CSP: ${event.violatedDirective} ${event.blockedURI}`),
+    );
   });
   const page = await context.newPage();
   /** @type {string[]} */
   const problems = [];
-  page.on("console", (message) => ["error", "warning"].includes(message.type()) && problems.push(`console: ${message.text()}`));
+  page.on(
+    "console",
+    (message) => ["error", "warning"].includes(message.type()) && problems.push(`console: ${message.text()}`),
+  );
   page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
   page.on("requestfailed", (request) => problems.push(`failed: ${request.url()}`));
-  page.on("response", (response) => response.status() >= 400 && problems.push(`${response.status()}: ${response.url()}`));
+  page.on(
+    "response",
+    (response) => response.status() >= 400 && problems.push(`${response.status()}: ${response.url()}`),
+  );
   const response = await page.goto(url);
   return {
     page,

@@ -13,6 +13,8 @@ export async function connectModernClient(
       inputRequired: { autoFulfill: options.autoFulfill ?? true },
     },
   );
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: options.headers ?? {} } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: options.headers ?? {} } }),
+  );
   return client;
 }

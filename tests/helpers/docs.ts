@@ -9,7 +9,10 @@ import { join } from "node:path";
 export function docBlocks(file: string, name: string, root = process.cwd()): string[] {
   const text = readFileSync(join(root, file), "utf8");
   const marker = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const pattern = new RegExp(`<!-- ${marker}:start -->\\s*\`\`\`bash\\n([\\s\\S]*?)\`\`\`\\s*<!-- ${marker}:end -->`, "g");
+  const pattern = new RegExp(
+    `<!-- ${marker}:start -->\\s*\`\`\`bash\\n([\\s\\S]*?)\`\`\`\\s*<!-- ${marker}:end -->`,
+    "g",
+  );
   return [...text.matchAll(pattern)].map((match) => match[1]!);
 }
 

@@ -17,15 +17,30 @@ export const uniqueKey = (): string => `k-${crypto.randomUUID()}`;
 
 /** Round one of confirm_increment: asserts it asks, and returns the sealed state. */
 export async function askToIncrement(url: string, key: string, options: RpcOptions = {}): Promise<string> {
-  const first = await post(url, "tools/call", { name: "confirm_increment", arguments: { key } }, { capabilities: ELICITATION, ...options });
+  const first = await post(
+    url,
+    "tools/call",
+    { name: "confirm_increment", arguments: { key } },
+    { capabilities: ELICITATION, ...options },
+  );
   expect(first.body.result?.resultType, JSON.stringify(first.body)).toBe("input_required");
   return first.body.result.requestState;
 }
 
 /** Round two of confirm_increment: the retry with `answers` and a (possibly tampered) state. */
-export function retryIncrement(url: string, key: string, requestState: unknown, options: RpcOptions & { answers?: Json } = {}) {
+export function retryIncrement(
+  url: string,
+  key: string,
+  requestState: unknown,
+  options: RpcOptions & { answers?: Json } = {},
+) {
   const { answers = CONFIRM, ...rest } = options;
-  return post(url, "tools/call", { name: "confirm_increment", arguments: { key }, inputResponses: answers, requestState }, { capabilities: ELICITATION, ...rest });
+  return post(
+    url,
+    "tools/call",
+    { name: "confirm_increment", arguments: { key }, inputResponses: answers, requestState },
+    { capabilities: ELICITATION, ...rest },
+  );
 }
 
 /** The stored value of the counter under `key`. */

@@ -26,12 +26,17 @@ export interface ServerSetup {
 }
 
 const setup = (globalThis as { [SETUP]?: ServerSetup })[SETUP];
-if (!setup) throw new Error("tests/helpers/in-process-runtime.ts is loaded by createTestServer() (tests/helpers/in-process.ts) only");
+if (!setup)
+  throw new Error(
+    "tests/helpers/in-process-runtime.ts is loaded by createTestServer() (tests/helpers/in-process.ts) only",
+  );
 
 const root = createStorage();
 
 /** Nitro's `useStorage`: the server's storage (in memory unless the plugin mounts another driver), or a prefix of it. */
-export function useStorage<T extends import("unstorage").StorageValue = import("unstorage").StorageValue>(base = ""): Storage<T> {
+export function useStorage<T extends import("unstorage").StorageValue = import("unstorage").StorageValue>(
+  base = "",
+): Storage<T> {
   return (base ? prefixStorage<T>(root, base) : root) as Storage<T>;
 }
 

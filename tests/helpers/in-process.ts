@@ -105,7 +105,11 @@ type Era = "2026-07-28" | "2025-11-25" | "2025-06-18" | "2025-03-26";
 /** An answer: the response's wire shape (`{ action: "accept", content }`, a sampling result, `{ roots }`…), or a function of the question. */
 export type Answer = Json | "decline" | "cancel" | ((request: Json, key: string) => Json | Promise<Json>);
 /** Answers by input request key, or one rule for every question. */
-export type Answers = Readonly<Record<string, Answer>> | "decline" | "cancel" | ((request: Json, key: string) => Json | Promise<Json>);
+export type Answers =
+  | Readonly<Record<string, Answer>>
+  | "decline"
+  | "cancel"
+  | ((request: Json, key: string) => Json | Promise<Json>);
 
 export interface TestClientOptions {
   /** The protocol revision to speak: 2026-07-28 (the default, `_meta` on every request) or a 2025 version (no envelope). */
@@ -172,13 +176,24 @@ export interface TestClient {
 // ——— the server ———
 
 const listFiles = (dir: string): string[] =>
-  existsSync(dir) ? readdirSync(dir).filter((file) => SOURCE_FILE.test(file) && !file.endsWith(".d.ts")).sort().map((file) => join(dir, file)) : [];
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((file) => SOURCE_FILE.test(file) && !file.endsWith(".d.ts"))
+        .sort()
+        .map((file) => join(dir, file))
+    : [];
 
 const listFilesDeep = (dir: string): string[] =>
   existsSync(dir)
     ? readdirSync(dir, { withFileTypes: true })
         .sort((a, b) => (a.name < b.name ? -1 : 1))
-        .flatMap((entry) => (entry.isDirectory() ? listFilesDeep(join(dir, entry.name)) : SOURCE_FILE.test(entry.name) ? [join(dir, entry.name)] : []))
+        .flatMap((entry) =>
+          entry.isDirectory()
+            ? listFilesDeep(join(dir, entry.name))
+            : SOURCE_FILE.test(entry.name)
+              ? [join(dir, entry.name)]
+              : [],
+        )
     : [];
 
 /** Nitro's file-based routing: `mcp.post.ts` → POST /mcp, `connect/[code].get.ts` → GET /connect/:code, `[...].ts` → /**. */
@@ -189,7 +204,9 @@ function routeOf(routesDir: string, file: string): { route: string; method?: str
   const segments = path
     .split("/")
     .filter((segment, index, all) => !(segment === "index" && index === all.length - 1))
-    .map((segment) => (segment === "[...]" ? "**" : segment.replace(/^\[\.\.\.(\w+)\]$/, "**:$1").replace(/\[(\w+)\]/g, ":$1")));
+    .map((segment) =>
+      segment === "[...]" ? "**" : segment.replace(/^\[\.\.\.(\w+)\]$/, "**:$1").replace(/\[(\w+)\]/g, ":$1"),
+    );
   return { route: `/${segments.join("/")}`, method };
 }
 
@@ -255,7 +272,10 @@ async function startServer(options: TestServerOptions): Promise<TestServer> {
   captureLog();
   const logStart = logged!.length;
   // As Nitro scans: the source dir, nitro.config.ts's scan dirs (`server/`), then the test's; plugins listed in nitro.config.ts first.
-  const scanDirs = [ROOT, ...[...(nitroConfig.scanDirs ?? []), ...(options.scanDirs ?? [])].map((dir) => resolve(ROOT, dir!))];
+  const scanDirs = [
+    ROOT,
+    ...[...(nitroConfig.scanDirs ?? []), ...(options.scanDirs ?? [])].map((dir) => resolve(ROOT, dir!)),
+  ];
   const definitionFiles = options.definitions
     ? options.definitions.map((file) => resolve(ROOT, file))
     : KINDS.flatMap((kind) => scanDirs.flatMap((dir) => listFiles(join(dir, kind))));
@@ -263,7 +283,10 @@ async function startServer(options: TestServerOptions): Promise<TestServer> {
   const { handler, app } = await withServerEnvironment(options.env, async () => {
     const setup: ServerSetup = {
       // nitro.config.ts's runtime config, with the NITRO_* variables applied by Nitro's own function.
-      runtimeConfig: applyEnv({ mcp: { ...(await featureSettingDefaults()), ...(nitroConfig.runtimeConfig!.mcp as object) } }, { prefix: "NITRO_", altPrefix: "_", envExpansion: false }),
+      runtimeConfig: applyEnv(
+        { mcp: { ...(await featureSettingDefaults()), ...(nitroConfig.runtimeConfig!.mcp as object) } },
+        { prefix: "NITRO_", altPrefix: "_", envExpansion: false },
+      ),
       definitions: { tools: [], prompts: [], resources: [] },
       features: FEATURES,
       // The skills feature's build step (its module.ts): the skill folders of the definition roots.
@@ -275,11 +298,15 @@ async function startServer(options: TestServerOptions): Promise<TestServer> {
       if (!existsSync(file)) throw new Error(`createTestServer: no definition file ${relative(ROOT, file)}`);
       const definition = ((await import(file)) as { default?: { kind?: string } }).default;
       const kind = `${definition?.kind}s` as (typeof KINDS)[number];
-      if (!KINDS.includes(kind)) throw new Error(`${relative(ROOT, file)} must default-export defineTool, definePrompt or defineResource`);
+      if (!KINDS.includes(kind))
+        throw new Error(`${relative(ROOT, file)} must default-export defineTool, definePrompt or defineResource`);
       setup.definitions[kind].push([definition, relative(ROOT, file)]);
     }
     // The skills feature's build step adds every skill file to the resources (server/features/skills/skill-resources.ts).
-    if (setup.skills.length) setup.definitions.resources.push(...((await import(join(SKILLS, "skill-resources.ts"))) as { default: Definitions }).default);
+    if (setup.skills.length)
+      setup.definitions.resources.push(
+        ...((await import(join(SKILLS, "skill-resources.ts"))) as { default: Definitions }).default,
+      );
 
     const hooks = createHooks();
     const app = createApp({
@@ -287,16 +314,23 @@ async function startServer(options: TestServerOptions): Promise<TestServer> {
         // Nitro's app gives every event `waitUntil` (a task's rounds go on after the response); on Node the work just runs on.
         event.waitUntil = () => {};
         // A streamed request's body, where a Node request carries it (see `stream` below).
-        if (event.context.inProcessBody !== undefined) (event.node.req as { body?: unknown }).body = event.context.inProcessBody;
+        if (event.context.inProcessBody !== undefined)
+          (event.node.req as { body?: unknown }).body = event.context.inProcessBody;
         return hooks.call("request", event);
       },
       onAfterResponse: (event, response) => hooks.call("afterResponse", event, response),
     });
     const router = createRouter({ preemptive: true });
-    const routes = scanDirs.flatMap((dir) => listFilesDeep(join(dir, "routes")).map((file) => ({ ...routeOf(join(dir, "routes"), file), file })));
-    for (const { route, method, file } of routes) router.use(route, ((await import(file)) as { default: EventHandler }).default, method as "get" | undefined);
+    const routes = scanDirs.flatMap((dir) =>
+      listFilesDeep(join(dir, "routes")).map((file) => ({ ...routeOf(join(dir, "routes"), file), file })),
+    );
+    for (const { route, method, file } of routes)
+      router.use(route, ((await import(file)) as { default: EventHandler }).default, method as "get" | undefined);
     app.use(router.handler);
-    const plugins = [...(nitroConfig.plugins ?? []).map((file) => resolve(ROOT, file!)), ...scanDirs.flatMap((dir) => listFiles(join(dir, "plugins")))];
+    const plugins = [
+      ...(nitroConfig.plugins ?? []).map((file) => resolve(ROOT, file!)),
+      ...scanDirs.flatMap((dir) => listFiles(join(dir, "plugins"))),
+    ];
     for (const file of plugins) {
       const plugin = ((await import(file)) as { default: (nitroApp: unknown) => void }).default;
       plugin({ hooks, h3App: app, router });
@@ -307,7 +341,12 @@ async function startServer(options: TestServerOptions): Promise<TestServer> {
   const serve = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     const body = /^(?:post|put|patch)$/i.test(request.method) ? Buffer.from(await request.arrayBuffer()) : undefined;
-    return fetchNodeRequestHandler(handler, url.pathname + url.search, { method: request.method, headers: request.headers, body, host: url.host });
+    return fetchNodeRequestHandler(handler, url.pathname + url.search, {
+      method: request.method,
+      headers: request.headers,
+      body,
+      host: url.host,
+    });
   };
   // h3's plain handler hands a stream back as it is, unread; the Host header a web Request cannot carry is added.
   const streamed = toPlainHandler(app);
@@ -315,14 +354,25 @@ async function startServer(options: TestServerOptions): Promise<TestServer> {
     const url = new URL(request.url);
     const headers = { ...Object.fromEntries(request.headers), host: url.host };
     const body = /^(?:post|put|patch)$/i.test(request.method) ? await request.text() : undefined;
-    const answer = await streamed({ method: request.method, path: url.pathname + url.search, headers, context: { inProcessBody: body } });
+    const answer = await streamed({
+      method: request.method,
+      path: url.pathname + url.search,
+      headers,
+      context: { inProcessBody: body },
+    });
     return new Response(answer.body as BodyInit, { status: answer.status, headers: answer.headers });
   };
   const server: TestServer = {
     fetch: serve,
     stream,
     async post(body, headers = { "content-type": "application/json" }, path = "/mcp") {
-      const response = await serve(new Request(`http://localhost${path}`, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) }));
+      const response = await serve(
+        new Request(`http://localhost${path}`, {
+          method: "POST",
+          headers,
+          body: typeof body === "string" ? body : JSON.stringify(body),
+        }),
+      );
       return readExchange(response);
     },
     connect: (clientOptions) => createClient(server, clientOptions),
@@ -347,7 +397,11 @@ function createHooks() {
 async function readExchange(response: Response): Promise<Exchange> {
   const text = await response.text();
   const type = response.headers.get("content-type") ?? "";
-  const messages = type.startsWith("text/event-stream") ? parseSse(text) : text && type.startsWith("application/json") ? [JSON.parse(text)] : [];
+  const messages = type.startsWith("text/event-stream")
+    ? parseSse(text)
+    : text && type.startsWith("application/json")
+      ? [JSON.parse(text)]
+      : [];
   const body = messages.find((message) => "result" in message || "error" in message) as Json;
   return { status: response.status, headers: response.headers, type, messages, body, text };
 }
@@ -361,7 +415,9 @@ let nextId = 1;
 /** A value as an `Mcp-Param-*` header carries it: as is when it is visible ASCII, else in the `=?base64?…?=` sentinel. */
 function headerValue(value: string | number | boolean): string {
   const text = String(value);
-  return /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(text) && !text.startsWith("=?base64?") ? text : `=?base64?${Buffer.from(text, "utf8").toString("base64")}?=`;
+  return /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(text) && !text.startsWith("=?base64?")
+    ? text
+    : `=?base64?${Buffer.from(text, "utf8").toString("base64")}?=`;
 }
 
 /** The `Mcp-Param-*` headers a 2026-07-28 client sends with `args`: one per `x-mcp-header` property present in them. */
@@ -370,7 +426,8 @@ function paramHeaders(schema: Json | undefined, args: Json | undefined): Record<
   for (const [name, property] of Object.entries((schema?.properties ?? {}) as Json)) {
     const value = args?.[name];
     if (value === undefined || value === null) continue;
-    if (typeof property["x-mcp-header"] === "string" && typeof value !== "object") headers[`mcp-param-${property["x-mcp-header"].toLowerCase()}`] = headerValue(value);
+    if (typeof property["x-mcp-header"] === "string" && typeof value !== "object")
+      headers[`mcp-param-${property["x-mcp-header"].toLowerCase()}`] = headerValue(value);
     else if (typeof value === "object") Object.assign(headers, paramHeaders(property, value));
   }
   return headers;
@@ -401,15 +458,23 @@ function createClient(server: TestServer, options: TestClientOptions = {}): Test
 
   const request: TestClient["request"] = async (method, params = {}, requestOptions = {}) => {
     const modern = era === MODERN;
-    const envelope = modern ? meta(requestOptions.capabilities ?? options.capabilities, requestOptions.meta) : requestOptions.meta;
+    const envelope = modern
+      ? meta(requestOptions.capabilities ?? options.capabilities, requestOptions.meta)
+      : requestOptions.meta;
     const fullParams = envelope && !("_meta" in params) ? { ...params, _meta: envelope } : params;
     // A 2025 client sends its version after initialize, and no other MCP header.
     const headers: Record<string, string | undefined> = modern
       ? standardHeaders(method, params)
-      : { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": method === "initialize" ? undefined : era };
+      : {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": method === "initialize" ? undefined : era,
+        };
     if (headers["mcp-name"] !== undefined) headers["mcp-name"] = headerValue(headers["mcp-name"]); // a name or URI beyond ASCII, in base64
     Object.assign(headers, options.headers, requestOptions.headers);
-    const sent = Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const sent = Object.fromEntries(
+      Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
     return server.post({ jsonrpc: "2.0", id: requestOptions.id ?? nextId++, method, params: fullParams }, sent);
   };
 
@@ -422,7 +487,8 @@ function createClient(server: TestServer, options: TestClientOptions = {}): Test
     let retry: Json = {};
     for (let round = 1; ; round++) {
       const exchange = await request(method, { ...params, ...retry }, requestOptions);
-      if (!exchange.body) throw new Error(`${method}: no JSON-RPC response (HTTP ${exchange.status}): ${exchange.text}`);
+      if (!exchange.body)
+        throw new Error(`${method}: no JSON-RPC response (HTTP ${exchange.status}): ${exchange.text}`);
       if (exchange.body.error) throw new TestRpcError(exchange);
       const result = exchange.body.result as Json;
       if (result.resultType !== "input_required" || stopAtInputRequired) return result;
@@ -430,7 +496,10 @@ function createClient(server: TestServer, options: TestClientOptions = {}): Test
       const inputResponses: Json = {};
       for (const [key, question] of Object.entries(result.inputRequests as Json)) {
         const answer = (await answerOf(answers, question, key)) ?? (await answerOf(options.answers, question, key));
-        if (answer === undefined) throw new Error(`${method}: no answer for the input request "${key}" (${question.method}): give one in answers`);
+        if (answer === undefined)
+          throw new Error(
+            `${method}: no answer for the input request "${key}" (${question.method}): give one in answers`,
+          );
         inputResponses[key] = answer;
       }
       retry = { inputResponses, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) };

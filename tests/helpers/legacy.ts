@@ -6,7 +6,12 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  type ElicitResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { sseReader, type Json } from "./rpc";
 
 /** Every capability a 2025-11-25 client can be asked through. */
@@ -16,7 +21,11 @@ export const ALL_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: 
  * The official 1.x client on `url`, declaring `capabilities`, with a handler for each: elicitation answered by `answer`
  * (each question's params kept in `asked`), sampling with "hello", roots with one root.
  */
-export async function officialLegacyClient(url: string, answer: (params: Record<string, any>) => ElicitResult, capabilities: Record<string, object> = ALL_CAPABILITIES) {
+export async function officialLegacyClient(
+  url: string,
+  answer: (params: Record<string, any>) => ElicitResult,
+  capabilities: Record<string, object> = ALL_CAPABILITIES,
+) {
   const client = new Client({ name: "legacy-ask-test", version: "1.0.0" }, { capabilities });
   const asked: Record<string, any>[] = [];
   if (capabilities.elicitation) {
@@ -26,19 +35,28 @@ export async function officialLegacyClient(url: string, answer: (params: Record<
     });
   }
   if (capabilities.sampling) {
-    client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: "assistant", content: { type: "text", text: "hello" }, model: "test-model" }));
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+      role: "assistant",
+      content: { type: "text", text: "hello" },
+      model: "test-model",
+    }));
   }
-  if (capabilities.roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: "file:///work/project", name: "project" }] }));
+  if (capabilities.roots)
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({
+      roots: [{ uri: "file:///work/project", name: "project" }],
+    }));
   const transport = new StreamableHTTPClientTransport(new URL(url));
   await client.connect(transport);
   return { client, transport, asked };
 }
 
 /** A form answer filling the question's first field from `values`. */
-export const fillFirstField = (values: Record<string, unknown>) => (params: Record<string, any>): ElicitResult => {
-  const field = Object.keys(params.requestedSchema.properties)[0]!;
-  return { action: "accept", content: { [field]: values[field] as string } };
-};
+export const fillFirstField =
+  (values: Record<string, unknown>) =>
+  (params: Record<string, any>): ElicitResult => {
+    const field = Object.keys(params.requestedSchema.properties)[0]!;
+    return { action: "accept", content: { [field]: values[field] as string } };
+  };
 
 export const LEGACY_VERSION = "2025-11-25";
 
@@ -55,7 +73,12 @@ function headers(session: string | undefined, extra: Record<string, string> = {}
 }
 
 /** `initialize` with these capabilities (at `version`): the session id the server minted (undefined when none). */
-export async function initializeLegacy(url: string, capabilities: Json, extra: Record<string, string> = {}, version = LEGACY_VERSION): Promise<string | undefined> {
+export async function initializeLegacy(
+  url: string,
+  capabilities: Json,
+  extra: Record<string, string> = {},
+  version = LEGACY_VERSION,
+): Promise<string | undefined> {
   const response = await fetch(url, {
     method: "POST",
     headers: headers(undefined, extra),
@@ -72,15 +95,34 @@ export async function initializeLegacy(url: string, capabilities: Json, extra: R
 }
 
 /** POSTs any JSON-RPC message on a session; the status and the body, parsed when there is one. */
-export async function postLegacy(url: string, session: string | undefined, message: Json, extra: Record<string, string> = {}) {
-  const response = await fetch(url, { method: "POST", headers: headers(session, extra), body: JSON.stringify({ jsonrpc: "2.0", ...message }) });
+export async function postLegacy(
+  url: string,
+  session: string | undefined,
+  message: Json,
+  extra: Record<string, string> = {},
+) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: headers(session, extra),
+    body: JSON.stringify({ jsonrpc: "2.0", ...message }),
+  });
   const text = await response.text();
-  return { status: response.status, type: response.headers.get("content-type") ?? "", body: text ? (JSON.parse(text.replace(/^event: message\ndata: /, "")) as Json) : undefined, text };
+  return {
+    status: response.status,
+    type: response.headers.get("content-type") ?? "",
+    body: text ? (JSON.parse(text.replace(/^event: message\ndata: /, "")) as Json) : undefined,
+    text,
+  };
 }
 
 /** Answers one of the server's questions (a JSON-RPC response). */
-export const answerLegacy = (url: string, session: string | undefined, id: unknown, result: Json, extra: Record<string, string> = {}) =>
-  postLegacy(url, session, { id, result }, extra);
+export const answerLegacy = (
+  url: string,
+  session: string | undefined,
+  id: unknown,
+  result: Json,
+  extra: Record<string, string> = {},
+) => postLegacy(url, session, { id, result }, extra);
 
 /** A call whose response is read message by message: the server's questions, then the final response. */
 export interface OpenCall {
@@ -91,7 +133,13 @@ export interface OpenCall {
   final(): Promise<Json | undefined>;
 }
 
-export async function openLegacyCall(url: string, session: string | undefined, name: string, args: Json, extra: Record<string, string> = {}): Promise<OpenCall> {
+export async function openLegacyCall(
+  url: string,
+  session: string | undefined,
+  name: string,
+  args: Json,
+  extra: Record<string, string> = {},
+): Promise<OpenCall> {
   const id = nextId++;
   const response = await fetch(url, {
     method: "POST",
@@ -110,7 +158,11 @@ export async function openLegacyCall(url: string, session: string | undefined, n
       if (isStream && frameEnd >= 0) {
         const frame = buffer.slice(0, frameEnd);
         buffer = buffer.slice(frameEnd + 2);
-        const data = frame.split("\n").filter((line) => line.startsWith("data: ")).map((line) => line.slice(6)).join("\n");
+        const data = frame
+          .split("\n")
+          .filter((line) => line.startsWith("data: "))
+          .map((line) => line.slice(6))
+          .join("\n");
         if (data) return JSON.parse(data) as Json;
         continue;
       }
@@ -125,7 +177,8 @@ export async function openLegacyCall(url: string, session: string | undefined, n
     }
   };
   const final = async () => {
-    for (let message = await next(); message; message = await next()) if ("result" in message || "error" in message) return message;
+    for (let message = await next(); message; message = await next())
+      if ("result" in message || "error" in message) return message;
     return undefined;
   };
   return { id, next, final };
@@ -134,9 +187,17 @@ export async function openLegacyCall(url: string, session: string | undefined, n
 /** GET /mcp on a session (the 2025-11-25 stream of resource updates): the response, and its messages as they arrive when it is one. */
 export async function openLegacyStream(url: string, session: string | undefined, extra: Record<string, string> = {}) {
   const response = await fetch(url, {
-    headers: { accept: "text/event-stream", "mcp-protocol-version": LEGACY_VERSION, ...(session === undefined ? {} : { "mcp-session-id": session }), ...extra },
+    headers: {
+      accept: "text/event-stream",
+      "mcp-protocol-version": LEGACY_VERSION,
+      ...(session === undefined ? {} : { "mcp-session-id": session }),
+      ...extra,
+    },
   });
-  return { response, stream: response.headers.get("content-type")?.startsWith("text/event-stream") ? sseReader(response) : undefined };
+  return {
+    response,
+    stream: response.headers.get("content-type")?.startsWith("text/event-stream") ? sseReader(response) : undefined,
+  };
 }
 
 /** The URIs of the `notifications/resources/updated` a client heard, in order, and a wait for the next one of a URI. */
@@ -174,7 +235,11 @@ export function heardUpdates() {
  * moment after `resources/subscribe` is answered, so a first change may come before the stream follows it: each
  * attempt waits a bounded time, and only the total number of attempts can fail the test.
  */
-export async function changeUntilHeard(heard: ReturnType<typeof heardUpdates>, uri: string, change: () => Promise<unknown>): Promise<void> {
+export async function changeUntilHeard(
+  heard: ReturnType<typeof heardUpdates>,
+  uri: string,
+  change: () => Promise<unknown>,
+): Promise<void> {
   for (let attempt = 0; attempt < 60; attempt++) {
     const from = heard.uris.length;
     await change();

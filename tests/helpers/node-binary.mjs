@@ -28,7 +28,9 @@ export function nodeBinary(version, root = process.cwd()) {
   console.error(`[node] fetching ${name} from the npm registry…`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  execFileSync("npm", ["pack", name, "--pack-destination", dir, "--silent"], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("npm", ["pack", name, "--pack-destination", dir, "--silent"], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const tarball = readdirSync(dir).find((file) => file.endsWith(".tgz"));
   if (!tarball) throw new Error(`npm pack ${name} produced no tarball`);
   execFileSync("tar", ["-xzf", join(dir, tarball), "-C", dir]);

@@ -36,7 +36,12 @@ class CookieJar {
   }
 }
 
-const unescapeHtml = (text: string) => text.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#x2F;/g, "/").replace(/&#39;/g, "'");
+const unescapeHtml = (text: string) =>
+  text
+    .replace(/&amp;/g, "&")
+    .replace(/&quot;/g, '"')
+    .replace(/&#x2F;/g, "/")
+    .replace(/&#39;/g, "'");
 
 /**
  * Signs in on the authorization server's development login page and consents, as a person would
@@ -49,7 +54,11 @@ export async function completeDevLogin(authorizationUrl: URL, login = "alice"): 
   let init: RequestInit = {};
   for (let step = 0; step < 12; step++) {
     const cookie = jar.header(url);
-    const response = await fetch(url, { ...init, redirect: "manual", headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) } });
+    const response = await fetch(url, {
+      ...init,
+      redirect: "manual",
+      headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) },
+    });
     jar.store(response);
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel();
@@ -61,7 +70,8 @@ export async function completeDevLogin(authorizationUrl: URL, login = "alice"): 
     const page = await response.text();
     const action = /<form[^>]*action="([^"]+)"[^>]*method="post"/i.exec(page)?.[1];
     const prompt = /name="prompt" value="([^"]+)"/.exec(page)?.[1];
-    if (response.status !== 200 || !action || !prompt) throw new Error(`login page ${response.status} at ${url}: ${page.slice(0, 300)}`);
+    if (response.status !== 200 || !action || !prompt)
+      throw new Error(`login page ${response.status} at ${url}: ${page.slice(0, 300)}`);
     const form = new URLSearchParams({ prompt, ...(prompt === "login" ? { login, password: "any" } : {}) });
     url = new URL(unescapeHtml(action), url);
     init = { method: "POST", body: form.toString(), headers: { "content-type": "application/x-www-form-urlencoded" } };
@@ -85,7 +95,13 @@ export class DevLoginProvider implements OAuthClientProvider {
     return CALLBACK;
   }
   get clientMetadata() {
-    return { client_name: "template tests", redirect_uris: [CALLBACK], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" };
+    return {
+      client_name: "template tests",
+      redirect_uris: [CALLBACK],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
   }
   state() {
     return (this.saved.state = crypto.randomUUID());
@@ -122,10 +138,18 @@ export class DevLoginProvider implements OAuthClientProvider {
 }
 
 /** An access token from the client-credentials grant (`m2m-client`: a JWT; `m2m-opaque-client`: opaque). */
-export async function clientCredentialsToken(issuer: string, client: { id: string; secret: string }, scope: string, resource: string): Promise<string> {
+export async function clientCredentialsToken(
+  issuer: string,
+  client: { id: string; secret: string },
+  scope: string,
+  resource: string,
+): Promise<string> {
   const response = await fetch(`${issuer}/token`, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${btoa(`${client.id}:${client.secret}`)}` },
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      authorization: `Basic ${btoa(`${client.id}:${client.secret}`)}`,
+    },
     body: new URLSearchParams({ grant_type: "client_credentials", scope, resource }),
   });
   const body = (await response.json()) as { access_token?: string };
@@ -134,17 +158,28 @@ export async function clientCredentialsToken(issuer: string, client: { id: strin
 }
 
 /** Revokes an opaque token at the authorization server, as its client. */
-export async function revokeToken(issuer: string, client: { id: string; secret: string }, token: string): Promise<void> {
+export async function revokeToken(
+  issuer: string,
+  client: { id: string; secret: string },
+  token: string,
+): Promise<void> {
   const response = await fetch(`${issuer}/token/revocation`, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${btoa(`${client.id}:${client.secret}`)}` },
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      authorization: `Basic ${btoa(`${client.id}:${client.secret}`)}`,
+    },
     body: new URLSearchParams({ token }),
   });
   if (!response.ok) throw new Error(`revocation failed: ${response.status}`);
 }
 
 /** A JWT signed by the test with `key` (a private JWK), for claims and headers a real server would not issue. */
-export async function signToken(key: Record<string, unknown>, claims: JWTPayload, header: Record<string, unknown> = {}): Promise<string> {
+export async function signToken(
+  key: Record<string, unknown>,
+  claims: JWTPayload,
+  header: Record<string, unknown> = {},
+): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ iat: now, exp: now + 300, ...claims })
     .setProtectedHeader({ alg: key.alg as string, kid: key.kid as string, typ: "at+jwt", ...header })
@@ -165,9 +200,23 @@ export interface TestIssuer {
  * Every kind of token a server must answer with 401 invalid_token, each made at test time from `current()`;
  * `foreignKey` makes a key the issuer does not publish.
  */
-export function badTokens(current: () => TestIssuer, foreignKey: () => Promise<Record<string, unknown>>): [string, () => Promise<string>][] {
+export function badTokens(
+  current: () => TestIssuer,
+  foreignKey: () => Promise<Record<string, unknown>>,
+): [string, () => Promise<string>][] {
   const token = (claims: JWTPayload = {}, header: Record<string, unknown> = {}, key = current().key) =>
-    signToken(key, { iss: current().issuer, aud: current().resource, sub: "alice", scope: "fixtures:read fixtures:write", client_id: "c", ...claims }, header);
+    signToken(
+      key,
+      {
+        iss: current().issuer,
+        aud: current().resource,
+        sub: "alice",
+        scope: "fixtures:read fixtures:write",
+        client_id: "c",
+        ...claims,
+      },
+      header,
+    );
   return [
     ["expired", () => token({ exp: Math.floor(Date.now() / 1000) - 60 })],
     ["not yet valid", () => token({ nbf: Math.floor(Date.now() / 1000) + 60 })],
@@ -175,16 +224,32 @@ export function badTokens(current: () => TestIssuer, foreignKey: () => Promise<R
     ["for another resource", () => token({ aud: "https://other.example/mcp" })],
     ["an ID token (typ JWT, audience a client)", () => token({ aud: "some-client" }, { typ: "JWT" })],
     ["of another type", () => token({}, { typ: "dpop+jwt" })],
-    ["without a signature (alg none)", async () => {
-      const claims = { iss: current().issuer, aud: current().resource, sub: "alice", exp: Math.floor(Date.now() / 1000) + 60 };
-      return `${btoa(JSON.stringify({ alg: "none", typ: "at+jwt" }))}.${btoa(JSON.stringify(claims))}.`.replace(/=/g, "");
-    }],
-    ["HMAC-signed with the public key as the secret", async () => {
-      const { d: _private, ...publicKey } = current().key;
-      return signToken({ kty: "oct", k: btoa(JSON.stringify(publicKey)).replace(/=/g, ""), alg: "HS256", kid: publicKey.kid }, { iss: current().issuer, aud: current().resource, sub: "alice" });
-    }],
+    [
+      "without a signature (alg none)",
+      async () => {
+        const claims = {
+          iss: current().issuer,
+          aud: current().resource,
+          sub: "alice",
+          exp: Math.floor(Date.now() / 1000) + 60,
+        };
+        return `${btoa(JSON.stringify({ alg: "none", typ: "at+jwt" }))}.${btoa(JSON.stringify(claims))}.`.replace(
+          /=/g,
+          "",
+        );
+      },
+    ],
+    [
+      "HMAC-signed with the public key as the secret",
+      async () => {
+        const { d: _private, ...publicKey } = current().key;
+        return signToken(
+          { kty: "oct", k: btoa(JSON.stringify(publicKey)).replace(/=/g, ""), alg: "HS256", kid: publicKey.kid },
+          { iss: current().issuer, aud: current().resource, sub: "alice" },
+        );
+      },
+    ],
     ["signed by a key the issuer does not publish", async () => token({}, {}, await foreignKey())],
     ["an opaque token nobody issued", async () => "opaque-token-nobody-issued"],
   ];
 }
-

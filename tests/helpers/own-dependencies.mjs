@@ -16,11 +16,17 @@ import { join } from "node:path";
  */
 export function ensureOwnDependencies(dir, { node } = {}) {
   const stamp = join(dir, "node_modules", ".package-lock.sha256");
-  const hash = createHash("sha256").update(readFileSync(join(dir, "package-lock.json"))).digest("hex");
+  const hash = createHash("sha256")
+    .update(readFileSync(join(dir, "package-lock.json")))
+    .digest("hex");
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === hash) return;
   console.error(`installing the packages of ${dir} (npm ci there)`);
   const env = node ? { ...process.env, PATH: `${join(node, "..")}:${process.env.PATH}` } : process.env;
   // npm's own output goes to stderr: stdout may carry a report.
-  execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, env, stdio: ["ignore", process.stderr, "inherit"] });
+  execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd: dir,
+    env,
+    stdio: ["ignore", process.stderr, "inherit"],
+  });
   writeFileSync(stamp, hash);
 }

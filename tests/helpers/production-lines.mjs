@@ -17,7 +17,10 @@ function sources(root, dir) {
 }
 
 /** @param {string} root the checkout @returns {string[]} */
-export const productionFiles = (root) => [...["server", "routes", "utils"].flatMap((dir) => sources(root, dir)), "nitro.config.ts"];
+export const productionFiles = (root) => [
+  ...["server", "routes", "utils"].flatMap((dir) => sources(root, dir)),
+  "nitro.config.ts",
+];
 
 /** @param {string} root the checkout @returns {number} */
 export const productionLines = (root) =>

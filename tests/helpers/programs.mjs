@@ -42,7 +42,8 @@ export function findProgram(program) {
 }
 
 /** @param {Program} program */
-export const howToInstall = (program) => `Debian: apt-get install ${PROGRAMS[program].debian}; macOS: ${PROGRAMS[program].macos}`;
+export const howToInstall = (program) =>
+  `Debian: apt-get install ${PROGRAMS[program].debian}; macOS: ${PROGRAMS[program].macos}`;
 
 /**
  * The path of `program`; throws, saying how to install it, when it is missing.
@@ -76,11 +77,16 @@ function installMissing() {
     throw new Error(`missing ${missing.join(", ")}: install them as root (apt-get install ${packages.join(" ")})`);
   }
   console.log(`[programs] installing Debian's ${packages.join(", ")}…`);
-  const run = (/** @type {string[]} */ args) => execFileSync("apt-get", args, { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  const run = (/** @type {string[]} */ args) =>
+    execFileSync("apt-get", args, {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
   run(["update", "-qq"]);
   run(["install", "-y", "-qq", "--no-install-recommends", ...packages]);
   const stillMissing = missing.filter((program) => !findProgram(program));
-  if (stillMissing.length) throw new Error(`installed ${packages.join(", ")}, but ${stillMissing.join(", ")} is still not on PATH`);
+  if (stillMissing.length)
+    throw new Error(`installed ${packages.join(", ")}, but ${stillMissing.join(", ")} is still not on PATH`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === "--install") installMissing();

@@ -34,7 +34,14 @@ export function standardHeaders(method: string, params: Json = {}): Record<strin
     "mcp-protocol-version": PROTOCOL_VERSION,
     "mcp-method": method,
   };
-  const name = { "tools/call": params.name, "prompts/get": params.name, "resources/read": params.uri, "tasks/get": params.taskId, "tasks/update": params.taskId, "tasks/cancel": params.taskId }[method];
+  const name = {
+    "tools/call": params.name,
+    "prompts/get": params.name,
+    "resources/read": params.uri,
+    "tasks/get": params.taskId,
+    "tasks/update": params.taskId,
+    "tasks/cancel": params.taskId,
+  }[method];
   if (name !== undefined) headers["mcp-name"] = String(name);
   return headers;
 }
@@ -74,7 +81,13 @@ export async function post(url: string, method: string, params: Json = {}, optio
 export function parseSse(text: string): Json[] {
   return text
     .split("\n\n")
-    .map((frame) => frame.split("\n").filter((line) => line.startsWith("data: ")).map((line) => line.slice(6)).join("\n"))
+    .map((frame) =>
+      frame
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .map((line) => line.slice(6))
+        .join("\n"),
+    )
     .filter(Boolean)
     .map((data) => JSON.parse(data));
 }
@@ -115,10 +128,21 @@ export function sseReader(response: Response): { next(): Promise<Json | undefine
  * Opens a `subscriptions/listen` stream asking for `notifications`, through `send` (`fetch`, or an in-process
  * server's `stream`), and reads its first message (the acknowledgement, or the error).
  */
-export async function openListen(send: (request: Request) => Promise<Response>, url: string, notifications: Json, headers: Record<string, string> = {}) {
+export async function openListen(
+  send: (request: Request) => Promise<Response>,
+  url: string,
+  notifications: Json,
+  headers: Record<string, string> = {},
+) {
   const id = `listen-${crypto.randomUUID()}`;
   const body = { jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications, _meta: meta() } };
-  const response = await send(new Request(url, { method: "POST", headers: { ...standardHeaders("subscriptions/listen"), ...headers }, body: JSON.stringify(body) }));
+  const response = await send(
+    new Request(url, {
+      method: "POST",
+      headers: { ...standardHeaders("subscriptions/listen"), ...headers },
+      body: JSON.stringify(body),
+    }),
+  );
   const stream = sseReader(response);
   return { id, response, stream, first: await stream.next() };
 }

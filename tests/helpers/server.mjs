@@ -123,7 +123,12 @@ export async function startProcess({ command, args, env, ready, timeoutMs = 15_0
   };
 }
 
-const baseEnv = (env = {}) => ({ PATH: process.env.PATH, HOME: process.env.HOME, NITRO_MCP_STATE_SECRET: TEST_SECRET, ...env });
+const baseEnv = (env = {}) => ({
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  NITRO_MCP_STATE_SECRET: TEST_SECRET,
+  ...env,
+});
 
 /**
  * A Node build (the fixture build unless `output` says otherwise), or another Node entry.
@@ -133,7 +138,11 @@ const baseEnv = (env = {}) => ({ PATH: process.env.PATH, HOME: process.env.HOME,
 export function startServer(options = {}) {
   return startProcess({
     command: process.execPath,
-    args: [...(options.nodeArgs ?? []), options.entry ?? `${options.output ?? OUTPUT.fixtures}/server/index.mjs`, ...(options.args ?? [])],
+    args: [
+      ...(options.nodeArgs ?? []),
+      options.entry ?? `${options.output ?? OUTPUT.fixtures}/server/index.mjs`,
+      ...(options.args ?? []),
+    ],
     env: { HOST: "127.0.0.1", PORT: "0", ...baseEnv(options.env) },
     ready: /Listening on (http:\/\/\S+)/,
     keepOutput: options.keepOutput,

@@ -29,7 +29,11 @@ export default class SummaryReporter implements Reporter {
         }
       }
     }
-    const lines = [...skippedFor].map(([needs, count]) => `skipped: ${count} ${count === 1 ? "test needs" : "tests need"} ${needs}`);
-    console.log(["", ...lines, `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`].join("\n"));
+    const lines = [...skippedFor].map(
+      ([needs, count]) => `skipped: ${count} ${count === 1 ? "test needs" : "tests need"} ${needs}`,
+    );
+    console.log(
+      ["", ...lines, `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`].join("\n"),
+    );
   }
 }

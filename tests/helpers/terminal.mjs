@@ -69,13 +69,28 @@ export function openTerminal(command, { cwd = process.cwd(), env = {}, width = 2
   // The program inherits the environment of the tmux server, started by the first call below.
   const serverEnv = { ...process.env, TMUX: undefined, ...env };
   const run = (/** @type {string[]} */ args) =>
-    execFileSync(tmux, ["-S", join(folder, "socket"), "-f", join(folder, "tmux.conf"), ...args], { encoding: "utf8", env: serverEnv });
+    execFileSync(tmux, ["-S", join(folder, "socket"), "-f", join(folder, "tmux.conf"), ...args], {
+      encoding: "utf8",
+      env: serverEnv,
+    });
 
   // The exit status comes from a shell that waits for the program and writes it down: tmux's own
   // (#{pane_dead_status}) can stay unknown for seconds, with the program left unreaped.
   const statusFile = join(folder, "status");
   const waitAndRecord = ["sh", "-c", `"$@"; echo "$?" > ${shellQuote(statusFile)}`, "sh", ...command];
-  run(["new-session", "-d", "-s", session, "-x", String(width), "-y", String(height), "-c", cwd, waitAndRecord.map(shellQuote).join(" ")]);
+  run([
+    "new-session",
+    "-d",
+    "-s",
+    session,
+    "-x",
+    String(width),
+    "-y",
+    String(height),
+    "-c",
+    cwd,
+    waitAndRecord.map(shellQuote).join(" "),
+  ]);
 
   /** null while the program runs, then its exit status (128 + the signal's number if a signal ended it). */
   const exitStatus = () => {
@@ -88,7 +103,8 @@ export function openTerminal(command, { cwd = process.cwd(), env = {}, width = 2
       .map((line) => line.trimEnd())
       .join("\n")
       .trimEnd();
-  const screenForError = () => `\n----- terminal -----\n${transcript().split("\n").slice(-height).join("\n")}\n--------------------`;
+  const screenForError = () =>
+    `\n----- terminal -----\n${transcript().split("\n").slice(-height).join("\n")}\n--------------------`;
 
   /** Where the next waitFor starts looking: the end of the previous match. */
   let cursor = 0;
@@ -122,7 +138,8 @@ export function openTerminal(command, { cwd = process.cwd(), env = {}, width = 2
       const deadline = Date.now() + timeoutMs;
       for (let status = exitStatus(); ; status = exitStatus()) {
         if (status !== null) return status;
-        if (Date.now() > deadline) throw new Error(`The program did not exit within ${timeoutMs} ms.${screenForError()}`);
+        if (Date.now() > deadline)
+          throw new Error(`The program did not exit within ${timeoutMs} ms.${screenForError()}`);
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
     },

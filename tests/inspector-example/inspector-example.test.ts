@@ -75,80 +75,90 @@ async function openTool(page: Page, tool: string): Promise<void> {
 const results = (page: Page): Locator => page.getByText("Results", { exact: true }).locator("xpath=ancestor::*[3]");
 
 // The 2025 era is asked over the message bus (server/features/message-bus): without it, only the 2026 era can be.
-describe.each(hasFeature("message-bus") ? (["modern", "legacy"] as const) : (["modern"] as const))("the MCP Inspector, %s era", needs("chromium"), (era) => {
-  let server: RunningServer;
-  let inspector: RunningServer & { home: string };
-  let browser: Browser;
-  let page: Page;
+describe.each(hasFeature("message-bus") ? (["modern", "legacy"] as const) : (["modern"] as const))(
+  "the MCP Inspector, %s era",
+  needs("chromium"),
+  (era) => {
+    let server: RunningServer;
+    let inspector: RunningServer & { home: string };
+    let browser: Browser;
+    let page: Page;
 
-  beforeAll(async () => {
-    ensureOwnDependencies(HERE, { node: nodeBinary(MODERN_NODE) });
-    server = await startServer({ output: OUTPUT.product });
-    inspector = await startInspector(server.url, era);
-    browser = await launchChromium();
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await inspector?.stop();
-    if (inspector) rmSync(inspector.home, { recursive: true, force: true });
-    await server?.stop();
-  });
+    beforeAll(async () => {
+      ensureOwnDependencies(HERE, { node: nodeBinary(MODERN_NODE) });
+      server = await startServer({ output: OUTPUT.product });
+      inspector = await startInspector(server.url, era);
+      browser = await launchChromium();
+    }, 180_000);
+    afterAll(async () => {
+      await browser?.close();
+      await inspector?.stop();
+      if (inspector) rmSync(inspector.home, { recursive: true, force: true });
+      await server?.stop();
+    });
 
-  beforeAll(async () => {
-    page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
-    page.setDefaultTimeout(10_000);
-  });
-  // What the page showed when a step failed, for the person reading the failure.
-  afterEach(async (context) => {
-    if (context.task.result?.state !== "fail") return;
-    mkdirSync(join(ROOT, "tests/.runs"), { recursive: true });
-    await page.screenshot({ path: join(ROOT, "tests/.runs", `inspector-${era}-${context.task.name.split(":")[0]}.png`) });
-  });
+    beforeAll(async () => {
+      page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
+      page.setDefaultTimeout(10_000);
+    });
+    // What the page showed when a step failed, for the person reading the failure.
+    afterEach(async (context) => {
+      if (context.task.result?.state !== "fail") return;
+      mkdirSync(join(ROOT, "tests/.runs"), { recursive: true });
+      await page.screenshot({
+        path: join(ROOT, "tests/.runs", `inspector-${era}-${context.task.name.split(":")[0]}.png`),
+      });
+    });
 
-  it("connects in its era", async () => {
-    await page.goto(inspector.base);
-    await connect(page);
-    await expect.poll(() => page.locator("body").innerText()).toContain(era === "modern" ? "MCP 2026-07-28" : "MCP 2025-11-25");
-  });
+    it("connects in its era", async () => {
+      await page.goto(inspector.base);
+      await connect(page);
+      await expect
+        .poll(() => page.locator("body").innerText())
+        .toContain(era === "modern" ? "MCP 2026-07-28" : "MCP 2025-11-25");
+    });
 
-  it("delete_note: declining keeps the note, confirming deletes it", async () => {
-    await page.goto(inspector.base);
-    await openTool(page, "delete_note");
-    const dialog = page.getByRole("dialog");
+    it("delete_note: declining keeps the note, confirming deletes it", async () => {
+      await page.goto(inspector.base);
+      await openTool(page, "delete_note");
+      const dialog = page.getByRole("dialog");
 
-    await page.getByRole("textbox", { name: "note_id" }).fill("12");
-    await page.getByRole("button", { name: "Execute Tool" }).click();
-    await expect.poll(() => dialog.innerText()).toContain('Delete note 12 ("Conference talk")? This cannot be undone.');
-    await dialog.getByRole("button", { name: "Decline" }).click();
-    await expect.poll(() => results(page).innerText()).toMatch(/Kept note 12/);
+      await page.getByRole("textbox", { name: "note_id" }).fill("12");
+      await page.getByRole("button", { name: "Execute Tool" }).click();
+      await expect
+        .poll(() => dialog.innerText())
+        .toContain('Delete note 12 ("Conference talk")? This cannot be undone.');
+      await dialog.getByRole("button", { name: "Decline" }).click();
+      await expect.poll(() => results(page).innerText()).toMatch(/Kept note 12/);
 
-    await page.getByRole("button", { name: "Close results" }).click();
-    await page.getByRole("textbox", { name: "note_id" }).fill("12");
-    await page.getByRole("button", { name: "Execute Tool" }).click();
-    await expect.poll(() => dialog.innerText()).toContain("Delete note 12");
-    await dialog.getByRole("checkbox").check();
-    await dialog.getByRole("button", { name: "Submit" }).click();
-    await expect.poll(() => results(page).innerText()).toMatch(/Deleted note 12/);
-  });
+      await page.getByRole("button", { name: "Close results" }).click();
+      await page.getByRole("textbox", { name: "note_id" }).fill("12");
+      await page.getByRole("button", { name: "Execute Tool" }).click();
+      await expect.poll(() => dialog.innerText()).toContain("Delete note 12");
+      await dialog.getByRole("checkbox").check();
+      await dialog.getByRole("button", { name: "Submit" }).click();
+      await expect.poll(() => results(page).innerText()).toMatch(/Deleted note 12/);
+    });
 
-  it("wizard: three rounds, one question each, then the summary", async () => {
-    await page.goto(inspector.base);
-    await openTool(page, "wizard");
-    const dialog = page.getByRole("dialog");
-    await page.getByRole("button", { name: "Execute Tool" }).click();
+    it("wizard: three rounds, one question each, then the summary", async () => {
+      await page.goto(inspector.base);
+      await openTool(page, "wizard");
+      const dialog = page.getByRole("dialog");
+      await page.getByRole("button", { name: "Execute Tool" }).click();
 
-    await expect.poll(() => dialog.innerText()).toContain("Step 1 of 3");
-    await dialog.getByRole("textbox").first().fill("Ada");
-    await dialog.getByRole("button", { name: "Submit" }).click();
+      await expect.poll(() => dialog.innerText()).toContain("Step 1 of 3");
+      await dialog.getByRole("textbox").first().fill("Ada");
+      await dialog.getByRole("button", { name: "Submit" }).click();
 
-    await expect.poll(() => dialog.innerText()).toContain("Step 2 of 3: Ada, pick a colour.");
-    await dialog.locator("input[aria-haspopup=listbox]").click();
-    await page.getByRole("option", { name: "green" }).click();
-    await dialog.getByRole("button", { name: "Submit" }).click();
+      await expect.poll(() => dialog.innerText()).toContain("Step 2 of 3: Ada, pick a colour.");
+      await dialog.locator("input[aria-haspopup=listbox]").click();
+      await page.getByRole("option", { name: "green" }).click();
+      await dialog.getByRole("button", { name: "Submit" }).click();
 
-    await expect.poll(() => dialog.innerText()).toContain("Step 3 of 3");
-    await dialog.locator("input[inputmode=decimal]").fill("4");
-    await dialog.getByRole("button", { name: "Submit" }).click();
-    await expect.poll(() => results(page).innerText()).toContain("All set, Ada: a green one, size 4.");
-  });
-});
+      await expect.poll(() => dialog.innerText()).toContain("Step 3 of 3");
+      await dialog.locator("input[inputmode=decimal]").fill("4");
+      await dialog.getByRole("button", { name: "Submit" }).click();
+      await expect.poll(() => results(page).innerText()).toContain("All set, Ada: a green one, size 4.");
+    });
+  },
+);

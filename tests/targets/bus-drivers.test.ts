@@ -94,7 +94,9 @@ function describeDriver(name: string, options: { skip?: boolean }, start: () => 
     it("refuses a message over the size limit, and a subscription past the limit per channel", async () => {
       const name = channel();
       await expect(drivers.a.publish(name, "alice", "x".repeat(BUS_LIMITS.messageBytes))).rejects.toThrow(/limited to/);
-      const subscriptions = await Promise.all(Array.from({ length: BUS_LIMITS.subscribersPerChannel }, () => drivers.a.subscribe(name, "alice")));
+      const subscriptions = await Promise.all(
+        Array.from({ length: BUS_LIMITS.subscribersPerChannel }, () => drivers.a.subscribe(name, "alice")),
+      );
       await expect(drivers.a.subscribe(name, "alice")).rejects.toThrow(/limited to/);
       for (const subscription of subscriptions) subscription.close();
       (await drivers.a.subscribe(name, "alice")).close();
@@ -121,7 +123,9 @@ describe("the memory bus", () => {
 
   it("refuses a subscription past the limit per instance, all channels together", async () => {
     const bus = memoryBus();
-    const subscriptions = await Promise.all(Array.from({ length: BUS_LIMITS.subscriptionsPerInstance }, (_, n) => bus.subscribe(`channel-${n}`, "alice")));
+    const subscriptions = await Promise.all(
+      Array.from({ length: BUS_LIMITS.subscriptionsPerInstance }, (_, n) => bus.subscribe(`channel-${n}`, "alice")),
+    );
     await expect(bus.subscribe(channel(), "alice")).rejects.toThrow(/limited to/);
     for (const subscription of subscriptions) subscription.close();
     expect(bus.subscriberCount).toBe(0);
@@ -135,7 +139,10 @@ describeDriver("Durable Object (its rendezvous in this process)", {}, async () =
   // As an RPC stub: every call is asynchronous.
   const namespace = {
     idFromName: (name: string) => name,
-    get: (id: unknown) => ({ busPublish: async (message: string) => objectFor(String(id)).publish(message), busListen: async () => objectFor(String(id)).listen() }),
+    get: (id: unknown) => ({
+      busPublish: async (message: string) => objectFor(String(id)).publish(message),
+      busListen: async () => objectFor(String(id)).listen(),
+    }),
   };
   return {
     a: durableBus(namespace) as CountedBus,
@@ -151,10 +158,16 @@ describe("the Durable Object bus", () => {
     const restart = new AbortController();
     const busListen = async () => {
       const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-      void rendezvous.listen().pipeTo(writable, { signal: restart.signal }).catch(() => {});
+      void rendezvous
+        .listen()
+        .pipeTo(writable, { signal: restart.signal })
+        .catch(() => {});
       return readable;
     };
-    const bus = durableBus({ idFromName: (name: string) => name, get: () => ({ busPublish: async (message: string) => rendezvous.publish(message), busListen }) }) as CountedBus;
+    const bus = durableBus({
+      idFromName: (name: string) => name,
+      get: () => ({ busPublish: async (message: string) => rendezvous.publish(message), busListen }),
+    }) as CountedBus;
     const subscription = await bus.subscribe(channel(), "alice");
     const pending = subscription.next(600_000);
     restart.abort();
@@ -187,7 +200,8 @@ describeDriver("Redis", needs("redis-server"), async () => {
 describeDriver("Upstash (local stand-in of its REST API)", needs("redis-server"), async () => {
   const redis = await startRedis();
   const standIn = await startUpstashStandIn(redis.url);
-  const bus = () => upstashBus(upstash({ url: standIn.url, token: standIn.token }).getInstance!() as never) as CountedBus;
+  const bus = () =>
+    upstashBus(upstash({ url: standIn.url, token: standIn.token }).getInstance!() as never) as CountedBus;
   return {
     a: bus(),
     b: bus(),

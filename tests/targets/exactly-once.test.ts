@@ -15,9 +15,15 @@ const RETRIES = 50;
 
 /** Fires RETRIES retries of one state at once, spread over `urls`; returns how many acted and how many were refused. */
 async function race(urls: string[], key: string, state: string) {
-  const results = await Promise.all(Array.from({ length: RETRIES }, (_, i) => retryIncrement(urls[i % urls.length]!, key, state)));
-  const acted = results.filter((result) => result.body.result?.content?.[0]?.text === `Counter ${key} is now 1.`).length;
-  const refused = results.filter((result) => JSON.stringify(result.body.error) === JSON.stringify(OPAQUE_STATE_ERROR)).length;
+  const results = await Promise.all(
+    Array.from({ length: RETRIES }, (_, i) => retryIncrement(urls[i % urls.length]!, key, state)),
+  );
+  const acted = results.filter(
+    (result) => result.body.result?.content?.[0]?.text === `Counter ${key} is now 1.`,
+  ).length;
+  const refused = results.filter(
+    (result) => JSON.stringify(result.body.error) === JSON.stringify(OPAQUE_STATE_ERROR),
+  ).length;
   return { acted, refused };
 }
 
@@ -37,7 +43,10 @@ describe("exactly once", () => {
 
   it("on files (NITRO_MCP_STORAGE_DIR), on two Node instances sharing the folder", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcp-files-"));
-    const [a, b] = await Promise.all([startServer({ env: { NITRO_MCP_STORAGE_DIR: dir } }), startServer({ env: { NITRO_MCP_STORAGE_DIR: dir } })]);
+    const [a, b] = await Promise.all([
+      startServer({ env: { NITRO_MCP_STORAGE_DIR: dir } }),
+      startServer({ env: { NITRO_MCP_STORAGE_DIR: dir } }),
+    ]);
     await expectExactlyOnce([a.url, b.url]);
     await Promise.all([a.stop(), b.stop()]);
   });
@@ -63,12 +72,21 @@ describe("exactly once", () => {
     delete config.durable_objects;
     delete config.migrations;
     const dir = mkdtempSync(join(tmpdir(), "no-durable-"));
-    writeFileSync(join(dir, "wrangler.json"), JSON.stringify({ ...config, main: join(process.cwd(), OUTPUT.cloudflare, "server/index.mjs"), assets: undefined }));
+    writeFileSync(
+      join(dir, "wrangler.json"),
+      JSON.stringify({
+        ...config,
+        main: join(process.cwd(), OUTPUT.cloudflare, "server/index.mjs"),
+        assets: undefined,
+      }),
+    );
     const failure = await startWorker({ config: join(dir, "wrangler.json") }).then(
       (worker) => worker.stop().then(() => new Error("the Worker started")),
       (error: Error) => error,
     );
-    expect(failure.message).toMatch(/cannot claim a single-use requestState or keep a task atomically, which .*confirm_increment.* bind the Durable Object \$DurableObject/);
+    expect(failure.message).toMatch(
+      /cannot claim a single-use requestState or keep a task atomically, which .*confirm_increment.* bind the Durable Object \$DurableObject/,
+    );
     expect(failure.message).toMatch(/The Workers runtime failed to start/);
   }, 90_000);
 });

@@ -6,7 +6,14 @@
  */
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changeUntilHeard, heardUpdates, initializeLegacy, officialLegacyClient, openLegacyStream, postLegacy } from "../helpers/legacy";
+import {
+  changeUntilHeard,
+  heardUpdates,
+  initializeLegacy,
+  officialLegacyClient,
+  openLegacyStream,
+  postLegacy,
+} from "../helpers/legacy";
 import { needs } from "../helpers/programs.mjs";
 import { startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
 import { startInstancesCountingSubscribers } from "./redis.mjs";
@@ -23,51 +30,69 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
     stop(): Promise<void>;
   }
 
-  const change = (url: string, uri: string) => postLegacy(url, undefined, { id: 1, method: "tools/call", params: { name: "change_resource", arguments: { uri } } });
-  const subscribe = (url: string, session: string, uri: string) => postLegacy(url, session, { id: 1, method: "resources/subscribe", params: { uri } });
+  const change = (url: string, uri: string) =>
+    postLegacy(url, undefined, {
+      id: 1,
+      method: "tools/call",
+      params: { name: "change_resource", arguments: { uri } },
+    });
+  const subscribe = (url: string, session: string, uri: string) =>
+    postLegacy(url, session, { id: 1, method: "resources/subscribe", params: { uri } });
   const uniqueItem = () => `fixture://items/${crypto.randomUUID()}`;
 
   function describeInstances(name: string, options: { skip?: boolean }, start: () => Promise<Instances>) {
-    describe.skipIf(options.skip ?? false)(`2025-era resource updates across instances, ${name}`, { timeout: 60_000 }, () => {
-      let instances: Instances;
-      beforeAll(async () => {
-        instances = await start();
-      }, 180_000);
-      afterAll(() => instances?.stop());
+    describe.skipIf(options.skip ?? false)(
+      `2025-era resource updates across instances, ${name}`,
+      { timeout: 60_000 },
+      () => {
+        let instances: Instances;
+        beforeAll(async () => {
+          instances = await start();
+        }, 180_000);
+        afterAll(() => instances?.stop());
 
-      it("the official client subscribes on A and hears a change made through B", async () => {
-        const uri = uniqueItem();
-        const { client } = await officialLegacyClient(instances.a.url, () => ({ action: "cancel" }), {});
-        expect(client.getServerCapabilities()?.resources).toEqual({ subscribe: true });
-        const heard = heardUpdates();
-        client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => heard.add(notification.params.uri));
-        await client.subscribeResource({ uri });
-        await changeUntilHeard(heard, uri, () => change(instances.b.url, uri));
-        await client.close();
-      });
+        it("the official client subscribes on A and hears a change made through B", async () => {
+          const uri = uniqueItem();
+          const { client } = await officialLegacyClient(instances.a.url, () => ({ action: "cancel" }), {});
+          expect(client.getServerCapabilities()?.resources).toEqual({ subscribe: true });
+          const heard = heardUpdates();
+          client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) =>
+            heard.add(notification.params.uri),
+          );
+          await client.subscribeResource({ uri });
+          await changeUntilHeard(heard, uri, () => change(instances.b.url, uri));
+          await client.close();
+        });
 
-      it("a subscription made through B on A's session reaches A's stream; closing it lets go of the channel", async () => {
-        const uri = uniqueItem();
-        const session = (await initializeLegacy(instances.a.url, {}))!;
-        const { response, stream } = await openLegacyStream(instances.a.url, session);
-        expect(response.status).toBe(200);
-        const heard = heardUpdates();
-        const reading = (async () => {
-          for (let message = await stream!.next(); message; message = await stream!.next()) heard.add(message.params.uri);
-        })();
-        expect((await subscribe(instances.b.url, session, uri)).body!.result).toEqual({});
-        await changeUntilHeard(heard, uri, () => change(instances.b.url, uri));
-        if (instances.subscribersOf) expect(await instances.subscribersOf(uri)).toBe(1);
-        await stream!.close();
-        await reading;
-        if (instances.subscribersOf) await expect.poll(() => instances.subscribersOf!(uri), { timeout: 10_000 }).toBe(0);
-      });
-    });
+        it("a subscription made through B on A's session reaches A's stream; closing it lets go of the channel", async () => {
+          const uri = uniqueItem();
+          const session = (await initializeLegacy(instances.a.url, {}))!;
+          const { response, stream } = await openLegacyStream(instances.a.url, session);
+          expect(response.status).toBe(200);
+          const heard = heardUpdates();
+          const reading = (async () => {
+            for (let message = await stream!.next(); message; message = await stream!.next())
+              heard.add(message.params.uri);
+          })();
+          expect((await subscribe(instances.b.url, session, uri)).body!.result).toEqual({});
+          await changeUntilHeard(heard, uri, () => change(instances.b.url, uri));
+          if (instances.subscribersOf) expect(await instances.subscribersOf(uri)).toBe(1);
+          await stream!.close();
+          await reading;
+          if (instances.subscribersOf)
+            await expect.poll(() => instances.subscribersOf!(uri), { timeout: 10_000 }).toBe(0);
+        });
+      },
+    );
   }
 
-  describeInstances("two Node instances on Redis (pub/sub)", needs("redis-server"), () => startInstancesCountingSubscribers());
+  describeInstances("two Node instances on Redis (pub/sub)", needs("redis-server"), () =>
+    startInstancesCountingSubscribers(),
+  );
 
-  describeInstances("two Node instances on Upstash (its REST API, polled)", needs("redis-server"), () => startInstancesOnUpstash((env) => startServer({ env })));
+  describeInstances("two Node instances on Upstash (its REST API, polled)", needs("redis-server"), () =>
+    startInstancesOnUpstash((env) => startServer({ env })),
+  );
 
   describeInstances("the Workers build in workerd (a Durable Object per channel)", {}, async () => {
     const worker = await startWorker();

@@ -20,20 +20,39 @@ const RATE_LIMITED = -32029;
 const TOKENS = "alice:alice-token-0123456789,bob:bob-token-0123456789,carol:carol-token-0123456789";
 const as = (who: "alice" | "bob"): RpcOptions => ({ headers: { authorization: `Bearer ${who}-token-0123456789` } });
 
-const sum = (url: string, options?: RpcOptions) => post(url, "tools/call", { name: "structured_sum", arguments: { a: 1, b: 2 } }, options);
-const echo = (url: string, options?: RpcOptions) => post(url, "tools/call", { name: "limited_echo", arguments: { text: "hi" } }, options);
+const sum = (url: string, options?: RpcOptions) =>
+  post(url, "tools/call", { name: "structured_sum", arguments: { a: 1, b: 2 } }, options);
+const echo = (url: string, options?: RpcOptions) =>
+  post(url, "tools/call", { name: "limited_echo", arguments: { text: "hi" } }, options);
 
 /** A 2025-era request: no `_meta`, no mirrored headers, the version in MCP-Protocol-Version (no initialize needed). */
-const legacyCall = (url: string, name: string, args: Record<string, unknown>, extraHeaders: Record<string, string> = {}) =>
-  post(url, "tools/call", { name, arguments: args }, {
-    noMeta: true,
-    rawHeaders: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", ...extraHeaders },
-  });
+const legacyCall = (
+  url: string,
+  name: string,
+  args: Record<string, unknown>,
+  extraHeaders: Record<string, string> = {},
+) =>
+  post(
+    url,
+    "tools/call",
+    { name, arguments: args },
+    {
+      noMeta: true,
+      rawHeaders: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+        ...extraHeaders,
+      },
+    },
+  );
 
 /** Fires CONCURRENT calls at once, spread over `urls`; returns how many were served and how many refused 429. */
 async function burst(urls: string[]) {
   const results = await Promise.all(Array.from({ length: CONCURRENT }, (_, i) => sum(urls[i % urls.length]!)));
-  const served = results.filter((result) => result.status === 200 && result.body.result?.structuredContent?.sum === 3).length;
+  const served = results.filter(
+    (result) => result.status === 200 && result.body.result?.structuredContent?.sum === 3,
+  ).length;
   const refused = results.filter((result) => result.status === 429 && result.body.error?.code === RATE_LIMITED).length;
   return { served, refused };
 }
@@ -53,7 +72,10 @@ describe("exact under concurrency: 200 requests at once, a limit of 50", () => {
     await instances.stop();
   });
 
-  it("on Upstash's REST API (a local stand-in over a real Redis), across two Node instances", { ...needs("redis-server"), timeout: 60_000 }, async () => {
+  it("on Upstash's REST API (a local stand-in over a real Redis), across two Node instances", {
+    ...needs("redis-server"),
+    timeout: 60_000,
+  }, async () => {
     const redis = await startRedis();
     const upstash = await startUpstashStandIn(redis.url);
     const env = { ...global, UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token };
@@ -93,8 +115,13 @@ describe.runIf(hasFeature("sign-in"))("a definition's limit (limited_echo: 3 per
     for (const call of refused) {
       expect(Number(call.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
       expect(call.body).not.toHaveProperty("id");
-      expect(call.body).toMatchObject({ jsonrpc: "2.0", error: { code: RATE_LIMITED, data: { limit: 3, windowMs: 3_600_000 } } });
-      expect(call.body.error.message).toMatch(/^Rate limit exceeded \(calls of tool limited_echo\): at most 3 per 3600 s; retry after \d+ s$/);
+      expect(call.body).toMatchObject({
+        jsonrpc: "2.0",
+        error: { code: RATE_LIMITED, data: { limit: 3, windowMs: 3_600_000 } },
+      });
+      expect(call.body.error.message).toMatch(
+        /^Rate limit exceeded \(calls of tool limited_echo\): at most 3 per 3600 s; retry after \d+ s$/,
+      );
       expect(call.body.error.data.retryAfterMs).toBeGreaterThan(0);
     }
     // Other tools are limited by the global budget only, and another caller has its own 3.
@@ -102,17 +129,30 @@ describe.runIf(hasFeature("sign-in"))("a definition's limit (limited_echo: 3 per
     expect((await echo(server.url, as("bob"))).status).toBe(200);
   });
 
-  it.runIf(hasFeature("legacy"))("is counted from the body for a 2025-era client (429 with the request id), whatever Mcp-Name it sends", async () => {
-    const carol = { authorization: "Bearer carol-token-0123456789" };
-    const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await legacyCall(server.url, "limited_echo", { text: "hi" }, carol)).status);
-    expect(statuses).toEqual([200, 200, 200]);
-    // Headers naming another tool do not move the count off the tool the body calls.
-    const overflow = await legacyCall(server.url, "limited_echo", { text: "hi" }, { ...carol, "mcp-method": "tools/call", "mcp-name": "structured_sum" });
-    expect(overflow.status).toBe(429);
-    expect(overflow.headers.get("retry-after")).toMatch(/^\d+$/);
-    expect(overflow.body).toMatchObject({ jsonrpc: "2.0", id: overflow.id, error: { code: RATE_LIMITED, data: { limit: 3 } } });
-  });
+  it.runIf(hasFeature("legacy"))(
+    "is counted from the body for a 2025-era client (429 with the request id), whatever Mcp-Name it sends",
+    async () => {
+      const carol = { authorization: "Bearer carol-token-0123456789" };
+      const statuses = [];
+      for (let i = 0; i < 3; i++)
+        statuses.push((await legacyCall(server.url, "limited_echo", { text: "hi" }, carol)).status);
+      expect(statuses).toEqual([200, 200, 200]);
+      // Headers naming another tool do not move the count off the tool the body calls.
+      const overflow = await legacyCall(
+        server.url,
+        "limited_echo",
+        { text: "hi" },
+        { ...carol, "mcp-method": "tools/call", "mcp-name": "structured_sum" },
+      );
+      expect(overflow.status).toBe(429);
+      expect(overflow.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(overflow.body).toMatchObject({
+        jsonrpc: "2.0",
+        id: overflow.id,
+        error: { code: RATE_LIMITED, data: { limit: 3 } },
+      });
+    },
+  );
 });
 
 describe("the global limit's 429", () => {
@@ -124,7 +164,13 @@ describe("the global limit's 429", () => {
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3000);
       expect(refused.body).not.toHaveProperty("id");
-      expect(refused.body).toMatchObject({ jsonrpc: "2.0", error: { code: RATE_LIMITED, message: expect.stringMatching(/^Rate limit exceeded \(requests\): at most 1 per 3600 s; retry after \d+ s$/) } });
+      expect(refused.body).toMatchObject({
+        jsonrpc: "2.0",
+        error: {
+          code: RATE_LIMITED,
+          message: expect.stringMatching(/^Rate limit exceeded \(requests\): at most 1 per 3600 s; retry after \d+ s$/),
+        },
+      });
     }
     await server.stop();
   });
@@ -136,7 +182,8 @@ describe("anonymous callers, by address", () => {
   it("X-Forwarded-For is ignored without NITRO_MCP_TRUST_PROXY: one address, one budget", async () => {
     const server = await startServer({ env: { NITRO_MCP_RATE_LIMIT: "2/1h" } });
     const statuses = [];
-    for (const address of ["198.51.100.1", "198.51.100.2", "198.51.100.3"]) statuses.push((await sum(server.url, from(address))).status);
+    for (const address of ["198.51.100.1", "198.51.100.2", "198.51.100.3"])
+      statuses.push((await sum(server.url, from(address))).status);
     expect(statuses).toEqual([200, 200, 429]);
     await server.stop();
   });
@@ -144,7 +191,13 @@ describe("anonymous callers, by address", () => {
   it("with NITRO_MCP_TRUST_PROXY=1, the rightmost entry is the caller, and what the client wrote left of it is ignored", async () => {
     const server = await startServer({ env: { NITRO_MCP_RATE_LIMIT: "2/1h", NITRO_MCP_TRUST_PROXY: "1" } });
     const statuses = [];
-    for (const address of ["198.51.100.1", "203.0.113.9, 198.51.100.1", "198.51.100.1", "198.51.100.2", "198.51.100.2"]) {
+    for (const address of [
+      "198.51.100.1",
+      "203.0.113.9, 198.51.100.1",
+      "198.51.100.1",
+      "198.51.100.2",
+      "198.51.100.2",
+    ]) {
       statuses.push((await sum(server.url, from(address))).status);
     }
     expect(statuses).toEqual([200, 200, 429, 200, 200]);
@@ -153,17 +206,26 @@ describe("anonymous callers, by address", () => {
 });
 
 describe("Redis down", needs("redis-server"), () => {
-  for (const [mode, status] of [["open", 200], ["closed", 503]] as const) {
+  for (const [mode, status] of [
+    ["open", 200],
+    ["closed", 503],
+  ] as const) {
     it(`NITRO_MCP_RATE_LIMIT_ON_STORE_ERROR=${mode}: ${status}`, async () => {
       const redis = await startRedis();
-      const server = await startServer({ env: { REDIS_URL: redis.url, NITRO_MCP_RATE_LIMIT: "100/1h", NITRO_MCP_RATE_LIMIT_ON_STORE_ERROR: mode } });
+      const server = await startServer({
+        env: { REDIS_URL: redis.url, NITRO_MCP_RATE_LIMIT: "100/1h", NITRO_MCP_RATE_LIMIT_ON_STORE_ERROR: mode },
+      });
       expect((await sum(server.url)).status).toBe(200);
       await redis.stop();
       const during = await sum(server.url);
       expect(during.status).toBe(status);
       if (mode === "open") expect(during.body.result.structuredContent).toEqual({ sum: 3 });
       else expect(during.body.error).toEqual({ code: -32603, message: "Storage unavailable: try again shortly" });
-      await expect.poll(() => server.logs()).toMatch(mode === "open" ? /rate limit: not counting while the store fails/ : /storage unavailable \(consume\)/);
+      await expect
+        .poll(() => server.logs())
+        .toMatch(
+          mode === "open" ? /rate limit: not counting while the store fails/ : /storage unavailable \(consume\)/,
+        );
       await server.stop();
     }, 60_000);
   }

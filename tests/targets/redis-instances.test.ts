@@ -3,7 +3,14 @@
  * secret, with the rounds of each flow alternating between them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ELICITATION, askToIncrement, expectOpaqueRejection, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
+import {
+  ELICITATION,
+  askToIncrement,
+  expectOpaqueRejection,
+  readCounter,
+  retryIncrement,
+  uniqueKey,
+} from "../helpers/flows";
 import { post } from "../helpers/rpc";
 import { needs } from "../helpers/programs.mjs";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
@@ -30,9 +37,16 @@ describe("two instances sharing Redis and one secret", needs("redis-server"), ()
 
   it("completes a flow whose rounds alternate between the instances", async () => {
     let result = await ask(a);
-    const answers = [["word", { word: "Kim" }], ["color", { color: "green" }], ["size", { size: 4 }]] as const;
+    const answers = [
+      ["word", { word: "Kim" }],
+      ["color", { color: "green" }],
+      ["size", { size: 4 }],
+    ] as const;
     for (const [index, [key, content]] of answers.entries()) {
-      result = await ask(index % 2 === 0 ? b : a, { inputResponses: { [key]: { action: "accept", content } }, requestState: result.body.result.requestState });
+      result = await ask(index % 2 === 0 ? b : a, {
+        inputResponses: { [key]: { action: "accept", content } },
+        requestState: result.body.result.requestState,
+      });
     }
     expect(result.body.result.content[0].text).toBe("Kim, green, 4.");
   });
@@ -49,9 +63,16 @@ describe("two instances sharing Redis and one secret", needs("redis-server"), ()
   });
 
   it("refuses each other's states when the secrets differ", async () => {
-    const other = await startServer({ env: { REDIS_URL: instances.redis.url, NITRO_MCP_STATE_SECRET: "another-secret-0123456789abcdef012345" } });
+    const other = await startServer({
+      env: { REDIS_URL: instances.redis.url, NITRO_MCP_STATE_SECRET: "another-secret-0123456789abcdef012345" },
+    });
     const first = await ask(a);
-    expectOpaqueRejection(await ask(other, { inputResponses: { word: { action: "accept", content: { word: "x" } } }, requestState: first.body.result.requestState }));
+    expectOpaqueRejection(
+      await ask(other, {
+        inputResponses: { word: { action: "accept", content: { word: "x" } } },
+        requestState: first.body.result.requestState,
+      }),
+    );
     await other.stop();
   });
 });

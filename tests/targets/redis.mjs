@@ -25,7 +25,9 @@ export async function startRedis(options = {}) {
     : ["--appendonly", "no"];
   let child;
   const start = async () => {
-    child = spawn(binary, ["--bind", "127.0.0.1", "--port", String(port), "--save", "", ...persistence], { stdio: ["ignore", "pipe", "pipe"] });
+    child = spawn(binary, ["--bind", "127.0.0.1", "--port", String(port), "--save", "", ...persistence], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     await new Promise((resolve, reject) => {
       let output = "";
       const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 15_000);
@@ -39,7 +41,10 @@ export async function startRedis(options = {}) {
       child.once("exit", (code) => reject(new Error(`redis-server exited with ${code}:\n${output}`)));
     });
   };
-  const stop = () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM"))));
+  const stop = () =>
+    new Promise((resolve) =>
+      child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM")),
+    );
   await start();
   return { url: `redis://127.0.0.1:${port}`, stop, start };
 }
@@ -52,7 +57,10 @@ export async function startRedis(options = {}) {
  */
 export async function startInstancesOnRedis(env = {}) {
   const redis = await startRedis();
-  const [a, b] = await Promise.all([startServer({ env: { ...env, REDIS_URL: redis.url } }), startServer({ env: { ...env, REDIS_URL: redis.url } })]);
+  const [a, b] = await Promise.all([
+    startServer({ env: { ...env, REDIS_URL: redis.url } }),
+    startServer({ env: { ...env, REDIS_URL: redis.url } }),
+  ]);
   return { redis, a, b, stop: async () => (await Promise.all([a.stop(), b.stop()]), await redis.stop()) };
 }
 
@@ -62,7 +70,9 @@ export async function startInstancesOnRedis(env = {}) {
  * @returns {Promise<string>}
  */
 export async function resourceChannel(uri) {
-  const digest = Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(uri))).toString("base64url");
+  const digest = Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(uri))).toString(
+    "base64url",
+  );
   return `mcp:bus:resource-${digest}`;
 }
 
@@ -76,7 +86,8 @@ export async function startInstancesCountingSubscribers(env = {}) {
   return {
     ...instances,
     /** @param {string} uri */
-    subscribersOf: async (uri) => Number((/** @type {[string, number]} */ (await client.pubsub("NUMSUB", await resourceChannel(uri))))[1]),
+    subscribersOf: async (uri) =>
+      Number(/** @type {[string, number]} */ (await client.pubsub("NUMSUB", await resourceChannel(uri)))[1]),
     stop: async () => {
       client.disconnect();
       await instances.stop();

@@ -24,16 +24,30 @@ interface Instances {
   stop(): Promise<void>;
 }
 
-const listen = (server: RunningServer, uris: string[]) => openListen(fetch, server.url, { resourceSubscriptions: uris });
+const listen = (server: RunningServer, uris: string[]) =>
+  openListen(fetch, server.url, { resourceSubscriptions: uris });
 
 async function deleteNote(server: RunningServer, noteId: string) {
-  const first = await post(server.url, "tools/call", { name: "delete_note", arguments: { note_id: noteId } }, { capabilities: ELICITATION });
-  const params = { name: "delete_note", arguments: { note_id: noteId }, inputResponses: CONFIRM, requestState: first.body.result.requestState };
-  return (await post(server.url, "tools/call", params, { capabilities: ELICITATION })).body.result.content[0].text as string;
+  const first = await post(
+    server.url,
+    "tools/call",
+    { name: "delete_note", arguments: { note_id: noteId } },
+    { capabilities: ELICITATION },
+  );
+  const params = {
+    name: "delete_note",
+    arguments: { note_id: noteId },
+    inputResponses: CONFIRM,
+    requestState: first.body.result.requestState,
+  };
+  return (await post(server.url, "tools/call", params, { capabilities: ELICITATION })).body.result.content[0]
+    .text as string;
 }
 
 const change = async (server: RunningServer, uri: string) =>
-  expect((await post(server.url, "tools/call", { name: "change_resource", arguments: { uri } })).body.result.content[0].text).toBe(`Announced ${uri}.`);
+  expect(
+    (await post(server.url, "tools/call", { name: "change_resource", arguments: { uri } })).body.result.content[0].text,
+  ).toBe(`Announced ${uri}.`);
 
 function describeInstances(name: string, options: { skip?: boolean }, start: () => Promise<Instances>) {
   describe.skipIf(options.skip ?? false)(`resource updates across instances, ${name}`, () => {
@@ -48,18 +62,27 @@ function describeInstances(name: string, options: { skip?: boolean }, start: () 
       expect(discover.body.result.capabilities.resources).toEqual({ subscribe: true });
     });
 
-    it.runIf(EXAMPLES)("tells a client listening on A of a note deleted through B: note://{id} and notes://export", async () => {
-      const { id, first, stream } = await listen(instances.a, ["note://12", "notes://export"]);
-      expect(first?.params.notifications).toEqual({ resourceSubscriptions: ["note://12", "notes://export"] });
-      expect(await deleteNote(instances.b, "12")).toMatch(/^Deleted note 12/);
-      // Each channel is heard on its own: in any order.
-      const heard = [await stream.next(), await stream.next()].sort((x, y) => String(x?.params.uri).localeCompare(String(y?.params.uri)));
-      expect(heard).toEqual([resourceUpdated(id, "note://12"), resourceUpdated(id, "notes://export")]);
-      await stream.close();
-    });
+    it.runIf(EXAMPLES)(
+      "tells a client listening on A of a note deleted through B: note://{id} and notes://export",
+      async () => {
+        const { id, first, stream } = await listen(instances.a, ["note://12", "notes://export"]);
+        expect(first?.params.notifications).toEqual({ resourceSubscriptions: ["note://12", "notes://export"] });
+        expect(await deleteNote(instances.b, "12")).toMatch(/^Deleted note 12/);
+        // Each channel is heard on its own: in any order.
+        const heard = [await stream.next(), await stream.next()].sort((x, y) =>
+          String(x?.params.uri).localeCompare(String(y?.params.uri)),
+        );
+        expect(heard).toEqual([resourceUpdated(id, "note://12"), resourceUpdated(id, "notes://export")]);
+        await stream.close();
+      },
+    );
 
     it("carries one change to every stream listening for it, on both instances", async () => {
-      const listening = [await listen(instances.a, ["fixture://items/15"]), await listen(instances.a, ["fixture://items/15"]), await listen(instances.b, ["fixture://items/15"])];
+      const listening = [
+        await listen(instances.a, ["fixture://items/15"]),
+        await listen(instances.a, ["fixture://items/15"]),
+        await listen(instances.b, ["fixture://items/15"]),
+      ];
       await change(instances.b, "fixture://items/12");
       await change(instances.a, "fixture://items/15");
       for (const { id, stream } of listening) {
@@ -79,11 +102,17 @@ function describeInstances(name: string, options: { skip?: boolean }, start: () 
   });
 }
 
-describeInstances("two Node instances on Redis (pub/sub)", needs("redis-server"), () => startInstancesCountingSubscribers());
+describeInstances("two Node instances on Redis (pub/sub)", needs("redis-server"), () =>
+  startInstancesCountingSubscribers(),
+);
 
-describeInstances("two Node instances on Upstash (its REST API, polled)", needs("redis-server"), () => startInstancesOnUpstash((env) => startServer({ env })));
+describeInstances("two Node instances on Upstash (its REST API, polled)", needs("redis-server"), () =>
+  startInstancesOnUpstash((env) => startServer({ env })),
+);
 
-describeInstances("two Vercel function outputs on Upstash", needs("redis-server"), () => startInstancesOnUpstash((env) => startVercelOutput({ env })));
+describeInstances("two Vercel function outputs on Upstash", needs("redis-server"), () =>
+  startInstancesOnUpstash((env) => startVercelOutput({ env })),
+);
 
 describeInstances("the Workers build in workerd (a Durable Object per channel)", {}, async () => {
   const worker = await startWorker();

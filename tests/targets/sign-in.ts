@@ -9,7 +9,14 @@ import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@model
 import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { makeSigningKey, startAuthServer, TEST_CLIENTS } from "../../server/features/sign-in/dev/auth-server.mjs";
-import { ELICITATION, askToIncrement, expectOpaqueRejection, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
+import {
+  ELICITATION,
+  askToIncrement,
+  expectOpaqueRejection,
+  readCounter,
+  retryIncrement,
+  uniqueKey,
+} from "../helpers/flows";
 import { startFaultyIssuer, type Endpoint, type FaultyIssuer } from "../helpers/faulty-issuer";
 import { badTokens, bearer, clientCredentialsToken, DevLoginProvider, revokeToken, signToken } from "../helpers/oauth";
 import { meta, post, standardHeaders, type Json } from "../helpers/rpc";
@@ -37,10 +44,18 @@ const signInEnv = (issuer: string, resource: string, extra: Record<string, strin
 const BACKOFF_MS = 5000;
 
 /** POSTs tools/list with one Authorization header per value: fetch would join them into one. */
-function postWithAuthorizations(url: string, values: string[]): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+function postWithAuthorizations(
+  url: string,
+  values: string[],
+): Promise<{ status: number; headers: IncomingHttpHeaders }> {
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta() } });
   // As a raw list, the only way to repeat a header; Node adds no Host to one.
-  const headers = ["host", new URL(url).host, ...Object.entries(standardHeaders("tools/list")).flat(), ...values.flatMap((value) => ["authorization", value])];
+  const headers = [
+    "host",
+    new URL(url).host,
+    ...Object.entries(standardHeaders("tools/list")).flat(),
+    ...values.flatMap((value) => ["authorization", value]),
+  ];
   return new Promise((resolve, reject) => {
     const sent = httpRequest(url, { method: "POST", headers }, (response) => {
       response.resume();
@@ -57,7 +72,10 @@ function expectIssuerUnavailable(result: { status: number; headers: Headers; bod
   expect(Number(result.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
   expect(Number(result.headers.get("retry-after"))).toBeLessThanOrEqual(BACKOFF_MS / 1000);
   expect(result.headers.get("www-authenticate")).toBeNull();
-  expect(result.body).toEqual({ jsonrpc: "2.0", error: { code: -32603, message: "Authorization server unavailable: try again shortly" } });
+  expect(result.body).toEqual({
+    jsonrpc: "2.0",
+    error: { code: -32603, message: "Authorization server unavailable: try again shortly" },
+  });
 }
 
 /** Fetches an endpoint may have made in `elapsedMs` while failing: one, then one more per back-off. */
@@ -66,7 +84,10 @@ const atMostOnePerBackoff = (elapsedMs: number) => 1 + Math.floor(elapsedMs / BA
 /** Connects the official client (pinned to 2026-07-28) with an OAuth provider; undefined when it was sent to sign in first. */
 async function connect(url: string, provider: DevLoginProvider) {
   const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider });
-  const client = new Client({ name: "sign-in-tests", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: ELICITATION });
+  const client = new Client(
+    { name: "sign-in-tests", version: "1.0.0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: ELICITATION },
+  );
   try {
     await client.connect(transport);
     return { client, transport };
@@ -81,8 +102,16 @@ export function describeSignIn(name: string, start: Start) {
     let auth: AuthServer;
     let server: RunningServer;
     let resource: string;
-    const token = (claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}, key = auth.keys[0] as Record<string, unknown>) =>
-      signToken(key, { iss: auth.issuer, aud: resource, sub: "alice", scope: SCOPES.join(" "), client_id: "c", ...claims }, header);
+    const token = (
+      claims: Record<string, unknown> = {},
+      header: Record<string, unknown> = {},
+      key = auth.keys[0] as Record<string, unknown>,
+    ) =>
+      signToken(
+        key,
+        { iss: auth.issuer, aud: resource, sub: "alice", scope: SCOPES.join(" "), client_id: "c", ...claims },
+        header,
+      );
 
     beforeAll(async () => {
       const port = await freePort();
@@ -111,7 +140,11 @@ export function describeSignIn(name: string, start: Start) {
       }
       const preflight = await fetch(new URL("/.well-known/oauth-protected-resource/mcp", resource), {
         method: "OPTIONS",
-        headers: { origin: "https://inspector.example", "access-control-request-method": "GET", "access-control-request-headers": "mcp-protocol-version" },
+        headers: {
+          origin: "https://inspector.example",
+          "access-control-request-method": "GET",
+          "access-control-request-headers": "mcp-protocol-version",
+        },
       });
       expect(preflight.status).toBe(204);
     });
@@ -143,11 +176,14 @@ export function describeSignIn(name: string, start: Start) {
       );
     });
 
-    it.each(["Basic YTpi", "Bearer", "Bearer two words"])("answers the malformed header %j with 400 invalid_request", async (authorization) => {
-      const result = await post(server.url, "tools/list", {}, { headers: { authorization } });
-      expect(result.status).toBe(400);
-      expect(result.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_request"/);
-    });
+    it.each(["Basic YTpi", "Bearer", "Bearer two words"])(
+      "answers the malformed header %j with 400 invalid_request",
+      async (authorization) => {
+        const result = await post(server.url, "tools/list", {}, { headers: { authorization } });
+        expect(result.status).toBe(400);
+        expect(result.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_request"/);
+      },
+    );
 
     it("answers two Authorization headers with 400 invalid_request, even when each alone is valid", async () => {
       const valid = `Bearer ${await token()}`;
@@ -158,10 +194,17 @@ export function describeSignIn(name: string, start: Start) {
       }
     });
 
-    it.each(badTokens(() => ({ issuer: auth.issuer, resource, key: auth.keys[0] as Record<string, unknown> }), makeSigningKey))("answers a token %s with 401 invalid_token", async (_, make) => {
+    it.each(
+      badTokens(
+        () => ({ issuer: auth.issuer, resource, key: auth.keys[0] as Record<string, unknown> }),
+        makeSigningKey,
+      ),
+    )("answers a token %s with 401 invalid_token", async (_, make) => {
       const result = await post(server.url, "tools/list", {}, bearer(await make()));
       expect(result.status).toBe(401);
-      expect(result.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="[^"]+", scope="fixtures:read"$/);
+      expect(result.headers.get("www-authenticate")).toMatch(
+        /^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="[^"]+", scope="fixtures:read"$/,
+      );
     });
 
     it("picks up a rotation of the issuer's keys without a restart", async () => {
@@ -172,15 +215,31 @@ export function describeSignIn(name: string, start: Start) {
 
     it("answers a token without the scope a tool declares with 403 insufficient_scope, in both eras, and lists regardless", async () => {
       const readOnly = await token({ scope: "fixtures:read" });
-      const modern = await post(server.url, "tools/call", { name: "confirm_increment", arguments: { key: uniqueKey() } }, { capabilities: ELICITATION, ...bearer(readOnly) });
+      const modern = await post(
+        server.url,
+        "tools/call",
+        { name: "confirm_increment", arguments: { key: uniqueKey() } },
+        { capabilities: ELICITATION, ...bearer(readOnly) },
+      );
       expect(modern.status).toBe(403);
-      expect(modern.headers.get("www-authenticate")).toMatch(/^Bearer error="insufficient_scope", .*scope="fixtures:write"$/);
+      expect(modern.headers.get("www-authenticate")).toMatch(
+        /^Bearer error="insufficient_scope", .*scope="fixtures:write"$/,
+      );
       expect((await post(server.url, "tools/list", {}, bearer(await token({ scope: "" })))).status).toBe(200);
       if (!hasFeature("legacy")) return;
       const legacy = await fetch(server.url, {
         method: "POST",
-        headers: { "content-type": "application/json", "mcp-protocol-version": "2025-11-25", authorization: `Bearer ${readOnly}` },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "confirm_increment", arguments: { key: "k" } } }),
+        headers: {
+          "content-type": "application/json",
+          "mcp-protocol-version": "2025-11-25",
+          authorization: `Bearer ${readOnly}`,
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "confirm_increment", arguments: { key: "k" } },
+        }),
       });
       expect(legacy.status).toBe(403);
       expect(legacy.headers.get("www-authenticate")).toContain('error="insufficient_scope"');
@@ -191,7 +250,9 @@ export function describeSignIn(name: string, start: Start) {
       const key = uniqueKey();
       const state = await askToIncrement(server.url, key, bearer(alice));
       expectOpaqueRejection(await retryIncrement(server.url, key, state, bearer(bob)));
-      expect((await retryIncrement(server.url, key, state, bearer(alice))).body.result.content[0].text).toBe(`Counter ${key} is now 1.`);
+      expect((await retryIncrement(server.url, key, state, bearer(alice))).body.result.content[0].text).toBe(
+        `Counter ${key} is now 1.`,
+      );
     });
 
     it("gives a token without sub a principal of its own kind: with client_id alice, it reaches neither alice's state nor her tasks", async () => {
@@ -200,11 +261,25 @@ export function describeSignIn(name: string, start: Start) {
       const state = await askToIncrement(server.url, key, bearer(alice));
       expectOpaqueRejection(await retryIncrement(server.url, key, state, bearer(client)));
       if (hasFeature("tasks")) {
-        const task = await createTask(server.url, "counted_job", { key: uniqueKey(), steps: 1, delay_ms: 0 }, bearer(alice));
-        expect((await taskRequest(server.url, "tasks/get", { taskId: task.taskId }, bearer(client))).body.error.code).toBe(-32602);
-        expect((await taskRequest(server.url, "tasks/get", { taskId: task.taskId }, bearer(alice))).body.result.taskId).toBe(task.taskId);
+        const task = await createTask(
+          server.url,
+          "counted_job",
+          { key: uniqueKey(), steps: 1, delay_ms: 0 },
+          bearer(alice),
+        );
+        expect(
+          (await taskRequest(server.url, "tasks/get", { taskId: task.taskId }, bearer(client))).body.error.code,
+        ).toBe(-32602);
+        expect(
+          (await taskRequest(server.url, "tasks/get", { taskId: task.taskId }, bearer(alice))).body.result.taskId,
+        ).toBe(task.taskId);
       }
-      const nameless = await post(server.url, "tools/list", {}, bearer(await token({ sub: undefined, client_id: undefined })));
+      const nameless = await post(
+        server.url,
+        "tools/list",
+        {},
+        bearer(await token({ sub: undefined, client_id: undefined })),
+      );
       expect(nameless.status).toBe(401);
     });
 
@@ -228,10 +303,17 @@ export function describeSignIn(name: string, start: Start) {
     let resource: string;
     const list = (token: string) => post(server.url, "tools/list", {}, bearer(token));
     /** A JWT signed with a key the server has not seen yet: checking it needs the issuer's keys. */
-    const tokenWithNewKey = async () => signToken((await faulty.auth.rotateKeys()) as Record<string, unknown>, { iss: faulty.issuer, aud: resource, sub: "alice", scope: SCOPES.join(" ") });
+    const tokenWithNewKey = async () =>
+      signToken((await faulty.auth.rotateKeys()) as Record<string, unknown>, {
+        iss: faulty.issuer,
+        aud: resource,
+        sub: "alice",
+        scope: SCOPES.join(" "),
+      });
     const opaqueToken = () => clientCredentialsToken(faulty.issuer, TEST_CLIENTS.m2mOpaque, SCOPES.join(" "), resource);
     /** Waits until `token` is accepted: the back-off is over and the issuer answered. */
-    const acceptedSoon = (token: string) => expect.poll(async () => (await list(token)).status, { timeout: 20_000, interval: 250 }).toBe(200);
+    const acceptedSoon = (token: string) =>
+      expect.poll(async () => (await list(token)).status, { timeout: 20_000, interval: 250 }).toBe(200);
     /** Sends `count` requests at once with `token` while `endpoint` fails; returns how many fetches it received. */
     async function burst(endpoint: Endpoint, token: string, count: number) {
       const before = faulty.fetches(endpoint);
@@ -266,7 +348,9 @@ export function describeSignIn(name: string, start: Start) {
         const { fetches, elapsedMs } = await burst("keys", token, 50);
         expect(fetches).toBeGreaterThanOrEqual(1);
         expect(fetches).toBeLessThanOrEqual(atMostOnePerBackoff(elapsedMs));
-        await expect.poll(() => server.logs()).toMatch(fault === "500" ? /503: \S+\/jwks: HTTP 500/ : /503: \S+\/jwks: no answer within 5 s/);
+        await expect
+          .poll(() => server.logs())
+          .toMatch(fault === "500" ? /503: \S+\/jwks: HTTP 500/ : /503: \S+\/jwks: no answer within 5 s/);
         expect(server.logs()).not.toContain(token);
         faulty.recover();
         await acceptedSoon(token);
@@ -299,17 +383,33 @@ export function describeSignIn(name: string, start: Start) {
       issuer.fail("metadata", "500");
       const own = await start({ port, env: signInEnv(issuer.issuer, ownResource) });
       try {
-        const jwt = await signToken(issuer.auth.keys[0] as Record<string, unknown>, { iss: issuer.issuer, aud: ownResource, sub: "alice" });
-        const opaque = await clientCredentialsToken(issuer.issuer, TEST_CLIENTS.m2mOpaque, SCOPES.join(" "), ownResource);
+        const jwt = await signToken(issuer.auth.keys[0] as Record<string, unknown>, {
+          iss: issuer.issuer,
+          aud: ownResource,
+          sub: "alice",
+        });
+        const opaque = await clientCredentialsToken(
+          issuer.issuer,
+          TEST_CLIENTS.m2mOpaque,
+          SCOPES.join(" "),
+          ownResource,
+        );
         const started = Date.now();
-        const results = await Promise.all(Array.from({ length: 50 }, (_, index) => post(own.url, "tools/list", {}, bearer(index % 2 ? jwt : opaque))));
+        const results = await Promise.all(
+          Array.from({ length: 50 }, (_, index) => post(own.url, "tools/list", {}, bearer(index % 2 ? jwt : opaque))),
+        );
         for (const result of results) expectIssuerUnavailable(result);
         expect(issuer.fetches("metadata")).toBeGreaterThanOrEqual(1);
         expect(issuer.fetches("metadata")).toBeLessThanOrEqual(2 * atMostOnePerBackoff(Date.now() - started)); // RFC 8414's URL, then OpenID's
         await expect.poll(() => own.logs()).toMatch(/503: no metadata for the issuer \(\S+: HTTP 500/);
         issuer.recover();
         for (const token of [jwt, opaque]) {
-          await expect.poll(async () => (await post(own.url, "tools/list", {}, bearer(token))).status, { timeout: 20_000, interval: 250 }).toBe(200);
+          await expect
+            .poll(async () => (await post(own.url, "tools/list", {}, bearer(token))).status, {
+              timeout: 20_000,
+              interval: 250,
+            })
+            .toBe(200);
         }
       } finally {
         await own.stop();
@@ -325,7 +425,10 @@ export function describeSignIn(name: string, start: Start) {
       const resource = `http://127.0.0.1:${port}/mcp`;
       const server = await start({ port, env: signInEnv(unreachable, resource) });
       const key = (await generateKeyPair("ES256", { extractable: true })).privateKey;
-      const jwt = await signToken({ ...(await exportJWK(key)), alg: "ES256", kid: "k" }, { iss: unreachable, aud: resource, sub: "alice" });
+      const jwt = await signToken(
+        { ...(await exportJWK(key)), alg: "ES256", kid: "k" },
+        { iss: unreachable, aud: resource, sub: "alice" },
+      );
       const result = await post(server.url, "tools/list", {}, bearer(jwt));
       expect(result.status).toBe(503);
       expect(result.headers.get("retry-after")).toBe("5");

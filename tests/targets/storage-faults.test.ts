@@ -44,19 +44,35 @@ describe("Redis stops and comes back", needs("redis-server"), () => {
     expect(plainCall.body.error).toEqual(STORAGE_UNAVAILABLE);
     if (hasFeature("message-bus")) {
       // A resource update that cannot be published is lost, not the call that made the change.
-      const change = await post(server.url, "tools/call", { name: "change_resource", arguments: { uri: "fixture://items/1" } });
+      const change = await post(server.url, "tools/call", {
+        name: "change_resource",
+        arguments: { uri: "fixture://items/1" },
+      });
       expect(change.body.result.content[0].text).toBe("Announced fixture://items/1.");
-      await expect.poll(() => server.logs().slice(mark)).toMatch(/resource update not sent \(storage unavailable \(publish\)/);
-      const listen = await post(server.url, "subscriptions/listen", { notifications: { resourceSubscriptions: ["fixture://items/1"] } }, { id: "while-down" });
-      expect(listen.messages.map((message) => message.params?.notifications ?? message.result?.resultType)).toEqual([{}, "complete"]);
+      await expect
+        .poll(() => server.logs().slice(mark))
+        .toMatch(/resource update not sent \(storage unavailable \(publish\)/);
+      const listen = await post(
+        server.url,
+        "subscriptions/listen",
+        { notifications: { resourceSubscriptions: ["fixture://items/1"] } },
+        { id: "while-down" },
+      );
+      expect(listen.messages.map((message) => message.params?.notifications ?? message.result?.resultType)).toEqual([
+        {},
+        "complete",
+      ]);
     }
     await expect.poll(() => server.logs().slice(mark)).toMatch(/storage unavailable \((setIfAbsent|getItem)\): /);
 
     await redis.start();
     // The client reconnects on its own; the state was never claimed, so the second round now acts, once.
-    await expect.poll(async () => (await retryIncrement(server.url, pending, state)).body.result?.content?.[0]?.text, { timeout: 20_000, interval: 500 }).toBe(
-      `Counter ${pending} is now 1.`,
-    );
+    await expect
+      .poll(async () => (await retryIncrement(server.url, pending, state)).body.result?.content?.[0]?.text, {
+        timeout: 20_000,
+        interval: 500,
+      })
+      .toBe(`Counter ${pending} is now 1.`);
     expect(await readCounter(server.url, pending)).toBe(1);
     expect(await readCounter(server.url, done)).toBe(1);
   }, 60_000);
@@ -75,6 +91,8 @@ describe("a Durable Object error in workerd", () => {
     expect(failed.body.error).toEqual(STORAGE_UNAVAILABLE);
     await expect.poll(() => worker.logs()).toMatch(/storage unavailable \(setIfAbsent\)/);
     const key = uniqueKey();
-    expect((await retryIncrement(worker.url, key, await askToIncrement(worker.url, key))).body.result.content[0].text).toBe(`Counter ${key} is now 1.`);
+    expect(
+      (await retryIncrement(worker.url, key, await askToIncrement(worker.url, key))).body.result.content[0].text,
+    ).toBe(`Counter ${key} is now 1.`);
   });
 });

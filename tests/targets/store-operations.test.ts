@@ -39,7 +39,9 @@ describe("store operations per request, on Redis", needs("redis-server"), () => 
     monitor.on("monitor", (_time: string, args: string[], source: string) => source !== "lua" && seen.push(args));
   }, 60_000);
   afterAll(async () => {
-    console.log(`store operations per request (Redis commands: atomic keys, other keys)\n${JSON.stringify(table, null, 1)}`);
+    console.log(
+      `store operations per request (Redis commands: atomic keys, other keys)\n${JSON.stringify(table, null, 1)}`,
+    );
     monitor?.disconnect();
     probe?.disconnect();
     await server?.stop();
@@ -55,12 +57,20 @@ describe("store operations per request, on Redis", needs("redis-server"), () => 
     await action();
     await probe.get(end);
     await expect.poll(() => seen.some((args) => args[1] === end)).toBe(true);
-    const window = seen.slice(seen.findIndex((args) => args[1] === start) + 1, seen.findIndex((args) => args[1] === end));
+    const window = seen.slice(
+      seen.findIndex((args) => args[1] === start) + 1,
+      seen.findIndex((args) => args[1] === end),
+    );
     const counts: Counts = {};
     for (const [command, ...rest] of window) {
       // EVAL's key is its third word (after the script and the key count).
       const key = command!.toLowerCase() === "eval" ? rest[2] : rest[0];
-      const kind = command!.toLowerCase() === "eval" ? (rest[0]!.includes('"TIME"') ? "eval(consume)" : "eval(compareAndSet)") : command!.toLowerCase();
+      const kind =
+        command!.toLowerCase() === "eval"
+          ? rest[0]!.includes('"TIME"')
+            ? "eval(consume)"
+            : "eval(compareAndSet)"
+          : command!.toLowerCase();
       const name = `${kind} ${key?.startsWith("mcp:atomic:") ? "atomic" : "general"}`;
       counts[name] = (counts[name] ?? 0) + 1;
     }
@@ -73,14 +83,31 @@ describe("store operations per request, on Redis", needs("redis-server"), () => 
   });
 
   it("a call of a definition with its own limit: two EVALs", async () => {
-    table["call with a definition limit too"] = await count(() => post(server.url, "tools/call", { name: "limited_echo", arguments: { text: "x" } }));
+    table["call with a definition limit too"] = await count(() =>
+      post(server.url, "tools/call", { name: "limited_echo", arguments: { text: "x" } }),
+    );
     expect(table["call with a definition limit too"]).toEqual({ "eval(consume) atomic": 2 });
   });
 
   it("a multi-round (MRTR) round: only the rate limit (the state travels with the client)", async () => {
-    const first = await post(server.url, "tools/call", { name: "three_questions", arguments: {} }, { capabilities: ELICITATION });
+    const first = await post(
+      server.url,
+      "tools/call",
+      { name: "three_questions", arguments: {} },
+      { capabilities: ELICITATION },
+    );
     const round = () =>
-      post(server.url, "tools/call", { name: "three_questions", arguments: {}, requestState: first.body.result.requestState, inputResponses: { word: { action: "accept", content: { word: "w" } } } }, { capabilities: ELICITATION });
+      post(
+        server.url,
+        "tools/call",
+        {
+          name: "three_questions",
+          arguments: {},
+          requestState: first.body.result.requestState,
+          inputResponses: { word: { action: "accept", content: { word: "w" } } },
+        },
+        { capabilities: ELICITATION },
+      );
     table["MRTR round"] = await count(round);
     expect(table["MRTR round"]).toEqual({ "eval(consume) atomic": 1 });
   });
@@ -88,8 +115,15 @@ describe("store operations per request, on Redis", needs("redis-server"), () => 
   it("a single-use claim: one SET NX on top of the tool's own work", async () => {
     const key = uniqueKey();
     const state = await askToIncrement(server.url, key);
-    table["single-use round (confirm_increment: claim + the tool's counter GET/SET)"] = await count(() => retryIncrement(server.url, key, state));
-    expect(table["single-use round (confirm_increment: claim + the tool's counter GET/SET)"]).toEqual({ "eval(consume) atomic": 1, "set atomic": 1, "get general": 1, "set general": 1 });
+    table["single-use round (confirm_increment: claim + the tool's counter GET/SET)"] = await count(() =>
+      retryIncrement(server.url, key, state),
+    );
+    expect(table["single-use round (confirm_increment: claim + the tool's counter GET/SET)"]).toEqual({
+      "eval(consume) atomic": 1,
+      "set atomic": 1,
+      "get general": 1,
+      "set general": 1,
+    });
   });
 
   it.runIf(hasFeature("tasks"))("a task: creation and its run, a poll, a subscription", async () => {
@@ -103,7 +137,9 @@ describe("store operations per request, on Redis", needs("redis-server"), () => 
     table["task poll (tasks/get)"] = await count(status);
     // The polls made while waiting are each a poll like the one above: taken out, what is left is the task's own work.
     table["task creation and run (counted_job, 1 step)"] = Object.fromEntries(
-      Object.entries(created).map(([name, n]) => [name, n - polls * (table["task poll (tasks/get)"]![name] ?? 0)]).filter(([, n]) => n !== 0),
+      Object.entries(created)
+        .map(([name, n]) => [name, n - polls * (table["task poll (tasks/get)"]![name] ?? 0)])
+        .filter(([, n]) => n !== 0),
     );
     table["subscription (subscriptions/listen, one ended task)"] = await count(() =>
       post(server.url, "subscriptions/listen", { notifications: { taskIds: [taskId] } }, { capabilities: WITH_TASKS }),
@@ -118,24 +154,39 @@ describe("store operations per request, on Redis", needs("redis-server"), () => 
       "get general": 1,
       "set general": 1,
     });
-    expect(table["subscription (subscriptions/listen, one ended task)"]).toEqual({ "eval(consume) atomic": 1, "get atomic": 2 });
+    expect(table["subscription (subscriptions/listen, one ended task)"]).toEqual({
+      "eval(consume) atomic": 1,
+      "get atomic": 2,
+    });
   });
 
-  it.runIf(hasFeature("message-bus"))("resource updates: SUBSCRIBE and UNSUBSCRIBE around a listen stream, one PUBLISH per change", async () => {
-    const uri = "fixture://items/1";
-    const channel = await resourceChannel(uri);
-    const listeners = async () => Number(((await probe.pubsub("NUMSUB", channel)) as [string, number])[1]);
-    const listenAndLeave = async () => {
-      const { stream } = await openListen(fetch, server.url, { resourceSubscriptions: [uri] });
-      await stream.close();
-      await expect.poll(listeners).toBe(0);
-    };
-    await listenAndLeave(); // the first one opens the bus's own connection
-    // The test's own PUBSUB NUMSUB (waiting for the UNSUBSCRIBE) is not the server's.
-    const { "pubsub general": _ours, ...listened } = await count(listenAndLeave);
-    table["resource subscription (subscriptions/listen, opened then left)"] = listened;
-    table["resource change (one resourceChanged)"] = await count(() => post(server.url, "tools/call", { name: "change_resource", arguments: { uri } }));
-    expect(table["resource subscription (subscriptions/listen, opened then left)"]).toEqual({ "eval(consume) atomic": 1, "subscribe general": 1, "unsubscribe general": 1 });
-    expect(table["resource change (one resourceChanged)"]).toEqual({ "eval(consume) atomic": 1, "publish general": 1 });
-  });
+  it.runIf(hasFeature("message-bus"))(
+    "resource updates: SUBSCRIBE and UNSUBSCRIBE around a listen stream, one PUBLISH per change",
+    async () => {
+      const uri = "fixture://items/1";
+      const channel = await resourceChannel(uri);
+      const listeners = async () => Number(((await probe.pubsub("NUMSUB", channel)) as [string, number])[1]);
+      const listenAndLeave = async () => {
+        const { stream } = await openListen(fetch, server.url, { resourceSubscriptions: [uri] });
+        await stream.close();
+        await expect.poll(listeners).toBe(0);
+      };
+      await listenAndLeave(); // the first one opens the bus's own connection
+      // The test's own PUBSUB NUMSUB (waiting for the UNSUBSCRIBE) is not the server's.
+      const { "pubsub general": _ours, ...listened } = await count(listenAndLeave);
+      table["resource subscription (subscriptions/listen, opened then left)"] = listened;
+      table["resource change (one resourceChanged)"] = await count(() =>
+        post(server.url, "tools/call", { name: "change_resource", arguments: { uri } }),
+      );
+      expect(table["resource subscription (subscriptions/listen, opened then left)"]).toEqual({
+        "eval(consume) atomic": 1,
+        "subscribe general": 1,
+        "unsubscribe general": 1,
+      });
+      expect(table["resource change (one resourceChanged)"]).toEqual({
+        "eval(consume) atomic": 1,
+        "publish general": 1,
+      });
+    },
+  );
 });

@@ -5,7 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectModernClient } from "../helpers/clients";
-import { ELICITATION, askToIncrement, expectOpaqueRejection, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
+import {
+  ELICITATION,
+  askToIncrement,
+  expectOpaqueRejection,
+  readCounter,
+  retryIncrement,
+  uniqueKey,
+} from "../helpers/flows";
 import { post, standardHeaders } from "../helpers/rpc";
 import type { RunningServer } from "../helpers/server.mjs";
 import { PACKAGE } from "../helpers/project.mjs";
@@ -28,25 +35,42 @@ export function describeTarget(name: string, start: () => Promise<RunningServer>
     it("confirm then act: asks, acts on accept, refuses the same state twice; the counter moved once", async () => {
       const key = uniqueKey();
       const state = await askToIncrement(server.url, key);
-      expect((await retryIncrement(server.url, key, state)).body.result.content[0].text).toBe(`Counter ${key} is now 1.`);
+      expect((await retryIncrement(server.url, key, state)).body.result.content[0].text).toBe(
+        `Counter ${key} is now 1.`,
+      );
       expectOpaqueRejection(await retryIncrement(server.url, key, state));
       expect(await readCounter(server.url, key)).toBe(1);
     });
 
     it("decline does not act, and is a normal result", async () => {
       const key = uniqueKey();
-      const second = await retryIncrement(server.url, key, await askToIncrement(server.url, key), { answers: { confirm: { action: "decline" } } });
+      const second = await retryIncrement(server.url, key, await askToIncrement(server.url, key), {
+        answers: { confirm: { action: "decline" } },
+      });
       expect(second.body.result.isError).toBeUndefined();
       expect(second.body.result.content[0].text).toBe(`Counter ${key} unchanged: decline.`);
       expect(await readCounter(server.url, key)).toBe(0);
     });
 
     it("three rounds with the state carried between them", async () => {
-      const ask = (extra: object = {}) => post(server.url, "tools/call", { name: "three_questions", arguments: {}, ...extra }, { capabilities: ELICITATION });
+      const ask = (extra: object = {}) =>
+        post(
+          server.url,
+          "tools/call",
+          { name: "three_questions", arguments: {}, ...extra },
+          { capabilities: ELICITATION },
+        );
       let result = await ask();
-      for (const [key, content] of [["word", { word: "Io" }], ["color", { color: "blue" }], ["size", { size: 9 }]] as const) {
+      for (const [key, content] of [
+        ["word", { word: "Io" }],
+        ["color", { color: "blue" }],
+        ["size", { size: 9 }],
+      ] as const) {
         expect(Object.keys(result.body.result.inputRequests)).toEqual([key]);
-        result = await ask({ inputResponses: { [key]: { action: "accept", content } }, requestState: result.body.result.requestState });
+        result = await ask({
+          inputResponses: { [key]: { action: "accept", content } },
+          requestState: result.body.result.requestState,
+        });
       }
       expect(result.body.result.content[0].text).toBe("Io, blue, 9.");
     });
@@ -56,18 +80,35 @@ export function describeTarget(name: string, start: () => Promise<RunningServer>
       const state = await askToIncrement(server.url, key);
       // One character of the tag changed, whatever it was: a state that already ended in the replacement would open.
       const at = state.length - 10;
-      expectOpaqueRejection(await retryIncrement(server.url, key, `${state.slice(0, at)}${state[at] === "A" ? "B" : "A"}${state.slice(at + 1)}`));
+      expectOpaqueRejection(
+        await retryIncrement(
+          server.url,
+          key,
+          `${state.slice(0, at)}${state[at] === "A" ? "B" : "A"}${state.slice(at + 1)}`,
+        ),
+      );
       expect(await readCounter(server.url, key)).toBe(0);
     });
 
     it("refuses to ask a client without elicitation (-32021, 400)", async () => {
-      const result = await post(server.url, "tools/call", { name: "confirm_increment", arguments: { key: uniqueKey() } });
+      const result = await post(server.url, "tools/call", {
+        name: "confirm_increment",
+        arguments: { key: uniqueKey() },
+      });
       expect(result.status).toBe(400);
-      expect(result.body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
+      expect(result.body.error).toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { elicitation: { form: {} } } },
+      });
     });
 
     it("streams progress as SSE", async () => {
-      const result = await post(server.url, "tools/call", { name: "progress_steps", arguments: { steps: 2, delay_ms: 5 } }, { metaExtra: { progressToken: "t" } });
+      const result = await post(
+        server.url,
+        "tools/call",
+        { name: "progress_steps", arguments: { steps: 2, delay_ms: 5 } },
+        { metaExtra: { progressToken: "t" } },
+      );
       expect(result.type).toBe("text/event-stream");
       expect(result.messages.filter((message) => message.method === "notifications/progress")).toHaveLength(3);
       expect(result.body.result.content[0].text).toBe("done");
@@ -76,8 +117,27 @@ export function describeTarget(name: string, start: () => Promise<RunningServer>
     it.each([
       ["missing _meta", () => post(server.url, "server/discover", {}, { noMeta: true }), 400, -32602],
       ["unknown method", () => post(server.url, "ping", {}), 404, -32601],
-      ["header mismatch", () => post(server.url, "tools/list", {}, { headers: { "mcp-method": "prompts/list" } }), 400, -32020],
-      ["unsupported version", () => post(server.url, "tools/list", {}, { headers: { "mcp-protocol-version": "v9" }, metaExtra: { "io.modelcontextprotocol/protocolVersion": "v9" } }), 400, -32022],
+      [
+        "header mismatch",
+        () => post(server.url, "tools/list", {}, { headers: { "mcp-method": "prompts/list" } }),
+        400,
+        -32020,
+      ],
+      [
+        "unsupported version",
+        () =>
+          post(
+            server.url,
+            "tools/list",
+            {},
+            {
+              headers: { "mcp-protocol-version": "v9" },
+              metaExtra: { "io.modelcontextprotocol/protocolVersion": "v9" },
+            },
+          ),
+        400,
+        -32022,
+      ],
     ])("answers %s with the right status and code", async (_, send, status, code) => {
       const result = await send();
       expect(result.status).toBe(status);
@@ -86,7 +146,11 @@ export function describeTarget(name: string, start: () => Promise<RunningServer>
 
     it("refuses a body over the limit with 413, declared or streamed, and goes on answering", async () => {
       const oversized = "x".repeat(1_100_000);
-      const declared = await fetch(server.url, { method: "POST", headers: standardHeaders("tools/list"), body: oversized });
+      const declared = await fetch(server.url, {
+        method: "POST",
+        headers: standardHeaders("tools/list"),
+        body: oversized,
+      });
       expect(declared.status).toBe(413);
       expect((await declared.json()).error.code).toBe(-32600);
       const chunks = new ReadableStream({
@@ -95,7 +159,12 @@ export function describeTarget(name: string, start: () => Promise<RunningServer>
           controller.close();
         },
       });
-      const streamed = await fetch(server.url, { method: "POST", headers: standardHeaders("tools/list"), body: chunks, duplex: "half" } as RequestInit);
+      const streamed = await fetch(server.url, {
+        method: "POST",
+        headers: standardHeaders("tools/list"),
+        body: chunks,
+        duplex: "half",
+      } as RequestInit);
       expect(streamed.status).toBe(413);
       expect((await post(server.url, "server/discover", {})).status).toBe(200);
     });

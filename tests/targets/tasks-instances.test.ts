@@ -32,7 +32,10 @@ describe("tasks on two instances sharing Redis", needs("redis-server"), () => {
     const task = await createTask(a.url, "counted_job", { key, steps: 4, delay_ms: 20, ask: true });
     const parked = await waitForStatus(b.url, task.taskId, ["input_required"]);
     const [wireKey] = Object.keys(parked.inputRequests);
-    await taskRequest(b.url, "tasks/update", { taskId: task.taskId, inputResponses: { [wireKey!]: { action: "accept", content: { proceed: true } } } });
+    await taskRequest(b.url, "tasks/update", {
+      taskId: task.taskId,
+      inputResponses: { [wireKey!]: { action: "accept", content: { proceed: true } } },
+    });
     const done = await waitForStatus(a.url, task.taskId, ["completed"]);
     expect(done.result.content[0].text).toBe(`Done: counter ${key} is now 1.`);
     expect(await readCounter(b.url, key)).toBe(1);
@@ -42,11 +45,15 @@ describe("tasks on two instances sharing Redis", needs("redis-server"), () => {
     const key = uniqueKey();
     const task = await createTask(a.url, "counted_job", { key, ...LONG_JOB });
     // Its progress, read on B, shows the work running on A.
-    await expect.poll(async () => (await taskRequest(b.url, "tasks/get", { taskId: task.taskId })).body.result.statusMessage).toMatch(/^step \d+ of 1000$/);
+    await expect
+      .poll(async () => (await taskRequest(b.url, "tasks/get", { taskId: task.taskId })).body.result.statusMessage)
+      .toMatch(/^step \d+ of 1000$/);
     await taskRequest(b.url, "tasks/cancel", { taskId: task.taskId });
     expect((await taskRequest(a.url, "tasks/get", { taskId: task.taskId })).body.result.status).toBe("cancelled");
     // The work on A says it stopped; it stopped before counting.
-    await expect.poll(() => a.logs()).toMatch(new RegExp(`\\[fixture\\] counted_job ${key} cancelled during step \\d+ of 1000`));
+    await expect
+      .poll(() => a.logs())
+      .toMatch(new RegExp(`\\[fixture\\] counted_job ${key} cancelled during step \\d+ of 1000`));
     expect(await readCounter(a.url, key)).toBe(0);
     expect(a.logs()).not.toMatch(/a round could not finish/);
   }, 40_000);
@@ -57,13 +64,25 @@ describe("tasks on two instances sharing Redis", needs("redis-server"), () => {
     await waitForStatus(a.url, task.taskId, ["working"]);
     process.kill(doomed.pid, "SIGKILL");
     const failed = await waitForStatus(a.url, task.taskId, ["failed"]);
-    expect(failed).toMatchObject({ status: "failed", error: { code: -32603, message: `The task stopped: the server running it stopped reporting (no heartbeat for ${HEARTBEAT_SECONDS} s)` } });
+    expect(failed).toMatchObject({
+      status: "failed",
+      error: {
+        code: -32603,
+        message: `The task stopped: the server running it stopped reporting (no heartbeat for ${HEARTBEAT_SECONDS} s)`,
+      },
+    });
     await doomed.stop();
   }, 40_000);
 });
 
 describe("active-task slots that cannot leak", () => {
-  const longJob = (url: string) => post(url, "tools/call", { name: "counted_job", arguments: { key: uniqueKey(), ...LONG_JOB } }, { capabilities: WITH_TASKS });
+  const longJob = (url: string) =>
+    post(
+      url,
+      "tools/call",
+      { name: "counted_job", arguments: { key: uniqueKey(), ...LONG_JOB } },
+      { capabilities: WITH_TASKS },
+    );
 
   it("frees the slot of a task whose instance died, once its heartbeat is lost", async () => {
     const env = { ...HEARTBEAT_TIMEOUT, NITRO_MCP_TASK_MAX_ACTIVE: "1" };
@@ -72,7 +91,9 @@ describe("active-task slots that cannot leak", () => {
     expect((await longJob(doomed.url)).body.result.resultType).toBe("task");
     expect((await longJob(instances.a.url)).body.result.isError).toBe(true);
     process.kill(doomed.pid, "SIGKILL");
-    await expect.poll(async () => (await longJob(instances.a.url)).body.result.resultType, { timeout: 30_000, interval: 250 }).toBe("task");
+    await expect
+      .poll(async () => (await longJob(instances.a.url)).body.result.resultType, { timeout: 30_000, interval: 250 })
+      .toBe("task");
     await doomed.stop();
     await instances.stop();
   }, 60_000);
@@ -82,7 +103,9 @@ describe("active-task slots that cannot leak", () => {
     const server = await startServer({ env: { NITRO_MCP_TASK_TTL_SECONDS: "5", NITRO_MCP_TASK_MAX_ACTIVE: "1" } });
     expect((await longJob(server.url)).body.result.resultType).toBe("task");
     expect((await longJob(server.url)).body.result.isError).toBe(true);
-    await expect.poll(async () => (await longJob(server.url)).body.result.resultType, { timeout: 30_000, interval: 250 }).toBe("task");
+    await expect
+      .poll(async () => (await longJob(server.url)).body.result.resultType, { timeout: 30_000, interval: 250 })
+      .toBe("task");
     await server.stop();
   }, 60_000);
 });
@@ -94,7 +117,12 @@ describe("task lifetime", () => {
     const task = await createTask(server.url, "counted_job", { key: uniqueKey(), steps: 1, delay_ms: 0 });
     expect(task.ttlMs).toBe(5000);
     await waitForStatus(server.url, task.taskId, ["completed"]);
-    await expect.poll(async () => (await taskRequest(server.url, "tasks/get", { taskId: task.taskId })).body.error?.code, { timeout: 30_000, interval: 250 }).toBe(-32602);
+    await expect
+      .poll(async () => (await taskRequest(server.url, "tasks/get", { taskId: task.taskId })).body.error?.code, {
+        timeout: 30_000,
+        interval: 250,
+      })
+      .toBe(-32602);
     await server.stop();
   }, 60_000);
 });

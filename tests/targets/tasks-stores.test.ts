@@ -23,7 +23,10 @@ interface StoredTasks {
   records(): Promise<Map<string, string>>;
 }
 
-function describeStore(name: string, setup: () => Promise<{ a: RunningServer; b: RunningServer; stored: StoredTasks; stop: () => Promise<void> }>) {
+function describeStore(
+  name: string,
+  setup: () => Promise<{ a: RunningServer; b: RunningServer; stored: StoredTasks; stop: () => Promise<void> }>,
+) {
   describe(`bounded tasks, ${name}`, () => {
     let a: RunningServer;
     let b: RunningServer;
@@ -36,7 +39,12 @@ function describeStore(name: string, setup: () => Promise<{ a: RunningServer; b:
 
     const record = async (taskId: string) => JSON.parse((await stored.records()).get(taskId)!);
     const longJob = (server: RunningServer, extra: object = {}) =>
-      post(server.url, "tools/call", { name: "counted_job", arguments: { key: uniqueKey(), steps: 100, delay_ms: 100, ...extra } }, { capabilities: WITH_TASKS });
+      post(
+        server.url,
+        "tools/call",
+        { name: "counted_job", arguments: { key: uniqueKey(), steps: 100, delay_ms: 100, ...extra } },
+        { capabilities: WITH_TASKS },
+      );
 
     it("stores the validated arguments (no unknown key, no _meta), and none once the task has ended", async () => {
       const key = uniqueKey();
@@ -52,7 +60,10 @@ function describeStore(name: string, setup: () => Promise<{ a: RunningServer; b:
       expect(text).not.toContain("xxxxxxxx");
       const kept = JSON.parse(text);
       expect(kept.arguments).toEqual({ key, steps: 100, delay_ms: 100, ask: false });
-      expect(kept.caller.clientCapabilities).toEqual({ elicitation: { form: {} }, extensions: { "io.modelcontextprotocol/tasks": {} } });
+      expect(kept.caller.clientCapabilities).toEqual({
+        elicitation: { form: {} },
+        extensions: { "io.modelcontextprotocol/tasks": {} },
+      });
 
       await taskRequest(a.url, "tasks/cancel", { taskId });
       expect(await record(taskId)).toMatchObject({ status: "cancelled", arguments: {} });
@@ -61,7 +72,8 @@ function describeStore(name: string, setup: () => Promise<{ a: RunningServer; b:
     it("refuses a task past the cap on any instance, storing nothing; a cancel frees a slot", async () => {
       // Each test file's servers are shared: start from no active task of this (anonymous) principal.
       for (const [taskId, text] of await stored.records()) {
-        if (["working", "input_required"].includes(JSON.parse(text).status)) await taskRequest(a.url, "tasks/cancel", { taskId });
+        if (["working", "input_required"].includes(JSON.parse(text).status))
+          await taskRequest(a.url, "tasks/cancel", { taskId });
       }
       const first = (await longJob(a)).body.result;
       const second = (await longJob(b)).body.result;
@@ -69,7 +81,10 @@ function describeStore(name: string, setup: () => Promise<{ a: RunningServer; b:
       const before = [...(await stored.records()).keys()].sort();
       for (const server of [a, b]) {
         const refused = await longJob(server);
-        expect(refused.body.result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^Too many active tasks/) }] });
+        expect(refused.body.result).toMatchObject({
+          isError: true,
+          content: [{ text: expect.stringMatching(/^Too many active tasks/) }],
+        });
       }
       expect([...(await stored.records()).keys()].sort()).toEqual(before);
 
@@ -109,7 +124,12 @@ describeStore("files store (NITRO_MCP_STORAGE_DIR), two processes on one folder"
     async records() {
       // The folder exists once something was stored: a test that runs first finds none.
       const files = existsSync(atomic) ? readdirSync(atomic).filter((file) => /^task_[A-Za-z0-9_-]+$/.test(file)) : [];
-      return new Map(files.map((file) => [file.slice("task_".length), JSON.parse(readFileSync(join(atomic, file), "utf8")).value as string]));
+      return new Map(
+        files.map((file) => [
+          file.slice("task_".length),
+          JSON.parse(readFileSync(join(atomic, file), "utf8")).value as string,
+        ]),
+      );
     },
   };
   return { a, b, stored, stop: async () => void (await Promise.all([a.stop(), b.stop()])) };

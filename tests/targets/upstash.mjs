@@ -39,7 +39,10 @@ export async function startUpstashStandIn(redisUrl) {
     }
     const base64 = request.headers["upstash-encoding"] === "base64";
     const commands = JSON.parse(body);
-    const answer = request.url === "/pipeline" ? await Promise.all(commands.map((command) => run(command, base64))) : await run(commands, base64);
+    const answer =
+      request.url === "/pipeline"
+        ? await Promise.all(commands.map((command) => run(command, base64)))
+        : await run(commands, base64);
     const failed = !Array.isArray(answer) && answer.error;
     response.writeHead(failed ? 400 : 200, { "content-type": "application/json" }).end(JSON.stringify(answer));
   });

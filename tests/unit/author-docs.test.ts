@@ -26,23 +26,32 @@ function exportedFunctions(file: string): { name: string; tags: string[]; docume
 
 describe("the author helpers in utils/", () => {
   const files = readdirSync("utils").filter((file) => file.endsWith(".ts"));
-  const helpers = files.flatMap((file) => exportedFunctions(join("utils", file)).map((helper) => ({ ...helper, file })));
+  const helpers = files.flatMap((file) =>
+    exportedFunctions(join("utils", file)).map((helper) => ({ ...helper, file })),
+  );
 
   it("are found", () => {
-    expect(helpers.map((helper) => helper.name)).toEqual(expect.arrayContaining(["defineTool", "elicitForm", "inputRequired", "readRequestState"]));
+    expect(helpers.map((helper) => helper.name)).toEqual(
+      expect.arrayContaining(["defineTool", "elicitForm", "inputRequired", "readRequestState"]),
+    );
   });
 
-  it.each(helpers.map((helper) => [`${helper.file}: ${helper.name}`, helper] as const))("%s has TSDoc with an @example", (_, helper) => {
-    expect(helper.documented).toBe(true);
-    expect(helper.tags).toContain("example");
-  });
+  it.each(helpers.map((helper) => [`${helper.file}: ${helper.name}`, helper] as const))(
+    "%s has TSDoc with an @example",
+    (_, helper) => {
+      expect(helper.documented).toBe(true);
+      expect(helper.tags).toContain("example");
+    },
+  );
 });
 
 describe("the in-process test helpers (tests/helpers/in-process.ts)", () => {
   const helpers = exportedFunctions("tests/helpers/in-process.ts");
 
   it("are found", () => {
-    expect(helpers.map((helper) => helper.name)).toEqual(expect.arrayContaining(["createTestServer", "createTestClient"]));
+    expect(helpers.map((helper) => helper.name)).toEqual(
+      expect.arrayContaining(["createTestServer", "createTestClient"]),
+    );
   });
 
   it.each(helpers.map((helper) => [helper.name, helper] as const))("%s has TSDoc with an @example", (_, helper) => {

@@ -15,7 +15,8 @@ describe("the bus of each store", () => {
   });
 
   it("is this process's for memory and files, the Durable Object's on Workers (Redis's and Upstash's: the target tests, on real stores)", () => {
-    for (const env of [{}, { NITRO_MCP_STORAGE_DIR: "/nonexistent-bus-test" }]) expect(busFor(selectNodeStorage(env))?.name).toBe("memory (this process)");
+    for (const env of [{}, { NITRO_MCP_STORAGE_DIR: "/nonexistent-bus-test" }])
+      expect(busFor(selectNodeStorage(env))?.name).toBe("memory (this process)");
     const durable = { idFromName: (name: string) => name, get: () => ({}) };
     expect(busFor(selectCloudflareStorage({ $DurableObject: durable }))?.name).toMatch(/^Durable Object/);
   });

@@ -12,28 +12,38 @@ const YES = { confirm: { action: "accept", content: { confirm: true } } };
 
 describe("delete_note", () => {
   it("asks, then deletes on yes", async () => {
-    const client = await createTestClient({ definitions: ["server/tools/delete_note.ts", "server/tools/list_notes.ts"], capabilities: FORMS });
+    const client = await createTestClient({
+      definitions: ["server/tools/delete_note.ts", "server/tools/list_notes.ts"],
+      capabilities: FORMS,
+    });
     const result = await client.callTool("delete_note", { note_id: "7" }, { answers: YES });
     expect(result.content[0].text).toBe('Deleted note 7 ("Groceries").');
     expect((await client.callTool("list_notes")).content[0].text).not.toContain("Groceries");
   });
 
-  it.runIf(hasFeature("message-bus"))("tells a client listening for the note and the export (subscriptions/listen) when it deletes, and only then", async () => {
-    const definitions = ["server/tools/delete_note.ts", "server/resources/note.ts", "server/resources/export.ts"];
-    const client = await createTestClient({ definitions, capabilities: FORMS });
-    const { id, first, stream } = await openListen((request) => client.server.stream(request), "http://localhost/mcp", { resourceSubscriptions: ["note://12", "notes://export"] });
-    expect(first?.params.notifications).toEqual({ resourceSubscriptions: ["note://12", "notes://export"] });
-    // Kept (nothing changes), then note 7 (its own URI is not listened to, the export is), then note 12.
-    await client.callTool("delete_note", { note_id: "12" }, { answers: "decline" });
-    await client.callTool("delete_note", { note_id: "7" }, { answers: YES });
-    await client.callTool("delete_note", { note_id: "12" }, { answers: YES });
-    expect([await stream.next(), await stream.next(), await stream.next()]).toEqual([
-      resourceUpdated(id, "notes://export"),
-      resourceUpdated(id, "note://12"),
-      resourceUpdated(id, "notes://export"),
-    ]);
-    await stream.close();
-  });
+  it.runIf(hasFeature("message-bus"))(
+    "tells a client listening for the note and the export (subscriptions/listen) when it deletes, and only then",
+    async () => {
+      const definitions = ["server/tools/delete_note.ts", "server/resources/note.ts", "server/resources/export.ts"];
+      const client = await createTestClient({ definitions, capabilities: FORMS });
+      const { id, first, stream } = await openListen(
+        (request) => client.server.stream(request),
+        "http://localhost/mcp",
+        { resourceSubscriptions: ["note://12", "notes://export"] },
+      );
+      expect(first?.params.notifications).toEqual({ resourceSubscriptions: ["note://12", "notes://export"] });
+      // Kept (nothing changes), then note 7 (its own URI is not listened to, the export is), then note 12.
+      await client.callTool("delete_note", { note_id: "12" }, { answers: "decline" });
+      await client.callTool("delete_note", { note_id: "7" }, { answers: YES });
+      await client.callTool("delete_note", { note_id: "12" }, { answers: YES });
+      expect([await stream.next(), await stream.next(), await stream.next()]).toEqual([
+        resourceUpdated(id, "notes://export"),
+        resourceUpdated(id, "note://12"),
+        resourceUpdated(id, "notes://export"),
+      ]);
+      await stream.close();
+    },
+  );
 
   it("keeps the note on decline", async () => {
     const client = await createTestClient({ definitions: ["server/tools/delete_note.ts"], capabilities: FORMS });
@@ -46,10 +56,18 @@ describe("delete_note", () => {
     const client = await createTestClient({ definitions: ["server/tools/delete_note.ts"], capabilities: FORMS });
     const asked = await client.callTool("delete_note", { note_id: "15" }, { stopAtInputRequired: true });
     expect(asked.resultType).toBe("input_required");
-    expect(asked.inputRequests.confirm).toMatchObject({ method: "elicitation/create", params: { mode: "form", message: expect.stringContaining("cannot be undone") } });
+    expect(asked.inputRequests.confirm).toMatchObject({
+      method: "elicitation/create",
+      params: { mode: "form", message: expect.stringContaining("cannot be undone") },
+    });
     const retry = { inputResponses: YES, requestState: asked.requestState };
-    expect((await client.call("tools/call", { name: "delete_note", arguments: { note_id: "15" }, ...retry })).content[0].text).toMatch(/^Deleted/);
-    await expect(client.call("tools/call", { name: "delete_note", arguments: { note_id: "15" }, ...retry })).rejects.toMatchObject({ code: -32602 });
+    expect(
+      (await client.call("tools/call", { name: "delete_note", arguments: { note_id: "15" }, ...retry })).content[0]
+        .text,
+    ).toMatch(/^Deleted/);
+    await expect(
+      client.call("tools/call", { name: "delete_note", arguments: { note_id: "15" }, ...retry }),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 
   it("refuses to ask a client that cannot answer forms", async () => {
@@ -62,12 +80,19 @@ describe("wizard", () => {
   it("asks three questions, one a round, and sums up", async () => {
     const asked: string[] = [];
     const client = await createTestClient({ definitions: ["server/tools/wizard.ts"], capabilities: FORMS });
-    const result = await client.callTool("wizard", {}, {
-      answers: (question, key) => {
-        asked.push(key);
-        return { action: "accept", content: { name: { name: "Ada" }, color: { color: "green" }, size: { size: 3 } }[key] };
+    const result = await client.callTool(
+      "wizard",
+      {},
+      {
+        answers: (question, key) => {
+          asked.push(key);
+          return {
+            action: "accept",
+            content: { name: { name: "Ada" }, color: { color: "green" }, size: { size: 3 } }[key],
+          };
+        },
       },
-    });
+    );
     expect(asked).toEqual(["name", "color", "size"]);
     expect(result.content[0].text).toBe("All set, Ada: a green one, size 3.");
   });
@@ -82,7 +107,10 @@ describe("wizard", () => {
 
 describe.runIf(hasFeature("legacy"))("as a 2025-era client", () => {
   it("adds, and is told that delete_note needs a 2026-07-28 client", async () => {
-    const client = await createTestClient({ definitions: ["server/tools/add.ts", "server/tools/delete_note.ts"], era: "2025-11-25" });
+    const client = await createTestClient({
+      definitions: ["server/tools/add.ts", "server/tools/delete_note.ts"],
+      era: "2025-11-25",
+    });
     expect((await client.callTool("add", { a: 20, b: 22 })).structuredContent).toEqual({ sum: 42 });
     const refused = await client.callTool("delete_note", { note_id: "7" });
     expect(refused.isError).toBe(true);

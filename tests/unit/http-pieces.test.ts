@@ -25,23 +25,40 @@ describe("header values", () => {
 describe("x-mcp-header scanning", () => {
   const tool = (properties: object) => ({ type: "object", properties });
   it("finds nested parameters reachable through properties", () => {
-    expect(findHeaderParams("t", tool({ a: { type: "object", properties: { b: { type: "integer", "x-mcp-header": "B" } } } }))).toEqual([
-      { header: "B", path: ["a", "b"], type: "integer" },
-    ]);
+    expect(
+      findHeaderParams(
+        "t",
+        tool({ a: { type: "object", properties: { b: { type: "integer", "x-mcp-header": "B" } } } }),
+      ),
+    ).toEqual([{ header: "B", path: ["a", "b"], type: "integer" }]);
   });
   it.each([
     ["a number parameter", tool({ n: { type: "number", "x-mcp-header": "N" } })],
-    ["a duplicate (case-insensitive)", tool({ a: { type: "string", "x-mcp-header": "X" }, b: { type: "string", "x-mcp-header": "x" } })],
+    [
+      "a duplicate (case-insensitive)",
+      tool({ a: { type: "string", "x-mcp-header": "X" }, b: { type: "string", "x-mcp-header": "x" } }),
+    ],
     ["a non-token name", tool({ a: { type: "string", "x-mcp-header": "Bad Name" } })],
     ["one under items", tool({ list: { type: "array", items: { type: "string", "x-mcp-header": "I" } } })],
     ["one under anyOf", { type: "object", anyOf: [{ properties: { a: { type: "string", "x-mcp-header": "A" } } }] }],
-  ])("refuses %s when the tool is defined", (_, schema) => expect(() => findHeaderParams("t", schema)).toThrow(/invalid x-mcp-header/));
+  ])("refuses %s when the tool is defined", (_, schema) =>
+    expect(() => findHeaderParams("t", schema)).toThrow(/invalid x-mcp-header/),
+  );
 });
 
 describe("client capabilities", () => {
-  const form: InputRequest = { method: "elicitation/create", params: { mode: "form", message: "?", requestedSchema: { type: "object", properties: {} } } };
-  const url = { method: "elicitation/create", params: { mode: "url", message: "?", url: "https://x" } } as unknown as InputRequest;
-  const sampling: InputRequest = { method: "sampling/createMessage", params: { messages: [], maxTokens: 1, includeContext: "thisServer" } };
+  const form: InputRequest = {
+    method: "elicitation/create",
+    params: { mode: "form", message: "?", requestedSchema: { type: "object", properties: {} } },
+  };
+  const url = {
+    method: "elicitation/create",
+    params: { mode: "url", message: "?", url: "https://x" },
+  } as unknown as InputRequest;
+  const sampling: InputRequest = {
+    method: "sampling/createMessage",
+    params: { messages: [], maxTokens: 1, includeContext: "thisServer" },
+  };
   const roots: InputRequest = { method: "roots/list" };
 
   it.each([
@@ -62,7 +79,9 @@ describe("client capabilities", () => {
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(McpError);
-      expect((error as McpError).data).toEqual({ requiredCapabilities: { elicitation: { form: {} }, sampling: { context: {} }, roots: {} } });
+      expect((error as McpError).data).toEqual({
+        requiredCapabilities: { elicitation: { form: {} }, sampling: { context: {} }, roots: {} },
+      });
       expect((error as McpError).httpStatus).toBe(400);
     }
   });
@@ -90,7 +109,8 @@ describe("URI templates and cursors", () => {
 });
 
 describe("JSON nesting limit", () => {
-  const nested = (depth: number, inner = "1") => `{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":${"[".repeat(depth - 2)}${inner}${"]".repeat(depth - 2)}}}`;
+  const nested = (depth: number, inner = "1") =>
+    `{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":${"[".repeat(depth - 2)}${inner}${"]".repeat(depth - 2)}}}`;
   const depthError = (text: string) => {
     try {
       parseJsonRpcMessage(text);

@@ -5,7 +5,9 @@ import { nestsDeeperThan } from "../../server/mcp/protocol";
 
 /** The depth of a parsed value: 0 for a scalar, 1 for a flat array or object. */
 const depthOf = (value: unknown): number =>
-  value !== null && typeof value === "object" ? 1 + Math.max(0, ...Object.values(value as Record<string, unknown>).map(depthOf)) : 0;
+  value !== null && typeof value === "object"
+    ? 1 + Math.max(0, ...Object.values(value as Record<string, unknown>).map(depthOf))
+    : 0;
 
 /** Strings full of what the check must step over: quotes, backslashes and brackets, escaped any which way. */
 const tricky = fc.string({ unit: fc.constantFrom('"', "\\", "[", "]", "{", "}", "a", "\\\\", '\\"') });

@@ -15,7 +15,14 @@ import { dirname, join, normalize, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = process.cwd();
-const APP = ["server/tools/", "server/prompts/", "server/resources/", "server/examples/", "server/skills/", "routes/connect/"];
+const APP = [
+  "server/tools/",
+  "server/prompts/",
+  "server/resources/",
+  "server/examples/",
+  "server/skills/",
+  "routes/connect/",
+];
 
 function sources(dir: string): string[] {
   return readdirSync(join(ROOT, dir)).flatMap((name) => {
@@ -43,7 +50,9 @@ function importsOf(file: string, values = false): string[] {
     ? /(?:^|\n)\s*(?:import|export)(?!\s+type\b)\b[^;'"]*?from\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g
     : /(?:^|\n)\s*(?:import|export)\b[^;'"]*?from\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g;
   const specifiers = [...text.matchAll(statement)].map((match) => match[1] ?? match[2] ?? match[3]!);
-  return specifiers.filter((specifier) => specifier.startsWith(".")).map((specifier) => normalize(join(dirname(file), specifier)).replace(/\.(ts|mjs)$/, ""));
+  return specifiers
+    .filter((specifier) => specifier.startsWith("."))
+    .map((specifier) => normalize(join(dirname(file), specifier)).replace(/\.(ts|mjs)$/, ""));
 }
 
 /** Every project file `file` loads at run time, itself included (type-only imports are erased). */
@@ -60,8 +69,11 @@ function loadedBy(file: string): Set<string> {
 }
 
 const files = ["server", "routes", "utils"].flatMap(sources);
-const imports = files.flatMap((file) => importsOf(file).map((target) => ({ file, target, from: partOf(file), to: partOf(target) })));
-const describeImport = ({ file, target }: { file: string; target: string }) => `${file} → ${relative(ROOT, join(ROOT, target))}`;
+const imports = files.flatMap((file) =>
+  importsOf(file).map((target) => ({ file, target, from: partOf(file), to: partOf(target) })),
+);
+const describeImport = ({ file, target }: { file: string; target: string }) =>
+  `${file} → ${relative(ROOT, join(ROOT, target))}`;
 
 describe("the layers", () => {
   it("finds the production files and their imports", () => {
@@ -70,22 +82,35 @@ describe("the layers", () => {
   });
 
   it("keeps the core free of features, helpers and app code; only its start-up plugins reach the storage drivers", () => {
-    const wrong = imports.filter(({ file, from, to }) => from === "core" && to !== "core" && !(to === "storage" && file.startsWith("server/plugins/")));
+    const wrong = imports.filter(
+      ({ file, from, to }) =>
+        from === "core" && to !== "core" && !(to === "storage" && file.startsWith("server/plugins/")),
+    );
     expect(wrong.map(describeImport)).toEqual([]);
   });
 
   it("lets the storage drivers import only the core", () => {
-    expect(imports.filter(({ from, to }) => from === "storage" && to !== "core" && to !== "storage").map(describeImport)).toEqual([]);
+    expect(
+      imports.filter(({ from, to }) => from === "storage" && to !== "core" && to !== "storage").map(describeImport),
+    ).toEqual([]);
   });
 
   it("lets a feature import only the core and itself", () => {
-    expect(imports.filter(({ from, to }) => from.startsWith("feature:") && to !== "core" && to !== from).map(describeImport)).toEqual([]);
+    expect(
+      imports.filter(({ from, to }) => from.startsWith("feature:") && to !== "core" && to !== from).map(describeImport),
+    ).toEqual([]);
   });
 
   it("keeps the dispatcher and the method handlers out of every route but POST /mcp (the front page loads none)", () => {
-    const routes = files.filter((file) => /^(routes|server\/features\/[^/]+\/routes)\//.test(file) && file !== "routes/mcp.post.ts");
+    const routes = files.filter(
+      (file) => /^(routes|server\/features\/[^/]+\/routes)\//.test(file) && file !== "routes/mcp.post.ts",
+    );
     expect(routes.length).toBeGreaterThanOrEqual(2); // the core's own: routes/mcp.ts and routes/[...].ts
-    const loading = routes.flatMap((route) => [...loadedBy(route)].filter((file) => /^server\/mcp\/(dispatcher|methods\/)/.test(file)).map((file) => `${route} → ${file}`));
+    const loading = routes.flatMap((route) =>
+      [...loadedBy(route)]
+        .filter((file) => /^server\/mcp\/(dispatcher|methods\/)/.test(file))
+        .map((file) => `${route} → ${file}`),
+    );
     expect(loading).toEqual([]);
     expect([...loadedBy("routes/mcp.post.ts")]).toContain("server/mcp/dispatcher");
   });
@@ -94,7 +119,10 @@ describe("the layers", () => {
     const wrong = imports.filter(
       ({ from, to, target }) =>
         (from === "helpers" || from === "app") &&
-        ((to === "core" && target.replace(/\.(ts|mjs)$/, "") !== "server/mcp/author") || to.startsWith("feature:") || to === "storage" || (from === "helpers" && to === "app")),
+        ((to === "core" && target.replace(/\.(ts|mjs)$/, "") !== "server/mcp/author") ||
+          to.startsWith("feature:") ||
+          to === "storage" ||
+          (from === "helpers" && to === "app")),
     );
     expect(wrong.map(describeImport)).toEqual([]);
   });

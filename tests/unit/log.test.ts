@@ -11,7 +11,9 @@ describe("escapeControlCharacters", () => {
   it("writes every control character, line break and bidi control as its JSON escape", () => {
     expect(escapeControlCharacters(FORGED)).toBe("x\\r\\n[mcp] forged\\u001b[31m\\u007f\\u009b2J\\u2028\\u2029end");
     expect(escapeControlCharacters("\u0000\t\u001f\u0080\u009f")).toBe("\\u0000\\t\\u001f\\u0080\\u009f");
-    expect(escapeControlCharacters("admin\u202e\u2066txt.exe\u2069\u200f")).toBe("admin\\u202e\\u2066txt.exe\\u2069\\u200f");
+    expect(escapeControlCharacters("admin\u202e\u2066txt.exe\u2069\u200f")).toBe(
+      "admin\\u202e\\u2066txt.exe\\u2069\\u200f",
+    );
   });
 
   it("returns text with nothing to escape as it is, other Unicode included", () => {
@@ -26,10 +28,18 @@ describe("logValue", () => {
     const reference = (value: unknown) => escapeControlCharacters(JSON.stringify(value) ?? "null");
     // Every ASCII character, controls and the edges of the shortcut's range (0x1f, 0x20, 0x7e, 0x7f) among them; then the rest.
     const ascii = fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((code) => String.fromCharCode(code)) });
-    const strings = fc.oneof(ascii, fc.string(), fc.string({ unit: "binary" }), fc.string({ unit: fc.constantFrom("a", '"', "\\", "\u001f", "\u007f", "\u2028", "\ud800", "~", " ") }));
-    fc.assert(fc.property(fc.oneof(strings, fc.jsonValue()), (value) => {
-      expect(logValue(value)).toBe(reference(value));
-    }), { numRuns: 2000 });
+    const strings = fc.oneof(
+      ascii,
+      fc.string(),
+      fc.string({ unit: "binary" }),
+      fc.string({ unit: fc.constantFrom("a", '"', "\\", "\u001f", "\u007f", "\u2028", "\ud800", "~", " ") }),
+    );
+    fc.assert(
+      fc.property(fc.oneof(strings, fc.jsonValue()), (value) => {
+        expect(logValue(value)).toBe(reference(value));
+      }),
+      { numRuns: 2000 },
+    );
     expect(logValue("tools/call")).toBe('"tools/call"');
     // The shortcut is taken: a plain string costs no JSON.stringify (the point of it: the request log writes several a line).
     const stringify = vi.spyOn(JSON, "stringify");
@@ -82,7 +92,9 @@ describe("formatLine", () => {
 
   it("pretty: a thrown value that is not an Error, or an error without a stack, stays on one line", () => {
     setLogFormat("pretty");
-    expect(formatLine("error", "failed", { error: errorFields(FORGED) })).toBe(`[mcp] error: failed\n${escapeControlCharacters(FORGED)}`);
+    expect(formatLine("error", "failed", { error: errorFields(FORGED) })).toBe(
+      `[mcp] error: failed\n${escapeControlCharacters(FORGED)}`,
+    );
     const stackless = Object.assign(new Error(FORGED), { stack: undefined });
     expect(formatLine("error", "failed", { error: errorFields(stackless) }).split("\n")).toHaveLength(2);
   });
@@ -123,7 +135,12 @@ describe("writing lines", () => {
       vi.advanceTimersByTime(1);
       expect(written).toHaveLength(1);
     });
-    expect(writes[0]!.split("\n").filter(Boolean).map((line) => JSON.parse(line).msg)).toEqual(["one", "two", "three"]);
+    expect(
+      writes[0]!
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line).msg),
+    ).toEqual(["one", "two", "three"]);
   });
 
   it("writes a batch at once when it reaches 16 KB", async () => {
@@ -136,7 +153,9 @@ describe("writing lines", () => {
   });
 
   it("a line of JSON members, its values from logValue, is one valid JSON line, escaped like any other", async () => {
-    const writes = await writesDuring((log) => log.logInfoMembers(`request ${FORGED}`, `"status":200,"method":${log.logValue(FORGED)}`));
+    const writes = await writesDuring((log) =>
+      log.logInfoMembers(`request ${FORGED}`, `"status":200,"method":${log.logValue(FORGED)}`),
+    );
     const [line, end] = writes[0]!.split("\n");
     expect(end).toBe("");
     expect(line).not.toMatch(CONTROL);

@@ -23,8 +23,15 @@ function burstAt(now: number, count: number, limit: number, windowMs: number) {
 
 describe("gcraStep", () => {
   it("allows a burst of exactly the limit at one instant, whatever the float rounding of window ÷ limit", () => {
-    for (const [limit, windowMs] of [[1, 1000], [3, 3_600_000], [7, 60_000], [600, 60_000], [1000, 1000]] as const) {
-      for (const now of [0, 1_764_550_000_123, 1_764_550_000_123.456]) expect(burstAt(now, limit + 5, limit, windowMs).allowed, `${limit}/${windowMs} at ${now}`).toBe(limit);
+    for (const [limit, windowMs] of [
+      [1, 1000],
+      [3, 3_600_000],
+      [7, 60_000],
+      [600, 60_000],
+      [1000, 1000],
+    ] as const) {
+      for (const now of [0, 1_764_550_000_123, 1_764_550_000_123.456])
+        expect(burstAt(now, limit + 5, limit, windowMs).allowed, `${limit}/${windowMs} at ${now}`).toBe(limit);
     }
   });
 
@@ -50,7 +57,9 @@ describe("parseRate", () => {
 
   it("refuses anything else, naming what was wrong", () => {
     for (const bad of ["", "600", "0/60s", "600/0s", "600/60", "-1/60s", "1.5/60s", "600/60d", "600 per 60s"]) {
-      expect(() => parseRate(bad, "NITRO_MCP_RATE_LIMIT"), bad).toThrow(/^NITRO_MCP_RATE_LIMIT must look like 600\/60s/);
+      expect(() => parseRate(bad, "NITRO_MCP_RATE_LIMIT"), bad).toThrow(
+        /^NITRO_MCP_RATE_LIMIT must look like 600\/60s/,
+      );
     }
     expect(() => parseRate("2000/1s", "NITRO_MCP_RATE_LIMIT")).toThrow(/at most one request per millisecond/);
   });
@@ -89,7 +98,9 @@ describe("counting under concurrency (a compare-and-set over the store's atomic 
 
   it("on files, through two stores on one folder (two processes): 40 at once, 10 allowed", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcp-rate-"));
-    const stores = [filesAtomicStore(dir), filesAtomicStore(dir)].map((atomic) => consumerFor({ name: "files", atomic, driver: {} as never })!);
+    const stores = [filesAtomicStore(dir), filesAtomicStore(dir)].map(
+      (atomic) => consumerFor({ name: "files", atomic, driver: {} as never })!,
+    );
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => stores[i % 2]!("k", 10, 3_600_000)));
     expect(results.filter((result) => result.allowed).length).toBe(10);
   });

@@ -13,8 +13,12 @@ import { featureFolder, leftoversAfterRemoval, sourceFiles } from "../helpers/le
 
 const ROOT = process.cwd();
 /** The features this checkout still has (in a fork, some may be gone already). */
-const FEATURES = [...(existsSync(join(ROOT, "server/features")) ? readdirSync(join(ROOT, "server/features")) : []), "dev"].filter((name) => existsSync(join(ROOT, featureFolder(name))));
-const removal = (name: string) => docBlock(name === "examples" ? "README.md" : `${featureFolder(name)}/README.md`, `fork:remove:${name}`);
+const FEATURES = [
+  ...(existsSync(join(ROOT, "server/features")) ? readdirSync(join(ROOT, "server/features")) : []),
+  "dev",
+].filter((name) => existsSync(join(ROOT, featureFolder(name))));
+const removal = (name: string) =>
+  docBlock(name === "examples" ? "README.md" : `${featureFolder(name)}/README.md`, `fork:remove:${name}`);
 
 function leftoversOf(removed: string[]): string[] {
   const copy = mkdtempSync(join(tmpdir(), "removal-"));
@@ -31,7 +35,9 @@ function leftoversOf(removed: string[]): string[] {
 }
 
 // Copying the checkout and running npm for each removal takes a second or so; a loaded machine gets a generous bound.
-describe("a feature's removal leaves no dead setting, no dangling doc, no unused dependency", { timeout: 60_000 }, () => {
+describe("a feature's removal leaves no dead setting, no dangling doc, no unused dependency", {
+  timeout: 60_000,
+}, () => {
   it.each(FEATURES)("without %s", (name) => {
     expect(leftoversOf([name])).toEqual([]);
   });

@@ -55,7 +55,14 @@ it(`a tools/call retry of a single-use tool runs code in at most ${MAX_FILES} pr
   const files = await filesRun();
   expect(retry.body.result?.content?.[0]?.text).toBe(`Counter ${key} is now 1.`);
   // The measure sees the request path, or it would pass for nothing.
-  expect(files).toEqual(expect.arrayContaining(["routes/mcp.post.ts", "server/mcp/read-request.ts", "server/mcp/state/request-state.ts", "utils/define-tool.ts"]));
+  expect(files).toEqual(
+    expect.arrayContaining([
+      "routes/mcp.post.ts",
+      "server/mcp/read-request.ts",
+      "server/mcp/state/request-state.ts",
+      "utils/define-tool.ts",
+    ]),
+  );
   console.log(`[request path] a tools/call retry runs code in ${files.length} project files:\n  ${files.join("\n  ")}`);
   expect(files.length, files.join("\n")).toBeLessThanOrEqual(MAX_FILES);
 });

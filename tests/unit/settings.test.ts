@@ -7,7 +7,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { SETTINGS, type SettingTable } from "../../server/mcp/settings";
 
-const shown = (spec: { default: unknown; shownDefault?: string }) => spec.shownDefault ?? (spec.default === "" ? "none" : String(spec.default));
+const shown = (spec: { default: unknown; shownDefault?: string }) =>
+  spec.shownDefault ?? (spec.default === "" ? "none" : String(spec.default));
 /** What `selectStorage` (server/storage/drivers.node.ts) reads straight from the environment, besides the settings. */
 const storageNames = ["REDIS_URL", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "NITRO_MCP_STORAGE_DIR"];
 
@@ -15,7 +16,11 @@ const storageNames = ["REDIS_URL", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST
 const tables: { readme: string; table: SettingTable }[] = [{ readme: "server/mcp/README.md", table: SETTINGS }];
 for (const name of existsSync("server/features") ? readdirSync("server/features") : []) {
   const file = `server/features/${name}/settings.ts`;
-  if (existsSync(file)) tables.push({ readme: `server/features/${name}/README.md`, table: ((await import(`../../${file}`)) as { SETTINGS: SettingTable }).SETTINGS });
+  if (existsSync(file))
+    tables.push({
+      readme: `server/features/${name}/README.md`,
+      table: ((await import(`../../${file}`)) as { SETTINGS: SettingTable }).SETTINGS,
+    });
 }
 const declared = tables.flatMap(({ table }) => Object.values(table));
 
@@ -43,9 +48,14 @@ describe(".env.example", () => {
 
 describe.each(tables)("the configuration table in $readme", ({ readme, table }) => {
   const text = readFileSync(readme, "utf8");
-  const section = text.slice(text.indexOf("## Configuration"), text.indexOf("\n## ", text.indexOf("## Configuration") + 5) >>> 0);
+  const section = text.slice(
+    text.indexOf("## Configuration"),
+    text.indexOf("\n## ", text.indexOf("## Configuration") + 5) >>> 0,
+  );
   const rows = new Map(
-    [...section.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \| ([^|]+) \|/gm)].map((match) => [match[1]!, match[2]!.trim()] as const),
+    [...section.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \| ([^|]+) \|/gm)].map(
+      (match) => [match[1]!, match[2]!.trim()] as const,
+    ),
   );
   const core = table === SETTINGS;
 
@@ -55,7 +65,10 @@ describe.each(tables)("the configuration table in $readme", ({ readme, table }) 
   });
 
   it("has no row for a variable it does not declare", () => {
-    const known = new Set([...Object.values(table).map((spec) => spec.env), ...(core ? [...storageNames, "HOST", "PORT"] : [])]);
+    const known = new Set([
+      ...Object.values(table).map((spec) => spec.env),
+      ...(core ? [...storageNames, "HOST", "PORT"] : []),
+    ]);
     expect([...rows.keys()].filter((name) => !known.has(name))).toEqual([]);
   });
 });

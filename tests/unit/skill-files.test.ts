@@ -23,7 +23,9 @@ function skillsFolder() {
 describe("readSkills", () => {
   it("reads a skill's files", () => {
     const { skills } = skillsFolder();
-    expect(readSkills(skills).map((skill) => [skill.path, skill.files.map((file) => file.path)])).toEqual([["demo", ["SKILL.md", "references/guide.md"]]]);
+    expect(readSkills(skills).map((skill) => [skill.path, skill.files.map((file) => file.path)])).toEqual([
+      ["demo", ["SKILL.md", "references/guide.md"]],
+    ]);
   });
 
   it.each([

@@ -13,15 +13,22 @@ import { openRequestState, sealRequestState, type RequestBinding } from "../../s
 import { createStateKeyRing, StateSecretError } from "../../server/mcp/state/keys";
 
 const SECRET = "unit-secret-0123456789abcdef012345678";
-const binding: RequestBinding = { principal: "alice", method: "tools/call", target: "delete_note", arguments: { note_id: "7", b: [1, 2] } };
-const ringOf = (cipher: StateCipher, secret = SECRET, previous: string[] = []) => createStateKeyRing({ cipher, secret, previous, allowEphemeral: false });
+const binding: RequestBinding = {
+  principal: "alice",
+  method: "tools/call",
+  target: "delete_note",
+  arguments: { note_id: "7", b: [1, 2] },
+};
+const ringOf = (cipher: StateCipher, secret = SECRET, previous: string[] = []) =>
+  createStateKeyRing({ cipher, secret, previous, allowEphemeral: false });
 
 describe.each([
   ["Web Crypto", webCipher],
   ["node:crypto", nodeCipher],
 ])("requestState codec on %s", (_, cipher) => {
   const ring = () => ringOf(cipher);
-  const open = async (token: unknown, bound = binding, now?: number) => openRequestState(await ring(), token, bound, { maxLength: 16384, now });
+  const open = async (token: unknown, bound = binding, now?: number) =>
+    openRequestState(await ring(), token, bound, { maxLength: 16384, now });
 
   it("round-trips the payload and binds it to the canonical arguments (key order does not matter)", async () => {
     const token = await sealRequestState(await ring(), binding, { step: 2 }, { ttlSeconds: 60 });
@@ -39,8 +46,16 @@ describe.each([
 
   it.each([
     ["another principal", { ...binding, principal: "bob" }, "sealed for another principal"],
-    ["another argument value", { ...binding, arguments: { note_id: "8", b: [1, 2] } }, "authentication failed (tampered, or sealed for another request)"],
-    ["another method", { ...binding, method: "prompts/get" }, "authentication failed (tampered, or sealed for another request)"],
+    [
+      "another argument value",
+      { ...binding, arguments: { note_id: "8", b: [1, 2] } },
+      "authentication failed (tampered, or sealed for another request)",
+    ],
+    [
+      "another method",
+      { ...binding, method: "prompts/get" },
+      "authentication failed (tampered, or sealed for another request)",
+    ],
   ])("refuses %s", async (_, other, reason) => {
     const token = await sealRequestState(await ring(), binding, {}, { ttlSeconds: 60 });
     expect(await open(token, other)).toEqual({ ok: false, reason });
@@ -56,10 +71,12 @@ describe.each([
   });
 
   it("checks the length before any crypto", async () => {
-    expect(await openRequestState(await ring(), "v1.AAAAAAAA." + "A".repeat(300), binding, { maxLength: 256 })).toEqual({
-      ok: false,
-      reason: "longer than 256 characters",
-    });
+    expect(await openRequestState(await ring(), "v1.AAAAAAAA." + "A".repeat(300), binding, { maxLength: 256 })).toEqual(
+      {
+        ok: false,
+        reason: "longer than 256 characters",
+      },
+    );
   });
 
   it("rejects secrets shorter than 32 bytes synchronously, naming no part of them", () => {
@@ -112,8 +129,16 @@ describe("the two cipher backends are interchangeable", () => {
   ])("%s derives the same key id and opens a state issued before it existed", async (_, cipher) => {
     const ring = await ringOf(cipher);
     expect(ring.sealing!.kid).toBe(ISSUED_BEFORE.kid);
-    const opened = await openRequestState(ring, ISSUED_BEFORE.token, binding, { maxLength: 16384, now: ISSUED_BEFORE.now });
-    expect(opened.ok && opened.claims).toMatchObject({ iat: 1_800_000_000, exp: 1_800_000_600, sub: "alice", data: { step: 2, name: "Zoë" } });
+    const opened = await openRequestState(ring, ISSUED_BEFORE.token, binding, {
+      maxLength: 16384,
+      now: ISSUED_BEFORE.now,
+    });
+    expect(opened.ok && opened.claims).toMatchObject({
+      iat: 1_800_000_000,
+      exp: 1_800_000_600,
+      sub: "alice",
+      data: { step: 2, name: "Zoë" },
+    });
   });
 
   it("node:crypto refuses a shortened tag", async () => {
@@ -131,22 +156,29 @@ describe("the two cipher backends are interchangeable", () => {
 describe("the bytes a state is bound to", () => {
   it("canonical JSON is the same value, spelled alike whatever key order the client sent", () => {
     const reverseKeys = (value: unknown): unknown =>
-      JSON.parse(JSON.stringify(value), (_, v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v));
+      JSON.parse(JSON.stringify(value), (_, v) =>
+        v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v,
+      );
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
         expect(JSON.parse(canonicalJson(value))).toEqual(JSON.parse(JSON.stringify(value))); // JSON has no -0
         expect(canonicalJson(reverseKeys(value))).toBe(canonicalJson(value));
       }),
     );
-    expect(canonicalJson({ b: { d: 1, c: [2, { f: 3, e: 4 }] }, a: undefined, "": [undefined, "x"] })).toBe('{"":[null,"x"],"b":{"c":[2,{"e":4,"f":3}],"d":1}}');
+    expect(canonicalJson({ b: { d: 1, c: [2, { f: 3, e: 4 }] }, a: undefined, "": [undefined, "x"] })).toBe(
+      '{"":[null,"x"],"b":{"c":[2,{"e":4,"f":3}],"d":1}}',
+    );
   });
 
   it("UTF-8 encoding gives TextEncoder's bytes for any text, short or past the scratch buffer", () => {
     const encoder = new TextEncoder();
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: "grapheme" }), fc.string({ unit: "binary", minLength: 2700, maxLength: 3000 })), (text) => {
-        expect(utf8Encode(text)).toEqual(encoder.encode(text));
-      }),
+      fc.property(
+        fc.oneof(fc.string({ unit: "grapheme" }), fc.string({ unit: "binary", minLength: 2700, maxLength: 3000 })),
+        (text) => {
+          expect(utf8Encode(text)).toEqual(encoder.encode(text));
+        },
+      ),
     );
     const first = utf8Encode("first");
     utf8Encode("second");

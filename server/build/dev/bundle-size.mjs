@@ -11,8 +11,7 @@ export function bundleSize(dir) {
       const path = join(folder, name);
       if (statSync(path).isDirectory()) {
         if (name !== "node_modules") walk(path);
-      }
-      else if (name.endsWith(".mjs")) files.push(path);
+      } else if (name.endsWith(".mjs")) files.push(path);
     }
   };
   walk(dir);
@@ -24,5 +23,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const dir = process.argv[2] ?? ".output-cloudflare/server";
   const { files, raw, gzip } = bundleSize(dir);
   const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
-  console.log(`[bundle] ${dir}: ${files} files, ${kb(raw)} raw, ${kb(gzip)} gzip${gzip > 100 * 1024 ? "  ⚠ over the 100 KB gzip budget" : ""}`);
+  console.log(
+    `[bundle] ${dir}: ${files} files, ${kb(raw)} raw, ${kb(gzip)} gzip${gzip > 100 * 1024 ? "  ⚠ over the 100 KB gzip budget" : ""}`,
+  );
 }

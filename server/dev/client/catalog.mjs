@@ -22,7 +22,11 @@ import { UriTemplate } from "@modelcontextprotocol/client";
 /** A template's variables as required string properties. */
 function templateSchema(/** @type {string} */ uriTemplate) {
   const names = new UriTemplate(uriTemplate).variableNames;
-  return { type: "object", properties: Object.fromEntries(names.map((name) => [name, { type: "string" }])), required: names };
+  return {
+    type: "object",
+    properties: Object.fromEntries(names.map((name) => [name, { type: "string" }])),
+    required: names,
+  };
 }
 
 /** @typedef {CatalogEntry["kind"]} Kind */
@@ -49,7 +53,12 @@ const LISTS = {
       description: prompt.description,
       inputSchema: {
         type: "object",
-        properties: Object.fromEntries((prompt.arguments ?? []).map((argument) => [argument.name, { type: "string", description: argument.description }])),
+        properties: Object.fromEntries(
+          (prompt.arguments ?? []).map((argument) => [
+            argument.name,
+            { type: "string", description: argument.description },
+          ]),
+        ),
         required: (prompt.arguments ?? []).filter((argument) => argument.required).map((argument) => argument.name),
       },
     })),
@@ -94,10 +103,17 @@ export function requestFor(entry, values) {
     case "tool":
       return { method: "tools/call", name: entry.name, arguments: values };
     case "prompt":
-      return { method: "prompts/get", name: entry.name, arguments: Object.fromEntries(Object.entries(values).map(([key, value]) => [key, String(value)])) };
+      return {
+        method: "prompts/get",
+        name: entry.name,
+        arguments: Object.fromEntries(Object.entries(values).map(([key, value]) => [key, String(value)])),
+      };
     case "resource":
       return { method: "resources/read", uri: entry.name };
     case "template":
-      return { method: "resources/read", uri: new UriTemplate(entry.name).expand(/** @type {Record<string, string>} */ (values)) };
+      return {
+        method: "resources/read",
+        uri: new UriTemplate(entry.name).expand(/** @type {Record<string, string>} */ (values)),
+      };
   }
 }

@@ -16,9 +16,14 @@ const COMMANDS = ["list", "call", "get", "read"];
  * @param {string[]} words
  */
 export function checkCommand([command, target]) {
-  if (!COMMANDS.includes(command ?? "")) throw new Error(`Unknown command "${command}": use one of ${COMMANDS.join(", ")}, or none for the interactive client.`);
-  if (command === "call" && !target) throw new Error("Which tool? `call <tool> key=value…` (`npm run client -- list` shows them).");
-  if (command === "get" && !target) throw new Error("Which prompt? `get <prompt> key=value…` (`npm run client -- list` shows them).");
+  if (!COMMANDS.includes(command ?? ""))
+    throw new Error(
+      `Unknown command "${command}": use one of ${COMMANDS.join(", ")}, or none for the interactive client.`,
+    );
+  if (command === "call" && !target)
+    throw new Error("Which tool? `call <tool> key=value…` (`npm run client -- list` shows them).");
+  if (command === "get" && !target)
+    throw new Error("Which prompt? `get <prompt> key=value…` (`npm run client -- list` shows them).");
   if (command === "read" && !target) throw new Error("Which resource? `read <uri>`, e.g. `read info://about`.");
 }
 

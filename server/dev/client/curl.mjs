@@ -32,7 +32,8 @@ function describe(headers, body) {
   if (typeof body !== "string") return `# ${what || "request"}`;
   try {
     const params = JSON.parse(body).params ?? {};
-    if (params.requestState !== undefined) return `# ${what}: retry with the answers (inputResponses) and the sealed requestState`;
+    if (params.requestState !== undefined)
+      return `# ${what}: retry with the answers (inputResponses) and the sealed requestState`;
   } catch {
     // Not JSON: described by its headers alone.
   }
@@ -47,7 +48,9 @@ function describe(headers, body) {
 function curlCommand(url, init = {}) {
   const headers = new Headers(init.headers);
   const method = (init.method ?? "GET").toUpperCase();
-  const lines = [`curl -sS -w '\\n' ${shellQuote(String(url))}${method === "POST" && init.body ? "" : ` -X ${method}`}`];
+  const lines = [
+    `curl -sS -w '\\n' ${shellQuote(String(url))}${method === "POST" && init.body ? "" : ` -X ${method}`}`,
+  ];
   for (const [name, value] of headers) lines.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   if (typeof init.body === "string") lines.push(`--data-raw ${shellQuote(init.body)}`);
   return `${describe(headers, init.body)}\n${lines.join(" \\\n  ")}`;

@@ -18,9 +18,15 @@ import { askForValues } from "./schema-prompts.mjs";
 async function askAction(questions, output, prompt, actions) {
   for (;;) {
     const answer = (await questions.ask(prompt)).toLowerCase();
-    const action = answer === "" ? actions[0] : actions.find((candidate) => candidate === answer || candidate[0] === answer);
+    const action =
+      answer === "" ? actions[0] : actions.find((candidate) => candidate === answer || candidate[0] === answer);
     if (action) return action;
-    output.line(output.style("yellow", `  type one of: ${actions.map((candidate) => candidate[0]).join(", ")} (or press Enter to ${actions[0]})`));
+    output.line(
+      output.style(
+        "yellow",
+        `  type one of: ${actions.map((candidate) => candidate[0]).join(", ")} (or press Enter to ${actions[0]})`,
+      ),
+    );
   }
 }
 
@@ -45,10 +51,19 @@ export function interactiveAnswerer(questions, output) {
   return {
     async form(params) {
       heading(safeText(params.message));
-      const action = await askAction(questions, output, `Fill in the form (Enter), ${style("bold", "d")}: decline, ${style("bold", "c")}: cancel: `, ["accept", "decline", "cancel"]);
+      const action = await askAction(
+        questions,
+        output,
+        `Fill in the form (Enter), ${style("bold", "d")}: decline, ${style("bold", "c")}: cancel: `,
+        ["accept", "decline", "cancel"],
+      );
       if (action !== "accept") return { action };
       // The form's fields are exactly what askForValues asks for; the cast only bridges the SDK's narrower schema type.
-      const content = await askForValues(questions, output, /** @type {import("./schema-values.mjs").ObjectSchema} */ (params.requestedSchema));
+      const content = await askForValues(
+        questions,
+        output,
+        /** @type {import("./schema-values.mjs").ObjectSchema} */ (params.requestedSchema),
+      );
       return { action, content: /** @type {Record<string, string | number | boolean | string[]>} */ (content) };
     },
 
@@ -58,10 +73,20 @@ export function interactiveAnswerer(questions, output) {
       const link = describeLink(params.url);
       if (!link.opens) {
         output.line(style("yellow", `  Not offered: ${link.shown}`));
-        return { action: await askAction(questions, output, `Enter: decline, ${style("bold", "c")}: cancel: `, ["decline", "cancel"]) };
+        return {
+          action: await askAction(questions, output, `Enter: decline, ${style("bold", "c")}: cancel: `, [
+            "decline",
+            "cancel",
+          ]),
+        };
       }
       output.line(`  Open: ${style("cyan", link.shown)}`);
-      const action = await askAction(questions, output, `Press Enter once you have opened it, ${style("bold", "d")}: decline, ${style("bold", "c")}: cancel: `, ["accept", "decline", "cancel"]);
+      const action = await askAction(
+        questions,
+        output,
+        `Press Enter once you have opened it, ${style("bold", "d")}: decline, ${style("bold", "c")}: cancel: `,
+        ["accept", "decline", "cancel"],
+      );
       return { action };
     },
 
@@ -75,13 +100,23 @@ export function interactiveAnswerer(questions, output) {
       output.line(style("dim", `  (at most ${safeText(params.maxTokens)} tokens)`));
       let text = "";
       while (!text) text = await questions.ask(`${style("bold", "Reply")}: `);
-      return { model: "person-at-the-terminal", role: "assistant", content: { type: "text", text }, stopReason: "endTurn" };
+      return {
+        model: "person-at-the-terminal",
+        role: "assistant",
+        content: { type: "text", text },
+        stopReason: "endTurn",
+      };
     },
 
     async roots() {
       const root = currentDirectoryRoot();
       heading("The server asks for your roots (the folders it may work in).");
-      const share = await askAction(questions, output, `Share the current directory, ${style("cyan", root.uri)}? (Enter: yes, ${style("bold", "n")}: no): `, ["yes", "no"]);
+      const share = await askAction(
+        questions,
+        output,
+        `Share the current directory, ${style("cyan", root.uri)}? (Enter: yes, ${style("bold", "n")}: no): `,
+        ["yes", "no"],
+      );
       return { roots: share === "yes" ? [root] : [] };
     },
   };

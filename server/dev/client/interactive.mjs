@@ -37,7 +37,9 @@ async function menu(client, { url, questions, output, logLevel }) {
       renderCatalog(entries, output);
       continue;
     }
-    const entry = /^\d+$/.test(choice) ? entries[Number(choice) - 1] : entries.find((candidate) => candidate.name === choice);
+    const entry = /^\d+$/.test(choice)
+      ? entries[Number(choice) - 1]
+      : entries.find((candidate) => candidate.name === choice);
     if (!entry) {
       output.line(style("yellow", `Nothing is listed as ${JSON.stringify(choice)}.`));
       continue;
@@ -65,7 +67,9 @@ async function menu(client, { url, questions, output, logLevel }) {
 export async function runInteractive(client, options) {
   const { url, output } = options;
   const server = client.getServerVersion();
-  output.line(`Connected to ${output.style("bold", server ? safeText(`${server.name} ${server.version}`) : "the server")} at ${safeText(url)} (protocol ${PROTOCOL_VERSION})`);
+  output.line(
+    `Connected to ${output.style("bold", server ? safeText(`${server.name} ${server.version}`) : "the server")} at ${safeText(url)} (protocol ${PROTOCOL_VERSION})`,
+  );
   const instructions = client.getInstructions();
   if (instructions) output.note(safeLines(instructions));
   output.line();

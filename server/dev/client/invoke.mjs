@@ -17,7 +17,8 @@ export async function invoke(client, request, { output, logLevel, signal }) {
   // 2026-07-28 has no logging/setLevel: the level travels with each request.
   const _meta = { [LOG_LEVEL_META_KEY]: logLevel };
   const options = {
-    onprogress: (/** @type {import("@modelcontextprotocol/client").Progress} */ progress) => output.progress(progressBar(progress)),
+    onprogress: (/** @type {import("@modelcontextprotocol/client").Progress} */ progress) =>
+      output.progress(progressBar(progress)),
     // A long tool that keeps reporting progress is not timed out.
     resetTimeoutOnProgress: true,
     // Aborting cancels the request: on 2026-07-28 the client closes its response stream, and the server stops.
@@ -37,7 +38,9 @@ export async function invoke(client, request, { output, logLevel, signal }) {
   };
   switch (request.method) {
     case "tools/call": {
-      const result = await settled(client.callTool({ name: request.name, arguments: request.arguments, _meta }, options));
+      const result = await settled(
+        client.callTool({ name: request.name, arguments: request.arguments, _meta }, options),
+      );
       renderToolResult(result, output);
       return !result.isError;
     }
@@ -48,7 +51,10 @@ export async function invoke(client, request, { output, logLevel, signal }) {
     }
     case "resources/read":
       // A development client shows what the server says now, never a cached copy.
-      renderResource(await settled(client.readResource({ uri: request.uri, _meta }, { ...options, cacheMode: "bypass" })), output);
+      renderResource(
+        await settled(client.readResource({ uri: request.uri, _meta }, { ...options, cacheMode: "bypass" })),
+        output,
+      );
       return true;
   }
 }

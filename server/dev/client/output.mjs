@@ -56,7 +56,12 @@ function asComments(/** @type {string} */ text) {
  *   curlScript: stderr carries curl commands, so error lines are written as bash comments
  * @returns {Output}
  */
-export function createOutput({ stdout = process.stdout, stderr = process.stderr, env = process.env, curlScript = false } = {}) {
+export function createOutput({
+  stdout = process.stdout,
+  stderr = process.stderr,
+  env = process.env,
+  curlScript = false,
+} = {}) {
   const style = stylerFor(stdout, env);
   const errorStyle = stylerFor(stderr, env);
   const redraws = Boolean(stdout.isTTY);

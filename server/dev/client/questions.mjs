@@ -65,7 +65,9 @@ export function createQuestions(output) {
       }
       rl.setPrompt(prompt);
       rl.prompt();
-      const line = lines.shift() ?? (await /** @type {Promise<string>} */ (new Promise((resolve, reject) => (waiting = { resolve, reject }))));
+      const line =
+        lines.shift() ??
+        (await /** @type {Promise<string>} */ (new Promise((resolve, reject) => (waiting = { resolve, reject }))));
       // A terminal echoes what the person types; piped input is shown here, so the transcript reads the same.
       if (!process.stdin.isTTY) output.line(line);
       return line.trim();

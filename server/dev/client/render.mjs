@@ -27,8 +27,16 @@ export function renderCatalog(entries, output) {
     output.line(style("bold", HEADINGS[kind]));
     entries.forEach((entry, i) => {
       if (entry.kind !== kind) return;
-      const about = [entry.kind === "resource" || entry.kind === "template" ? entry.title : undefined, entry.description].filter(Boolean).map(safeText).join(": ");
-      output.line(`  ${style("cyan", String(i + 1).padStart(digits))}  ${names[i].padEnd(width)}  ${style("dim", about)}`);
+      const about = [
+        entry.kind === "resource" || entry.kind === "template" ? entry.title : undefined,
+        entry.description,
+      ]
+        .filter(Boolean)
+        .map(safeText)
+        .join(": ");
+      output.line(
+        `  ${style("cyan", String(i + 1).padStart(digits))}  ${names[i].padEnd(width)}  ${style("dim", about)}`,
+      );
     });
   }
 }
@@ -47,7 +55,9 @@ function contentText(block) {
     case "resource_link":
       return `[link] ${safeText(block.name)}: ${safeText(block.uri)}`;
     case "resource":
-      return "text" in block.resource ? safeLines(block.resource.text) : `[resource ${safeText(block.resource.uri)}, binary]`;
+      return "text" in block.resource
+        ? safeLines(block.resource.text)
+        : `[resource ${safeText(block.resource.uri)}, binary]`;
     default:
       return safeText(JSON.stringify(block));
   }
@@ -58,7 +68,8 @@ function contentText(block) {
  * @param {Output} output
  */
 export function renderToolResult(result, output) {
-  for (const block of result.content ?? []) output.line(result.isError ? output.style("red", contentText(block)) : contentText(block));
+  for (const block of result.content ?? [])
+    output.line(result.isError ? output.style("red", contentText(block)) : contentText(block));
   if (result.structuredContent !== undefined) {
     output.line(output.style("dim", "structuredContent:"));
     output.line(safeLines(JSON.stringify(result.structuredContent, null, 2)));
@@ -72,7 +83,8 @@ export function renderToolResult(result, output) {
  */
 export function renderPrompt(result, output) {
   if (result.description) output.line(output.style("dim", safeText(result.description)));
-  for (const message of result.messages) output.line(`${output.style("bold", `${safeText(message.role)}:`)} ${contentText(message.content)}`);
+  for (const message of result.messages)
+    output.line(`${output.style("bold", `${safeText(message.role)}:`)} ${contentText(message.content)}`);
 }
 
 /**
@@ -81,8 +93,12 @@ export function renderPrompt(result, output) {
  */
 export function renderResource(result, output) {
   for (const contents of result.contents) {
-    output.line(output.style("dim", `${safeText(contents.uri)}${contents.mimeType ? ` (${safeText(contents.mimeType)})` : ""}`));
-    output.line("text" in contents ? safeLines(contents.text) : `[binary, ${Math.floor((contents.blob.length * 3) / 4)} bytes]`);
+    output.line(
+      output.style("dim", `${safeText(contents.uri)}${contents.mimeType ? ` (${safeText(contents.mimeType)})` : ""}`),
+    );
+    output.line(
+      "text" in contents ? safeLines(contents.text) : `[binary, ${Math.floor((contents.blob.length * 3) / 4)} bytes]`,
+    );
   }
 }
 
@@ -114,12 +130,17 @@ function unreachableCode(/** @type {unknown} */ error) {
  */
 export function describeFailure(error, url) {
   const code = unreachableCode(error);
-  if (code) return `Cannot reach ${safeText(url)} (${code}). Is the server running? Start it with \`npm run dev\`, or pass --url.`;
+  if (code)
+    return `Cannot reach ${safeText(url)} (${code}). Is the server running? Start it with \`npm run dev\`, or pass --url.`;
   if (error instanceof PrintableError) return error.message;
   if (!(error instanceof Error)) return safeText(error);
   const message = safeText(error.message);
-  if (error.name === "UnauthorizedError" || /\b401\b/.test(error.message)) return `${message}\nThe server needs sign-in: pass a valid access token with --token.`;
-  const cause = error.cause instanceof Error && !error.message.includes(error.cause.message) ? ` (${safeText(error.cause.message)})` : "";
+  if (error.name === "UnauthorizedError" || /\b401\b/.test(error.message))
+    return `${message}\nThe server needs sign-in: pass a valid access token with --token.`;
+  const cause =
+    error.cause instanceof Error && !error.message.includes(error.cause.message)
+      ? ` (${safeText(error.cause.message)})`
+      : "";
   const rpcCode = "code" in error && typeof error.code === "number" ? ` (JSON-RPC error ${error.code})` : "";
   return `${message}${cause}${rpcCode}`;
 }

@@ -60,9 +60,15 @@ export function describeLink(url) {
     return { opens: false, shown: `not a valid URL, do not open it: ${safeText(url)}` };
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    return { opens: false, shown: `a ${safeText(parsed.protocol)} link, not http or https, do not open it: ${safeText(parsed.href)}` };
+    return {
+      opens: false,
+      shown: `a ${safeText(parsed.protocol)} link, not http or https, do not open it: ${safeText(parsed.href)}`,
+    };
   }
-  return { opens: true, shown: `${safeText(parsed.href)} (${parsed.protocol.slice(0, -1)}, host ${safeText(parsed.host)})` };
+  return {
+    opens: true,
+    shown: `${safeText(parsed.href)} (${parsed.protocol.slice(0, -1)}, host ${safeText(parsed.host)})`,
+  };
 }
 
 /**

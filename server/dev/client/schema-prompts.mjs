@@ -32,7 +32,10 @@ function questionFor(name, schema, required, style) {
  */
 async function askField(questions, output, name, schema, required) {
   const choices = choicesOf(schema) ?? (schema.items && choicesOf(schema.items));
-  if (choices) output.line(`  ${choices.map((choice, i) => `${output.style("cyan", `${i + 1})`)} ${safeText(choice.label)}`).join("  ")}`);
+  if (choices)
+    output.line(
+      `  ${choices.map((choice, i) => `${output.style("cyan", `${i + 1})`)} ${safeText(choice.label)}`).join("  ")}`,
+    );
   for (;;) {
     const text = await questions.ask(questionFor(name, schema, required, output.style));
     if (text === "") {

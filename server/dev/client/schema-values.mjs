@@ -27,7 +27,8 @@ function typeOf(/** @type {JsonSchema} */ schema) {
  * @returns {Choice[] | undefined}
  */
 export function choicesOf(schema) {
-  if (Array.isArray(schema.enum)) return schema.enum.map((value, i) => ({ value, label: schema.enumNames?.[i] ?? String(value) }));
+  if (Array.isArray(schema.enum))
+    return schema.enum.map((value, i) => ({ value, label: schema.enumNames?.[i] ?? String(value) }));
   const options = schema.oneOf ?? schema.anyOf;
   if (options?.length && options.every((option) => "const" in option)) {
     return options.map((option) => ({ value: option.const, label: option.title ?? String(option.const) }));
@@ -62,7 +63,8 @@ export function describeType(/** @type {JsonSchema} */ schema) {
  */
 function pickChoice(choices, text) {
   const found =
-    choices.find((choice) => String(choice.value) === text || choice.label === text) ?? (/^\d+$/.test(text) ? choices[Number(text) - 1] : undefined);
+    choices.find((choice) => String(choice.value) === text || choice.label === text) ??
+    (/^\d+$/.test(text) ? choices[Number(text) - 1] : undefined);
   if (found) return { ok: true, value: found.value };
   return { ok: false, problem: `choose one of: ${choices.map((choice, i) => `${i + 1}) ${choice.label}`).join(", ")}` };
 }
@@ -72,8 +74,10 @@ function parseNumber(/** @type {JsonSchema} */ schema, /** @type {string} */ tex
   const value = Number(text);
   if (text === "" || !Number.isFinite(value)) return { ok: false, problem: `${type} expected` };
   if (type === "integer" && !Number.isInteger(value)) return { ok: false, problem: "a whole number expected" };
-  if (schema.minimum !== undefined && value < schema.minimum) return { ok: false, problem: `at least ${schema.minimum}` };
-  if (schema.maximum !== undefined && value > schema.maximum) return { ok: false, problem: `at most ${schema.maximum}` };
+  if (schema.minimum !== undefined && value < schema.minimum)
+    return { ok: false, problem: `at least ${schema.minimum}` };
+  if (schema.maximum !== undefined && value > schema.maximum)
+    return { ok: false, problem: `at most ${schema.maximum}` };
   return { ok: true, value };
 }
 
@@ -82,7 +86,9 @@ function parseJson(/** @type {string} */ text, /** @type {string} */ type) {
   try {
     const value = JSON.parse(text);
     const actual = Array.isArray(value) ? "array" : value === null ? "null" : typeof value;
-    return type === "JSON" || actual === type ? { ok: true, value } : { ok: false, problem: `${type} expected, as JSON` };
+    return type === "JSON" || actual === type
+      ? { ok: true, value }
+      : { ok: false, problem: `${type} expected, as JSON` };
   } catch {
     return { ok: false, problem: `${type} expected, as JSON` };
   }
@@ -109,8 +115,10 @@ export function parseFieldValue(schema, text) {
     case "integer":
       return parseNumber(schema, text, type);
     case "string":
-      if (schema.minLength !== undefined && text.length < schema.minLength) return { ok: false, problem: `at least ${schema.minLength} characters` };
-      if (schema.maxLength !== undefined && text.length > schema.maxLength) return { ok: false, problem: `at most ${schema.maxLength} characters` };
+      if (schema.minLength !== undefined && text.length < schema.minLength)
+        return { ok: false, problem: `at least ${schema.minLength} characters` };
+      if (schema.maxLength !== undefined && text.length > schema.maxLength)
+        return { ok: false, problem: `at most ${schema.maxLength} characters` };
       return { ok: true, value: text };
     case "array": {
       const itemChoices = schema.items && choicesOf(schema.items);
@@ -140,7 +148,8 @@ export function valuesFromPairs(pairs, schema, what) {
     if (at < 1) throw new Error(`"${pair}" is not key=value`);
     const key = pair.slice(0, at);
     const property = properties[key];
-    if (!property) throw new Error(`${what} has no argument "${key}" (it takes: ${Object.keys(properties).join(", ") || "none"})`);
+    if (!property)
+      throw new Error(`${what} has no argument "${key}" (it takes: ${Object.keys(properties).join(", ") || "none"})`);
     const parsed = parseFieldValue(property, pair.slice(at + 1));
     if (!parsed.ok) throw new Error(`${what}: ${key}=${pair.slice(at + 1)}: ${parsed.problem}`);
     values[key] = parsed.value;

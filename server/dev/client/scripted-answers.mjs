@@ -63,11 +63,15 @@ export function scriptedAnswerer({ answers, otherwise }, output) {
         const text = answers.get(name);
         const schema = /** @type {import("./schema-values.mjs").JsonSchema} */ (property);
         if (text === undefined) {
-          if (required.has(name) && property.default === undefined) missing.push([safeText(name), safeText(describeType(schema))]);
+          if (required.has(name) && property.default === undefined)
+            missing.push([safeText(name), safeText(describeType(schema))]);
           continue;
         }
         const parsed = parseFieldValue(schema, text);
-        if (!parsed.ok) throw new PrintableError(`The server asks:\n? ${question}\n--answer ${safeText(name)}=${safeText(text)} does not fit: ${safeText(parsed.problem)}.`);
+        if (!parsed.ok)
+          throw new PrintableError(
+            `The server asks:\n? ${question}\n--answer ${safeText(name)}=${safeText(text)} does not fit: ${safeText(parsed.problem)}.`,
+          );
         content[name] = /** @type {string | number | boolean | string[]} */ (parsed.value);
       }
       if (missing.length) {

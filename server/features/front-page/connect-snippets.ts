@@ -25,7 +25,9 @@ function curlDiscover(endpoint: string): string {
     jsonrpc: "2.0",
     id: 1,
     method: "server/discover",
-    params: { _meta: { [META.protocolVersion]: MODERN_PROTOCOL_VERSION, [META.clientCapabilities]: { elicitation: {} } } },
+    params: {
+      _meta: { [META.protocolVersion]: MODERN_PROTOCOL_VERSION, [META.clientCapabilities]: { elicitation: {} } },
+    },
   });
   return [
     `curl -s ${shellQuote(endpoint)}`,

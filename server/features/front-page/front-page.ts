@@ -7,7 +7,13 @@
 import type { H3Event } from "h3";
 import { useMcpConfig } from "../../mcp/config";
 import { useSignIn } from "../../mcp/features";
-import { MODERN_PROTOCOL_VERSION, type Prompt, type Resource, type ResourceTemplate, type Tool } from "../../mcp/protocol";
+import {
+  MODERN_PROTOCOL_VERSION,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
+} from "../../mcp/protocol";
 import { registry } from "../../mcp/registry";
 import { connectSnippets } from "./connect-snippets";
 import { COPY_BUTTONS_SCRIPT } from "./copy-buttons";
@@ -24,11 +30,22 @@ interface Item {
   readonly details?: string;
 }
 
-const toolItem = (tool: Tool): Item => ({ key: tool.name, title: tool.title ?? tool.annotations?.title, description: tool.description });
+const toolItem = (tool: Tool): Item => ({
+  key: tool.name,
+  title: tool.title ?? tool.annotations?.title,
+  description: tool.description,
+});
 
 function promptItem(prompt: Prompt): Item {
-  const names = (prompt.arguments ?? []).map((argument) => (argument.required ? argument.name : `${argument.name} (optional)`));
-  return { key: prompt.name, title: prompt.title, description: prompt.description, details: names.length ? `Arguments: ${names.join(", ")}` : undefined };
+  const names = (prompt.arguments ?? []).map((argument) =>
+    argument.required ? argument.name : `${argument.name} (optional)`,
+  );
+  return {
+    key: prompt.name,
+    title: prompt.title,
+    description: prompt.description,
+    details: names.length ? `Arguments: ${names.join(", ")}` : undefined,
+  };
 }
 
 const resourceItem = (resource: Resource | ResourceTemplate): Item => ({
@@ -43,7 +60,11 @@ const CATALOGUE = [
   { id: "tools", title: "Tools", items: registry.tools.map((entry) => toolItem(entry.descriptor)) },
   { id: "prompts", title: "Prompts", items: registry.prompts.map((entry) => promptItem(entry.descriptor)) },
   { id: "resources", title: "Resources", items: registry.resources.map((entry) => resourceItem(entry.descriptor)) },
-  { id: "templates", title: "Resource templates", items: registry.templates.map((entry) => resourceItem(entry.descriptor)) },
+  {
+    id: "templates",
+    title: "Resource templates",
+    items: registry.templates.map((entry) => resourceItem(entry.descriptor)),
+  },
 ];
 
 function renderItem(item: Item): SafeHtml {
@@ -94,5 +115,10 @@ export function sendFrontPage(event: H3Event): Promise<string> {
   ${sections.length ? sections.map(renderSection) : SIGN_IN_NOTE}
   ${renderConnect(name, endpoint)}
 </main>`;
-  return sendHtmlPage(event, { title: `${name} — MCP server`, style: FRONT_PAGE_STYLE, script: COPY_BUTTONS_SCRIPT, body });
+  return sendHtmlPage(event, {
+    title: `${name} — MCP server`,
+    style: FRONT_PAGE_STYLE,
+    script: COPY_BUTTONS_SCRIPT,
+    body,
+  });
 }

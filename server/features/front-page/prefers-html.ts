@@ -17,7 +17,12 @@ function mediaRanges(accept: string | undefined): { type: string; quality: numbe
 
 /** The quality `accept` gives `type` by naming it explicitly (wildcards do not count); 0 if it does not. */
 export function explicitQuality(accept: string | undefined, type: string): number {
-  return Math.max(0, ...mediaRanges(accept).filter((range) => range.type === type).map((range) => range.quality));
+  return Math.max(
+    0,
+    ...mediaRanges(accept)
+      .filter((range) => range.type === type)
+      .map((range) => range.quality),
+  );
 }
 
 /**

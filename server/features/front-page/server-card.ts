@@ -46,7 +46,13 @@ function cardName(config: McpConfig, endpoint: string): string {
   if (serverCardName) return serverCardName;
   const hostname = URL.canParse(endpoint) ? new URL(endpoint).hostname : "";
   const address = !hostname || hostname.startsWith("[") || /^[\d.]+$/.test(hostname);
-  const namespace = address ? "local" : hostname.replace(/[^a-z0-9.-]/g, "-").split(".").reverse().join(".");
+  const namespace = address
+    ? "local"
+    : hostname
+        .replace(/[^a-z0-9.-]/g, "-")
+        .split(".")
+        .reverse()
+        .join(".");
   const name = config.serverInfo.name.replace(/[^a-zA-Z0-9._-]+/g, "-") || "server";
   return `${namespace.slice(0, 100)}/${name.slice(0, 99)}`;
 }
@@ -58,7 +64,10 @@ function cardName(config: McpConfig, endpoint: string): string {
 function authorizationHeader(metadata: string | undefined): Record<string, unknown> {
   const header = { name: "Authorization", isRequired: true, isSecret: true };
   if (metadata) {
-    return { ...header, description: `An OAuth access token: sign in with the authorization server named at ${metadata}` };
+    return {
+      ...header,
+      description: `An OAuth access token: sign in with the authorization server named at ${metadata}`,
+    };
   }
   return {
     ...header,
@@ -119,7 +128,10 @@ function matches(ifNoneMatch: string | undefined, tag: string): boolean {
  * GET with revalidation (304), 405 otherwise. Its own media type unless the client prefers plain
  * `application/json` (names it with a higher quality than the document's type).
  */
-export async function answerPublicDocument(event: H3Event, document: "server-card" | "ai-catalog"): Promise<string | null> {
+export async function answerPublicDocument(
+  event: H3Event,
+  document: "server-card" | "ai-catalog",
+): Promise<string | null> {
   setResponseHeaders(event, EVERY_ANSWER_HEADERS);
   if (event.method === "OPTIONS") {
     setResponseHeaders(event, { "access-control-max-age": 86400 });

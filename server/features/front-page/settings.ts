@@ -10,7 +10,8 @@ export const SETTINGS = {
     text: true,
     parse: (raw): string => {
       const value = text(raw);
-      if (value.length > 100) throw new Error("NITRO_MCP_SERVER_DESCRIPTION must be at most 100 characters (the server card's limit)");
+      if (value.length > 100)
+        throw new Error("NITRO_MCP_SERVER_DESCRIPTION must be at most 100 characters (the server card's limit)");
       return value;
     },
   }),
@@ -23,7 +24,9 @@ export const SETTINGS = {
     parse: (raw): string | undefined => {
       const value = optionalText(raw);
       if (value !== undefined && !(value.length <= 200 && /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/.test(value))) {
-        throw new Error("NITRO_MCP_SERVER_CARD_NAME must look like com.example/name (letters, digits, dots and dashes, one slash, at most 200 characters)");
+        throw new Error(
+          "NITRO_MCP_SERVER_CARD_NAME must look like com.example/name (letters, digits, dots and dashes, one slash, at most 200 characters)",
+        );
       }
       return value;
     },

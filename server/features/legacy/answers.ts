@@ -23,7 +23,12 @@ import { PURPOSE, openSession, openToken, sessionHeader, sessionNotFound, type L
 const notAccepted = () => invalidRequest("This response answers no pending request of this session");
 
 function isTicket(data: Readonly<Record<string, unknown>>): data is Readonly<Record<string, unknown>> & AnswerTicket {
-  return typeof data.channel === "string" && typeof data.round === "string" && typeof data.key === "string" && typeof data.until === "number";
+  return (
+    typeof data.channel === "string" &&
+    typeof data.round === "string" &&
+    typeof data.key === "string" &&
+    typeof data.until === "number"
+  );
 }
 
 /** Checks an answer against its sealed id, claims it (once), and publishes it: true when it reached the bus. */
@@ -42,7 +47,8 @@ async function deliverAnswer(response: JsonRpcResponse, session: LegacySession, 
   if (left <= 0) return refuse("after the round's deadline");
   // Of any number of copies of one answer, on any instance, the first is delivered.
   const store = useAtomicStore();
-  if (store && !(await store.setIfAbsent(`answer:${opened.claims.jti}`, "1", Math.ceil(left / 1000) + 5))) return refuse("already answered");
+  if (store && !(await store.setIfAbsent(`answer:${opened.claims.jti}`, "1", Math.ceil(left / 1000) + 5)))
+    return refuse("already answered");
   const answer = "error" in response ? { error: response.error } : { result: response.result };
   const message: BusMessage = { round: ticket.round, key: ticket.key, answer };
   await bus.publish(ticket.channel, principal, message);
@@ -50,21 +56,31 @@ async function deliverAnswer(response: JsonRpcResponse, session: LegacySession, 
 }
 
 /** Publishes a cancellation of one of this session's calls; a cancellation naming no call of ours reaches nobody. */
-async function deliverCancellation(notification: JsonRpcNotification, session: LegacySession, principal: string): Promise<void> {
+async function deliverCancellation(
+  notification: JsonRpcNotification,
+  session: LegacySession,
+  principal: string,
+): Promise<void> {
   const requestId = notification.params.requestId;
   const bus = useMessageBus();
-  if (!bus || !(typeof requestId === "string" || (typeof requestId === "number" && Number.isInteger(requestId)))) return;
+  if (!bus || !(typeof requestId === "string" || (typeof requestId === "number" && Number.isInteger(requestId))))
+    return;
   const message: BusMessage = { cancel: true };
   await bus.publish(await callChannel(session, requestId), principal, message);
 }
 
-async function receiveOnSession(event: H3Event, token: string, message: JsonRpcNotification | JsonRpcResponse): Promise<void> {
+async function receiveOnSession(
+  event: H3Event,
+  token: string,
+  message: JsonRpcNotification | JsonRpcResponse,
+): Promise<void> {
   try {
     const principal = event.context.mcpAuth!.principal;
     const session = await openSession(token, principal);
     if (!session) return await sendError(event, undefined, sessionNotFound());
     if (message.kind === "notification") {
-      if (message.method === "notifications/cancelled" && isPlainObject(message.params)) await deliverCancellation(message, session, principal);
+      if (message.method === "notifications/cancelled" && isPlainObject(message.params))
+        await deliverCancellation(message, session, principal);
       return sendNoContent(event, 202);
     }
     if (!(await deliverAnswer(message, session, principal))) return await sendError(event, undefined, notAccepted());
@@ -75,7 +91,10 @@ async function receiveOnSession(event: H3Event, token: string, message: JsonRpcN
 }
 
 /** `LegacyEra.receive`: a notification or response that presents a session is this feature's; anything else is left to the core. */
-export function receiveOnLegacySession(event: H3Event, message: JsonRpcNotification | JsonRpcResponse): Promise<void> | undefined {
+export function receiveOnLegacySession(
+  event: H3Event,
+  message: JsonRpcNotification | JsonRpcResponse,
+): Promise<void> | undefined {
   const token = sessionHeader(event);
   return token === undefined ? undefined : receiveOnSession(event, token, message);
 }

@@ -40,7 +40,9 @@ export interface AnswerTicket {
 }
 
 /** What travels on the bus to the waiting instance. */
-export type BusMessage = { cancel: true } | { round: string; key: string; answer: { result: unknown } | { error: unknown } };
+export type BusMessage =
+  | { cancel: true }
+  | { round: string; key: string; answer: { result: unknown } | { error: unknown } };
 
 /** The bus channel of one call in one session: the cancellation names the call by its id, the answers by their ticket. */
 export const callChannel = async (session: LegacySession, requestId: RequestId): Promise<string> =>
@@ -53,7 +55,12 @@ export const askableCapabilities = (event: H3Event): Readonly<Record<string, unk
 /** True when this session's client declared what every question needs (and a bus can carry its answers). */
 export function canAsk(session: LegacySession | undefined, outcome: InputRequiredOutcome): session is LegacySession {
   const requests = Object.values(outcome.inputRequests);
-  return !!useMessageBus() && !!session && requests.length > 0 && requests.every((request) => clientCanAnswer(session.capabilities, request));
+  return (
+    !!useMessageBus() &&
+    !!session &&
+    requests.length > 0 &&
+    requests.every((request) => clientCanAnswer(session.capabilities, request))
+  );
 }
 
 /** The request as the session's revision sends it: a URL-mode elicitation carries `elicitationId`; before 2025-11-25 a form has no `mode`. */
@@ -69,10 +76,19 @@ export const isUrlElicitation = (request: InputRequest) =>
   request.method === "elicitation/create" && (request.params as { mode?: unknown }).mode === "url";
 
 /** A round's answers by question key, and the `elicitationId` of each URL-mode question it asked. */
-type RoundEnd = { answers: Record<string, unknown>; elicitationIds: Map<string, string> } | { failed: string } | { cancelled: true };
+type RoundEnd =
+  | { answers: Record<string, unknown>; elicitationIds: Map<string, string> }
+  | { failed: string }
+  | { cancelled: true };
 
 /** Asks one round's questions and waits for every answer, the deadline, or a cancellation. */
-async function askRound(mcp: McpContext, session: LegacySession, bus: MessageBus, channel: string, outcome: InputRequiredOutcome): Promise<RoundEnd> {
+async function askRound(
+  mcp: McpContext,
+  session: LegacySession,
+  bus: MessageBus,
+  channel: string,
+  outcome: InputRequiredOutcome,
+): Promise<RoundEnd> {
   const { legacyAskTimeoutSeconds: askTimeoutSeconds } = useSettings(SETTINGS);
   const round = base64UrlEncode(randomBytes(12));
   const until = Date.now() + askTimeoutSeconds * 1000;
@@ -91,7 +107,9 @@ async function askRound(mcp: McpContext, session: LegacySession, bus: MessageBus
       const id = await sealToken(mcp.principal, PURPOSE.answer, session.id, { ...ticket }, askTimeoutSeconds);
       // A session was sealed with the same keys, so they still seal.
       if (!id) throw internalError();
-      mcp.channel.send(JSON.stringify({ jsonrpc: "2.0", id, ...legacyRequest(request, session.version, elicitationIds.get(key)) }));
+      mcp.channel.send(
+        JSON.stringify({ jsonrpc: "2.0", id, ...legacyRequest(request, session.version, elicitationIds.get(key)) }),
+      );
     }
     const answers: Record<string, unknown> = {};
     while (pending.size > 0) {
@@ -105,7 +123,10 @@ async function askRound(mcp: McpContext, session: LegacySession, bus: MessageBus
       const method = pending.get(key)!.method;
       pending.delete(key);
       if ("error" in answer) {
-        const reason = isPlainObject(answer.error) && typeof answer.error.message === "string" ? answer.error.message : "no reason given";
+        const reason =
+          isPlainObject(answer.error) && typeof answer.error.message === "string"
+            ? answer.error.message
+            : "no reason given";
         return { failed: `The client answered ${method} with an error: ${clip(reason)}` };
       }
       answers[key] = answer.result;
@@ -118,10 +139,16 @@ async function askRound(mcp: McpContext, session: LegacySession, bus: MessageBus
 }
 
 /** The URL-mode questions the client accepted and the handler's next outcome does not ask again. */
-function completedElicitations(answers: Record<string, unknown>, elicitationIds: Map<string, string>, next: unknown): string[] {
+function completedElicitations(
+  answers: Record<string, unknown>,
+  elicitationIds: Map<string, string>,
+  next: unknown,
+): string[] {
   const askedAgain = isInputRequiredOutcome(next) ? next.inputRequests : {};
   return [...elicitationIds]
-    .filter(([key]) => isPlainObject(answers[key]) && answers[key].action === "accept" && !Object.hasOwn(askedAgain, key))
+    .filter(
+      ([key]) => isPlainObject(answers[key]) && answers[key].action === "accept" && !Object.hasOwn(askedAgain, key),
+    )
     .map(([, elicitationId]) => elicitationId);
 }
 
@@ -141,14 +168,21 @@ export interface LegacyShapes {
  * Asks until the handler returns something else than questions (its result), or asks what this client cannot answer,
  * or a round is not answered in time, or the rounds run out. Cancelled: the stream closes without a result.
  */
-export async function askLegacyClient(mcp: McpContext, session: LegacySession, first: InputRequiredOutcome, retry: Retry, shapes: LegacyShapes): Promise<Record<string, unknown>> {
+export async function askLegacyClient(
+  mcp: McpContext,
+  session: LegacySession,
+  first: InputRequiredOutcome,
+  retry: Retry,
+  shapes: LegacyShapes,
+): Promise<Record<string, unknown>> {
   const bus = useMessageBus()!;
   const { legacyAskMaxRounds: askMaxRounds } = useSettings(SETTINGS);
   const channel = await callChannel(session, mcp.id);
   let outcome: unknown = first;
   for (let rounds = 0; isInputRequiredOutcome(outcome); rounds++) {
     if (!canAsk(session, outcome)) return shapes.cannotAsk(mcp, outcome);
-    if (rounds === askMaxRounds) return ended(mcp, `This request asked more than ${askMaxRounds} rounds of questions without finishing.`);
+    if (rounds === askMaxRounds)
+      return ended(mcp, `This request asked more than ${askMaxRounds} rounds of questions without finishing.`);
     const end = await askRound(mcp, session, bus, channel, outcome);
     if ("cancelled" in end) {
       mcp.channel.cancel();
@@ -157,7 +191,9 @@ export async function askLegacyClient(mcp: McpContext, session: LegacySession, f
     if ("failed" in end) return ended(mcp, end.failed);
     outcome = await retry(outcome, end.answers);
     for (const elicitationId of completedElicitations(end.answers, end.elicitationIds, outcome)) {
-      mcp.channel.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId } }));
+      mcp.channel.send(
+        JSON.stringify({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId } }),
+      );
     }
   }
   return shapes.result(outcome as Record<string, unknown>);

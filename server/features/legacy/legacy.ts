@@ -16,7 +16,13 @@
 import { setResponseHeader } from "h3";
 import { useMcpConfig } from "../../mcp/config";
 import type { McpContext } from "../../mcp/context";
-import { ErrorCode, McpError, ResourceNotFoundError, invalidParams, unsupportedProtocolVersion } from "../../mcp/errors";
+import {
+  ErrorCode,
+  McpError,
+  ResourceNotFoundError,
+  invalidParams,
+  unsupportedProtocolVersion,
+} from "../../mcp/errors";
 import { isPlainObject } from "../../mcp/internal/basics";
 import { type JsonRpcRequest, LOG_LEVELS, MODERN_PROTOCOL_VERSION, type LoggingLevel } from "../../mcp/protocol";
 import type { MethodResult } from "../../mcp/methods/types";
@@ -50,7 +56,8 @@ function negotiateLegacyVersion(requested: unknown): string {
  * 2025-03-26, as those revisions allow. An unknown version header gets -32022 (400) with the supported list.
  */
 export function selectLegacyEra(message: JsonRpcRequest, versionHeader: string | undefined): EraSelection {
-  if (message.method === "initialize") return { era: "legacy", version: negotiateLegacyVersion(message.params.protocolVersion) };
+  if (message.method === "initialize")
+    return { era: "legacy", version: negotiateLegacyVersion(message.params.protocolVersion) };
   const header = versionHeader?.trim();
   if (header === undefined) return { era: "legacy", version: HEADERLESS_LEGACY_VERSION };
   if (LEGACY_VERSIONS.includes(header)) return { era: "legacy", version: header };
@@ -94,7 +101,11 @@ export function legacyResult(result: Record<string, unknown>): Record<string, un
  * What a handler's "ask first" becomes: asked on the POST's stream when the client's session declared what the
  * questions need (and a bus carries the answers: `ask.ts`), else refused as a client that cannot be asked.
  */
-export function legacyInputRequired(mcp: McpContext, outcome: InputRequiredOutcome, retry: Retry): Promise<Record<string, unknown>> | Record<string, unknown> {
+export function legacyInputRequired(
+  mcp: McpContext,
+  outcome: InputRequiredOutcome,
+  retry: Retry,
+): Promise<Record<string, unknown>> | Record<string, unknown> {
   const session = mcp.event.context.legacySession;
   if (!canAsk(session, outcome)) return cannotAsk(mcp, outcome);
   return askLegacyClient(mcp, session, outcome, retry, { result: legacyResult, cannotAsk });

@@ -32,10 +32,21 @@ export interface LegacySession {
   readonly expiresAt: number;
 }
 
-const bindingOf = (principal: string, purpose: string, scope: string): RequestBinding => ({ principal, method: purpose, target: scope, arguments: undefined });
+const bindingOf = (principal: string, purpose: string, scope: string): RequestBinding => ({
+  principal,
+  method: purpose,
+  target: scope,
+  arguments: undefined,
+});
 
 /** Seals `data` for `principal`, for one purpose and scope; undefined when this server cannot seal (no secret in a build). */
-export async function sealToken(principal: string, purpose: string, scope: string, data: Record<string, unknown>, ttlSeconds: number): Promise<string | undefined> {
+export async function sealToken(
+  principal: string,
+  purpose: string,
+  scope: string,
+  data: Record<string, unknown>,
+  ttlSeconds: number,
+): Promise<string | undefined> {
   const ring = await useStateKeyRing();
   if (!ring.sealing) return undefined;
   return seal(ring, bindingOf(principal, purpose, scope), data, { ttlSeconds });
@@ -48,7 +59,10 @@ export async function openToken(token: unknown, principal: string, purpose: stri
 }
 
 /** The part of a declaration worth keeping: presence of each sub-capability, and only those the version defines. */
-export function usableCapabilities(version: string, declared: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function usableCapabilities(
+  version: string,
+  declared: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   const kept: Record<string, Record<string, object>> = {};
   const pick = (name: string, subs: readonly string[]) => {
     const value = declared[name];
@@ -63,7 +77,11 @@ export function usableCapabilities(version: string, declared: Readonly<Record<st
 }
 
 /** The `Mcp-Session-Id` for a client that just initialized, or undefined when this server cannot seal one. */
-export function mintSession(principal: string, version: string, declared: Readonly<Record<string, unknown>>): Promise<string | undefined> {
+export function mintSession(
+  principal: string,
+  version: string,
+  declared: Readonly<Record<string, unknown>>,
+): Promise<string | undefined> {
   const data = { v: version, c: usableCapabilities(version, declared) };
   return sealToken(principal, PURPOSE.session, "", data, useSettings(SETTINGS).legacySessionTtlSeconds);
 }
@@ -80,7 +98,13 @@ export async function openSession(token: string, principal: string): Promise<Leg
 }
 
 /** 404: the session is over (or never was ours); the client starts a new one with `initialize`. */
-export const sessionNotFound = () => new McpError(ErrorCode.InvalidRequest, "Session not found or expired: send initialize again, without Mcp-Session-Id", undefined, 404);
+export const sessionNotFound = () =>
+  new McpError(
+    ErrorCode.InvalidRequest,
+    "Session not found or expired: send initialize again, without Mcp-Session-Id",
+    undefined,
+    404,
+  );
 
 export const sessionHeader = (event: H3Event): string | undefined => getRequestHeader(event, "mcp-session-id");
 

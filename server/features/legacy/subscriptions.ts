@@ -44,41 +44,58 @@ function parseUris(stored: string | null): string[] {
   }
 }
 
-const subscribedUris = async (store: AtomicStore, session: LegacySession) => parseUris(await store.get(await storeKey(session)));
+const subscribedUris = async (store: AtomicStore, session: LegacySession) =>
+  parseUris(await store.get(await storeKey(session)));
 
 /** What subscribing needs: the store's atomic operations, its bus, and the session the request presents. */
 function needs(mcp: McpContext): { store: AtomicStore; bus: MessageBus; session: LegacySession } {
   const store = useAtomicStore();
   const bus = useMessageBus();
-  if (!store || !bus) throw new McpError(ErrorCode.MethodNotFound, `${mcp.method} is not offered: the store has no message bus (or no atomic operations) to carry resource updates`);
+  if (!store || !bus)
+    throw new McpError(
+      ErrorCode.MethodNotFound,
+      `${mcp.method} is not offered: the store has no message bus (or no atomic operations) to carry resource updates`,
+    );
   const session = mcp.event.context.legacySession;
-  if (!session) throw invalidRequest(`${mcp.method} needs a session: send the Mcp-Session-Id that initialize answered with`);
+  if (!session)
+    throw invalidRequest(`${mcp.method} needs a session: send the Mcp-Session-Id that initialize answered with`);
   return { store, bus, session };
 }
 
 function uriParam(mcp: McpContext): string {
   const uri = mcp.params.uri;
-  if (typeof uri !== "string" || uri.length > MAX_URI_LENGTH) throw invalidParams(`params.uri must be a resource URI of at most ${MAX_URI_LENGTH} characters`);
+  if (typeof uri !== "string" || uri.length > MAX_URI_LENGTH)
+    throw invalidParams(`params.uri must be a resource URI of at most ${MAX_URI_LENGTH} characters`);
   return uri;
 }
 
 /** Replaces the session's list with `change(list)`, atomically against concurrent changes, then announces it on the session's channel. */
-async function changeSubscriptions(mcp: McpContext, change: (uris: string[]) => string[]): Promise<Record<string, never>> {
+async function changeSubscriptions(
+  mcp: McpContext,
+  change: (uris: string[]) => string[],
+): Promise<Record<string, never>> {
   const { store, bus, session } = needs(mcp);
   const key = await storeKey(session);
   const ttlSeconds = Math.max(1, session.expiresAt - nowSeconds());
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const stored = await store.get(key);
     const next = change(parseUris(stored));
-    if (next.length > MAX_URIS) throw invalidParams(`a session subscribes to at most ${MAX_URIS} resources: unsubscribe from one first`);
+    if (next.length > MAX_URIS)
+      throw invalidParams(`a session subscribes to at most ${MAX_URIS} resources: unsubscribe from one first`);
     const value = JSON.stringify(next);
-    const written = stored === null ? await store.setIfAbsent(key, value, ttlSeconds) : await store.compareAndSet(key, stored, value, ttlSeconds);
+    const written =
+      stored === null
+        ? await store.setIfAbsent(key, value, ttlSeconds)
+        : await store.compareAndSet(key, stored, value, ttlSeconds);
     if (written) {
       await bus.publish(await sessionChannel(session), mcp.principal, {});
       return {};
     }
   }
-  throw new McpError(ErrorCode.InternalError, `${mcp.method}: the session's subscriptions kept changing concurrently; try again`);
+  throw new McpError(
+    ErrorCode.InternalError,
+    `${mcp.method}: the session's subscriptions kept changing concurrently; try again`,
+  );
 }
 
 /** `resources/subscribe`: a URI this server serves and the caller may read (-32602 otherwise). */
@@ -103,7 +120,8 @@ export function sessionStream(event: H3Event): Promise<unknown> | undefined {
   const token = sessionHeader(event);
   const bus = useMessageBus();
   const store = useAtomicStore();
-  if (token === undefined || !bus || !store || !getRequestHeader(event, "accept")?.includes("text/event-stream")) return undefined;
+  if (token === undefined || !bus || !store || !getRequestHeader(event, "accept")?.includes("text/event-stream"))
+    return undefined;
   return openStream(event, token, store, bus);
 }
 
@@ -122,15 +140,25 @@ async function openStream(event: H3Event, token: string, store: AtomicStore, bus
   setResponseStatus(event, 200);
   setResponseHeaders(event, SSE_HEADERS);
   // A comment first, so the status and headers go out now rather than with the first update.
-  const stream = channel.openStream().pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ start: (head) => head.enqueue(OPENED) }));
+  const stream = channel
+    .openStream()
+    .pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ start: (head) => head.enqueue(OPENED) }));
   void carryUpdates(channel, session, auth.principal, store, bus)
-    .catch((error) => logWarning(`resource updates stream ended (${error instanceof Error ? error.message : String(error)})`))
+    .catch((error) =>
+      logWarning(`resource updates stream ended (${error instanceof Error ? error.message : String(error)})`),
+    )
     .finally(() => channel.cancel());
   return stream;
 }
 
 /** Follows the session's list (on its channel) and sends each update of a URI in it, until the deadline or the client goes. */
-async function carryUpdates(channel: ResponseChannel, session: LegacySession, principal: string, store: AtomicStore, bus: MessageBus): Promise<void> {
+async function carryUpdates(
+  channel: ResponseChannel,
+  session: LegacySession,
+  principal: string,
+  store: AtomicStore,
+  bus: MessageBus,
+): Promise<void> {
   const deadline = Date.now() + STREAM_LIFETIME_MS;
   const changes = await bus.subscribe(await sessionChannel(session), principal);
   const watched = new Map<string, BusSubscription>();
@@ -143,7 +171,8 @@ async function carryUpdates(channel: ResponseChannel, session: LegacySession, pr
 
   const carry = async (uri: string, subscription: BusSubscription) => {
     while ((await subscription.next(deadline - Date.now())) !== undefined) {
-      if ((await subscribedUris(store, session)).includes(uri)) channel.send(notificationMessage("notifications/resources/updated", { uri }));
+      if ((await subscribedUris(store, session)).includes(uri))
+        channel.send(notificationMessage("notifications/resources/updated", { uri }));
     }
   };
   const follow = async () => {

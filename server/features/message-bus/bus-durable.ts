@@ -19,7 +19,10 @@ export interface BusNamespaceLike {
 }
 
 /** Hands each line `reader` reads to `deliver` until the stream ends or is cancelled. */
-async function readLines(reader: ReadableStreamDefaultReader<Uint8Array>, deliver: (line: string) => void): Promise<void> {
+async function readLines(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  deliver: (line: string) => void,
+): Promise<void> {
   const decoder = new TextDecoder();
   let pending = "";
   for (let read = await reader.read(); !read.done; read = await reader.read()) {

@@ -34,7 +34,8 @@ export interface BusTransport {
 
 export function encodeEnvelope(principal: string, data: unknown): string {
   const message = JSON.stringify({ principal, data });
-  if (utf8Encode(message).byteLength > BUS_LIMITS.messageBytes) throw new Error(`a bus message is limited to ${BUS_LIMITS.messageBytes} bytes`);
+  if (utf8Encode(message).byteLength > BUS_LIMITS.messageBytes)
+    throw new Error(`a bus message is limited to ${BUS_LIMITS.messageBytes} bytes`);
   return message;
 }
 
@@ -42,7 +43,9 @@ export function encodeEnvelope(principal: string, data: unknown): string {
 function decodeEnvelope(message: string): { principal: string; data: unknown } | undefined {
   try {
     const parsed: unknown = JSON.parse(message);
-    return isPlainObject(parsed) && typeof parsed.principal === "string" ? { principal: parsed.principal, data: parsed.data } : undefined;
+    return isPlainObject(parsed) && typeof parsed.principal === "string"
+      ? { principal: parsed.principal, data: parsed.data }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -53,7 +56,10 @@ class Subscription implements BusSubscription {
   private waiting: ((data: unknown) => void) | undefined;
   closed = false;
 
-  constructor(readonly principal: string, private readonly onClose: (subscription: Subscription) => void) {}
+  constructor(
+    readonly principal: string,
+    private readonly onClose: (subscription: Subscription) => void,
+  ) {}
 
   push(data: unknown): void {
     if (this.waiting) {
@@ -102,7 +108,8 @@ export function busOver(name: string, transport: BusTransport): MessageBus & { r
     const envelope = decodeEnvelope(message);
     if (!envelope) return;
     for (const subscription of channels.get(channel)?.subscriptions ?? []) {
-      if (envelope.principal === subscription.principal || envelope.principal === EVERY_PRINCIPAL) subscription.push(envelope.data);
+      if (envelope.principal === subscription.principal || envelope.principal === EVERY_PRINCIPAL)
+        subscription.push(envelope.data);
     }
   }
 
@@ -124,10 +131,15 @@ export function busOver(name: string, transport: BusTransport): MessageBus & { r
       if (channel && channel.subscriptions.size >= BUS_LIMITS.subscribersPerChannel) {
         throw new Error(`a bus channel is limited to ${BUS_LIMITS.subscribersPerChannel} subscriptions per instance`);
       }
-      if (subscriberCount >= BUS_LIMITS.subscriptionsPerInstance) throw new Error(`the bus is limited to ${BUS_LIMITS.subscriptionsPerInstance} subscriptions per instance`);
+      if (subscriberCount >= BUS_LIMITS.subscriptionsPerInstance)
+        throw new Error(`the bus is limited to ${BUS_LIMITS.subscriptionsPerInstance} subscriptions per instance`);
       if (!channel) {
-        const lost = () => channels.get(name) === created && [...created.subscriptions].forEach((subscription) => subscription.close());
-        const created: Channel = { subscriptions: new Set(), listening: transport.listen(name, (message) => deliver(name, message), lost) };
+        const lost = () =>
+          channels.get(name) === created && [...created.subscriptions].forEach((subscription) => subscription.close());
+        const created: Channel = {
+          subscriptions: new Set(),
+          listening: transport.listen(name, (message) => deliver(name, message), lost),
+        };
         channels.set(name, (channel = created));
       }
       const joined = channel;

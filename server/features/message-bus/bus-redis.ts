@@ -40,16 +40,16 @@ export function ioRedisBus(client: IoRedisClient | Promise<IoRedisClient>): Mess
     publish: async (channel, message) => void (await (await client).publish(at(channel), message)),
     async listen(channel, deliver) {
       listeners.set(at(channel), deliver);
-      await (await connection())
-        .subscribe(at(channel))
-        .catch((error: unknown) => {
-          if (listeners.get(at(channel)) === deliver) listeners.delete(at(channel));
-          throw error;
-        });
+      await (await connection()).subscribe(at(channel)).catch((error: unknown) => {
+        if (listeners.get(at(channel)) === deliver) listeners.delete(at(channel));
+        throw error;
+      });
       return () => {
         if (listeners.get(at(channel)) !== deliver) return; // listened again since
         listeners.delete(at(channel));
-        void connection().then((connected) => connected.unsubscribe(at(channel))).catch(() => {});
+        void connection()
+          .then((connected) => connected.unsubscribe(at(channel)))
+          .catch(() => {});
       };
     },
   });
@@ -78,7 +78,8 @@ const asText = (value: unknown): string => (typeof value === "string" ? value : 
 
 export function upstashBus(loaded: UpstashEval | Promise<UpstashEval>): MessageBus {
   return busOver("Upstash Redis (polled)", {
-    publish: async (channel, message) => void (await (await loaded).eval(APPEND, [at(channel)], [message, String(BUS_KEPT), String(BUS_TTL_SECONDS)])),
+    publish: async (channel, message) =>
+      void (await (await loaded).eval(APPEND, [at(channel)], [message, String(BUS_KEPT), String(BUS_TTL_SECONDS)])),
     async listen(channel, deliver) {
       const client = await loaded;
       let last = asText(await client.eval(LAST_ID, [at(channel)], []));

@@ -17,7 +17,8 @@ export class BusRendezvous {
   }
 
   listen(): ReadableStream<Uint8Array> {
-    if (this.listeners.size >= MAX_LISTENERS) throw new Error(`a bus channel is limited to ${MAX_LISTENERS} listening isolates`);
+    if (this.listeners.size >= MAX_LISTENERS)
+      throw new Error(`a bus channel is limited to ${MAX_LISTENERS} listening isolates`);
     let own: ReadableByteStreamController;
     return new ReadableStream({
       type: "bytes",
@@ -40,7 +41,8 @@ export class BusRendezvous {
 }
 
 const rendezvous = new WeakMap<object, BusRendezvous>();
-const of = (object: object): BusRendezvous => rendezvous.get(object) ?? rendezvous.set(object, new BusRendezvous()).get(object)!;
+const of = (object: object): BusRendezvous =>
+  rendezvous.get(object) ?? rendezvous.set(object, new BusRendezvous()).get(object)!;
 
 export default {
   busListen(this: object): ReadableStream<Uint8Array> {

@@ -18,15 +18,27 @@ import { resourceChannel } from "../../mcp/resource-updates";
 function requestedUris(mcp: McpContext, notifications: Readonly<Record<string, unknown>>): string[] {
   const uris = notifications.resourceSubscriptions;
   if (uris === undefined) return [];
-  if (!Array.isArray(uris) || uris.length > MAX_URIS || !uris.every((uri) => typeof uri === "string" && uri.length <= MAX_URI_LENGTH)) {
-    throw invalidParams(`params.notifications.resourceSubscriptions must be a list of at most ${MAX_URIS} resource URIs`);
+  if (
+    !Array.isArray(uris) ||
+    uris.length > MAX_URIS ||
+    !uris.every((uri) => typeof uri === "string" && uri.length <= MAX_URI_LENGTH)
+  ) {
+    throw invalidParams(
+      `params.notifications.resourceSubscriptions must be a list of at most ${MAX_URIS} resource URIs`,
+    );
   }
   const targets = [...new Set(uris as string[])].map(servedResource);
   return targets.filter((target) => mayRead(mcp, target)).map((target) => target.name);
 }
 
 /** Sends each update heard on `subscription` until the deadline, or until the subscription closes (nothing then comes). */
-async function carry(mcp: McpContext, uri: string, subscription: BusSubscription, tag: Record<string, unknown>, deadline: number): Promise<void> {
+async function carry(
+  mcp: McpContext,
+  uri: string,
+  subscription: BusSubscription,
+  tag: Record<string, unknown>,
+  deadline: number,
+): Promise<void> {
   while ((await subscription.next(deadline - Date.now())) !== undefined) {
     mcp.channel.send(notificationMessage("notifications/resources/updated", { _meta: tag, uri }));
   }
@@ -38,10 +50,14 @@ export const resourceUpdates = (bus: MessageBus): ListenSource => ({
     const requested = requestedUris(mcp, notifications);
     if (!requested.length) return { honoured: {}, watch: async () => {} };
     // A URI that cannot be subscribed to now (the bus unreachable, or at its bounds) is left out of the acknowledgement.
-    const subscribed = await Promise.allSettled(requested.map(async (uri) => bus.subscribe(await resourceChannel(uri), mcp.principal)));
+    const subscribed = await Promise.allSettled(
+      requested.map(async (uri) => bus.subscribe(await resourceChannel(uri), mcp.principal)),
+    );
     const failed = subscribed.find((outcome) => outcome.status === "rejected");
     if (failed) logWarning(`subscriptions/listen: some resource updates are not honoured (${String(failed.reason)})`);
-    const watched = requested.flatMap((uri, index) => (subscribed[index]!.status === "fulfilled" ? [{ uri, subscription: subscribed[index]!.value }] : []));
+    const watched = requested.flatMap((uri, index) =>
+      subscribed[index]!.status === "fulfilled" ? [{ uri, subscription: subscribed[index]!.value }] : [],
+    );
     if (!watched.length) return { honoured: {}, watch: async () => {} };
     const closeAll = () => watched.forEach(({ subscription }) => subscription.close());
     return {

@@ -16,7 +16,12 @@ export function busFor({ client, sharedAcrossInstances }: SelectedStorage): Mess
   const loaded = client.loaded as Promise<never>;
   // A Worker's store is always the Durable Object (its preset is written in at build time): its bundle carries no Redis bus.
   const onWorkers = import.meta.preset === "cloudflare-durable";
-  const bus = client.kind === "durable" || onWorkers ? durableBus(loaded) : client.kind === "redis" ? ioRedisBus(loaded) : upstashBus(loaded);
+  const bus =
+    client.kind === "durable" || onWorkers
+      ? durableBus(loaded)
+      : client.kind === "redis"
+        ? ioRedisBus(loaded)
+        : upstashBus(loaded);
   // Publishing is bounded and traced like any storage operation; subscribing bounds its own wait (`bus-local.ts`), as a
   // subscription made after a timeout here would never be closed.
   return guarded(bus, new Set(["subscribe"]));

@@ -29,7 +29,10 @@ export async function consumeWith(store: AtomicSteps, key: string, limit: number
     const { tat, ttlMs, ...consumed } = gcraStep(stored === null ? null : Number(stored), Date.now(), limit, windowMs);
     if (!consumed.allowed) return consumed;
     const ttlSeconds = Math.ceil(ttlMs / 1000);
-    const written = stored === null ? store.setIfAbsent(key, String(tat), ttlSeconds) : store.compareAndSet(key, stored, String(tat), ttlSeconds);
+    const written =
+      stored === null
+        ? store.setIfAbsent(key, String(tat), ttlSeconds)
+        : store.compareAndSet(key, stored, String(tat), ttlSeconds);
     if (await written) return consumed;
   }
 }
@@ -46,15 +49,22 @@ const consumed = (answer: unknown): Consumed => {
 };
 
 /** On Workers: a Durable Object per key, which counts with its own atomic operations (`durable-object.ts`). */
-const durableCounting = (loaded: Promise<unknown>): Consume => async (key, limit, windowMs) => {
-  const namespace = (await loaded) as Clients["durable"];
-  return namespace.get(namespace.idFromName(key)).rateLimitConsume(key, limit, windowMs);
-};
+const durableCounting =
+  (loaded: Promise<unknown>): Consume =>
+  async (key, limit, windowMs) => {
+    const namespace = (await loaded) as Clients["durable"];
+    return namespace.get(namespace.idFromName(key)).rateLimitConsume(key, limit, windowMs);
+  };
 
 /** On Redis and Upstash: the script, through the store's own client, on the keys of its atomic operations. */
 function scriptCounting({ kind, loaded, keyPrefix = "" }: NonNullable<SelectedStorage["client"]>): Consume {
-  if (kind === "redis") return async (key, limit, windowMs) => consumed(await ((await loaded) as Clients["redis"]).eval(CONSUME, 1, keyPrefix + key, `${limit}`, `${windowMs}`));
-  return async (key, limit, windowMs) => consumed(await ((await loaded) as Clients["upstash"]).eval(CONSUME, [keyPrefix + key], [`${limit}`, `${windowMs}`]));
+  if (kind === "redis")
+    return async (key, limit, windowMs) =>
+      consumed(await ((await loaded) as Clients["redis"]).eval(CONSUME, 1, keyPrefix + key, `${limit}`, `${windowMs}`));
+  return async (key, limit, windowMs) =>
+    consumed(
+      await ((await loaded) as Clients["upstash"]).eval(CONSUME, [keyPrefix + key], [`${limit}`, `${windowMs}`]),
+    );
 }
 
 /** A key table this large is swept of expired keys (a past TAT: a whole budget again), then not before it doubles. */

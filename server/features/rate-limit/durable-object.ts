@@ -16,8 +16,10 @@ export default {
   rateLimitConsume(this: AtomicMethods, key: string, limit: number, windowMs: number): Promise<Consumed> {
     const steps = {
       get: async (name: string) => this.atomicGet(name),
-      setIfAbsent: async (name: string, value: string, ttlSeconds: number) => this.atomicSetIfAbsent(name, value, ttlSeconds),
-      compareAndSet: async (name: string, expected: string, next: string, ttlSeconds: number) => this.atomicCompareAndSet(name, expected, next, ttlSeconds),
+      setIfAbsent: async (name: string, value: string, ttlSeconds: number) =>
+        this.atomicSetIfAbsent(name, value, ttlSeconds),
+      compareAndSet: async (name: string, expected: string, next: string, ttlSeconds: number) =>
+        this.atomicCompareAndSet(name, expected, next, ttlSeconds),
     };
     return consumeWith(steps, key, limit, windowMs);
   },

@@ -22,6 +22,7 @@ export function gcraStep(stored: number | null, now: number, limit: number, wind
   const interval = windowMs / limit;
   const tat = Math.max(stored ?? now, now) + interval;
   // Half a millisecond of slack (less for sub-millisecond intervals) absorbs floating-point error: the k-th request of a burst lands at k × interval.
-  if (tat - now > windowMs + Math.min(0.5, interval / 2)) return { allowed: false, retryAfterMs: Math.ceil(tat - windowMs - now), tat, ttlMs: 0 };
+  if (tat - now > windowMs + Math.min(0.5, interval / 2))
+    return { allowed: false, retryAfterMs: Math.ceil(tat - windowMs - now), tat, ttlMs: 0 };
   return { allowed: true, retryAfterMs: 0, tat, ttlMs: Math.ceil(tat - now) };
 }

@@ -37,7 +37,10 @@ const ON_WORKERS = globalThis.navigator?.userAgent === "Cloudflare-Workers";
 /** The client's address as the platform or the trusted proxies give it ("unknown" when none does: all such callers share one budget). */
 function clientAddress(event: H3Event, trustedProxies: number): string {
   if (trustedProxies > 0) {
-    const hops = (requestHeader(event, "x-forwarded-for") ?? "").split(",").map((hop) => hop.trim()).filter(Boolean);
+    const hops = (requestHeader(event, "x-forwarded-for") ?? "")
+      .split(",")
+      .map((hop) => hop.trim())
+      .filter(Boolean);
     // Fewer entries than trusted proxies: the request did not come through them all, so the header proves nothing.
     if (hops.length >= trustedProxies) return hops[hops.length - trustedProxies]!;
   }
@@ -48,7 +51,9 @@ function clientAddress(event: H3Event, trustedProxies: number): string {
 /** The caller as text: kinds are prefixed, so no principal can pass for an address. */
 function callerOf(event: H3Event, trustedProxies: number): string {
   const auth = event.context.mcpAuth;
-  return auth && auth.via !== "anonymous" ? `principal:${auth.principal}` : `address:${clientAddress(event, trustedProxies)}`;
+  return auth && auth.via !== "anonymous"
+    ? `principal:${auth.principal}`
+    : `address:${clientAddress(event, trustedProxies)}`;
 }
 
 /**
@@ -107,7 +112,11 @@ function refusal(rate: Rate, what: string, retryAfterMs: number): Refusal {
 
 /** The checks to register, or none when nothing is limited. */
 export function rateLimitChecks(options: RateLimitOptions): { request?: RequestCheck; message?: MessageCheck } {
-  const rates = new Map(options.entries.map((entry) => [entry, parseRate(entry.rateLimit!, `rateLimit of ${entry.kind} "${entry.descriptor.name}"`)] as const));
+  const rates = new Map(
+    options.entries.map(
+      (entry) => [entry, parseRate(entry.rateLimit!, `rateLimit of ${entry.kind} "${entry.descriptor.name}"`)] as const,
+    ),
+  );
   if (!options.global && !rates.size) return {};
   let failing = false;
   // The store is mounted at start-up, maybe after this plugin: read on the first request.
@@ -125,7 +134,10 @@ export function rateLimitChecks(options: RateLimitOptions): { request?: RequestC
       return allowed ? undefined : retryAfterMs;
     } catch (error) {
       if (options.onStoreError === "closed" || !(error instanceof StorageUnavailableError)) throw error;
-      if (!failing) logWarning(`rate limit: not counting while the store fails (${error.message}); requests are served unlimited (NITRO_MCP_RATE_LIMIT_ON_STORE_ERROR=open)`);
+      if (!failing)
+        logWarning(
+          `rate limit: not counting while the store fails (${error.message}); requests are served unlimited (NITRO_MCP_RATE_LIMIT_ON_STORE_ERROR=open)`,
+        );
       failing = true;
       return undefined;
     }
@@ -135,7 +147,9 @@ export function rateLimitChecks(options: RateLimitOptions): { request?: RequestC
     const rate = entry && rates.get(entry);
     if (!entry || !rate) return undefined;
     const retryAfterMs = await consume(caller, `${entry.kind}:${entry.descriptor.name}`, rate);
-    return retryAfterMs === undefined ? undefined : refusal(rate, `calls of ${entry.kind} ${entry.descriptor.name}`, retryAfterMs);
+    return retryAfterMs === undefined
+      ? undefined
+      : refusal(rate, `calls of ${entry.kind} ${entry.descriptor.name}`, retryAfterMs);
   }
 
   /** The definition the mirrored headers name, when they are there and well-formed. */

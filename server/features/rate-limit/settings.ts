@@ -4,7 +4,12 @@ import { parseRate, type Rate } from "./rate";
 
 export const SETTINGS = {
   /** Requests per caller across every instance, e.g. 600/60s (429 past it); unset: no limit (server/features/rate-limit) */
-  rateLimit: setting({ env: "NITRO_MCP_RATE_LIMIT", default: "", text: true, parse: (raw): Rate | undefined => (text(raw) ? parseRate(text(raw), "NITRO_MCP_RATE_LIMIT") : undefined) }),
+  rateLimit: setting({
+    env: "NITRO_MCP_RATE_LIMIT",
+    default: "",
+    text: true,
+    parse: (raw): Rate | undefined => (text(raw) ? parseRate(text(raw), "NITRO_MCP_RATE_LIMIT") : undefined),
+  }),
   /** How many proxies in front of the server append to X-Forwarded-For; 0: the header is ignored (anonymous callers are limited by address) */
   trustProxy: setting({ env: "NITRO_MCP_TRUST_PROXY", default: 0, parse: integer("NITRO_MCP_TRUST_PROXY", 0) }),
   /** When the store cannot count: open serves the request unlimited, closed refuses it (503) */
@@ -13,7 +18,8 @@ export const SETTINGS = {
     default: "open",
     parse: (raw): "open" | "closed" => {
       const value = text(raw);
-      if (value !== "open" && value !== "closed") throw new Error('NITRO_MCP_RATE_LIMIT_ON_STORE_ERROR must be "open" or "closed"');
+      if (value !== "open" && value !== "closed")
+        throw new Error('NITRO_MCP_RATE_LIMIT_ON_STORE_ERROR must be "open" or "closed"');
       return value;
     },
   }),

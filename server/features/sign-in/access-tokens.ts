@@ -12,7 +12,15 @@
  * (fail closed, with Retry-After), never a verdict on the token. The token itself goes nowhere
  * else: handlers see its claims, never the token.
  */
-import { createRemoteJWKSet, customFetch, decodeProtectedHeader, errors, jwtVerify, type FetchImplementation, type JWTPayload } from "jose";
+import {
+  createRemoteJWKSet,
+  customFetch,
+  decodeProtectedHeader,
+  errors,
+  jwtVerify,
+  type FetchImplementation,
+  type JWTPayload,
+} from "jose";
 import type { AuthInfo } from "../../mcp/context";
 import { base64UrlEncode, isPlainObject, utf8Encode } from "../../mcp/internal/basics";
 import { AuthError, IssuerUnavailableError } from "./auth-error";
@@ -20,13 +28,26 @@ import { authorizationServerMetadata } from "./authorization-server";
 import { BACKOFF_SECONDS, fetchIssuerJson } from "./issuer-fetch";
 import type { OAuthSettings } from "./oauth-settings";
 
-const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"];
+const ALGORITHMS = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+  "Ed25519",
+];
 const ACCESS_TOKEN_TYPES = new Set([undefined, "at+jwt", "application/at+jwt", "JWT"]);
 const CLOCK_TOLERANCE_SECONDS = 5;
 const INTROSPECTION_CACHE_MS = 10_000;
 const INTROSPECTION_CACHE_SIZE = 10_000;
 
-const invalid = (reason: string) => new AuthError(401, "invalid_token", "The access token is not valid for this server", undefined, reason);
+const invalid = (reason: string) =>
+  new AuthError(401, "invalid_token", "The access token is not valid for this server", undefined, reason);
 const unavailable = (reason: string) => new IssuerUnavailableError(reason, BACKOFF_SECONDS);
 
 const scopesOf = (value: unknown): string[] => (typeof value === "string" ? value.split(" ").filter(Boolean) : []);
@@ -43,7 +64,8 @@ function principalOf(oauth: OAuthSettings, claims: Record<string, unknown>): str
     if (typeof sub !== "string" || !sub) throw invalid("the token's sub is not a non-empty string");
     return `${oauth.issuer}#${sub}`;
   }
-  if (typeof clientId !== "string" || !clientId) throw invalid("the token names no subject (sub) and no client (client_id)");
+  if (typeof clientId !== "string" || !clientId)
+    throw invalid("the token names no subject (sub) and no client (client_id)");
   return `client:${oauth.issuer}#${clientId}`;
 }
 
@@ -75,7 +97,10 @@ const keySetOf = (json: Record<string, unknown>) => {
 
 /** jose asks for the keys through this, so its fetches get the issuer's back-off and checks. */
 const fetchKeys: FetchImplementation = async (url) => {
-  const keySet = await fetchIssuerJson(url, keySetOf, { headers: { accept: "application/jwk-set+json, application/json" }, redirect: "manual" });
+  const keySet = await fetchIssuerJson(url, keySetOf, {
+    headers: { accept: "application/jwk-set+json, application/json" },
+    redirect: "manual",
+  });
   return Response.json(keySet);
 };
 
@@ -85,7 +110,13 @@ async function keySet(oauth: OAuthSettings) {
   const url = oauth.jwksUrl ?? (await authorizationServerMetadata(oauth.issuer)).jwks_uri;
   if (!url) throw unavailable("the authorization server's metadata has no jwks_uri: set NITRO_MCP_AUTH_JWKS_URL");
   if (keys?.url !== url) {
-    keys = { url, set: createRemoteJWKSet(new URL(url), { cooldownDuration: oauth.jwksCooldownSeconds * 1000, [customFetch]: fetchKeys }) };
+    keys = {
+      url,
+      set: createRemoteJWKSet(new URL(url), {
+        cooldownDuration: oauth.jwksCooldownSeconds * 1000,
+        [customFetch]: fetchKeys,
+      }),
+    };
   }
   return keys.set;
 }
@@ -101,7 +132,8 @@ async function verifyJwt(oauth: OAuthSettings, token: string): Promise<AuthInfo>
       clockTolerance: CLOCK_TOLERANCE_SECONDS,
       requiredClaims: ["exp"],
     });
-    if (!ACCESS_TOKEN_TYPES.has(verified.protectedHeader.typ)) throw invalid(`a JWT of type ${verified.protectedHeader.typ} is not an access token`);
+    if (!ACCESS_TOKEN_TYPES.has(verified.protectedHeader.typ))
+      throw invalid(`a JWT of type ${verified.protectedHeader.typ} is not an access token`);
     payload = verified.payload;
   } catch (error) {
     if (error instanceof AuthError) throw error;
@@ -124,7 +156,10 @@ async function introspect(oauth: OAuthSettings, token: string): Promise<AuthInfo
     return hit.info;
   }
   const url = client.url ?? (await authorizationServerMetadata(oauth.issuer)).introspection_endpoint;
-  if (!url) throw unavailable("the authorization server's metadata has no introspection_endpoint: set NITRO_MCP_AUTH_INTROSPECTION_URL");
+  if (!url)
+    throw unavailable(
+      "the authorization server's metadata has no introspection_endpoint: set NITRO_MCP_AUTH_INTROSPECTION_URL",
+    );
   const answer = await fetchIssuerJson(url, (json) => json, {
     method: "POST",
     headers: {
@@ -139,7 +174,8 @@ async function introspect(oauth: OAuthSettings, token: string): Promise<AuthInfo
   if (answer.active !== true) info = invalid("introspection: the token is not active");
   else if (answer.iss !== undefined && answer.iss !== oauth.issuer) info = invalid("introspection: another issuer");
   else if (!audiences.includes(oauth.audience)) info = invalid("introspection: the token is not for this server (aud)");
-  else if (typeof answer.exp === "number" && answer.exp * 1000 < Date.now() - CLOCK_TOLERANCE_SECONDS * 1000) info = invalid("introspection: expired");
+  else if (typeof answer.exp === "number" && answer.exp * 1000 < Date.now() - CLOCK_TOLERANCE_SECONDS * 1000)
+    info = invalid("introspection: expired");
   else {
     try {
       info = authInfoOf(oauth, answer);

@@ -53,7 +53,7 @@ const quoted = (value: string) => `"${value.replace(/["\\=]/g, "")}"`;
 function challenge(error: AuthError, oauth: OAuthSettings | undefined): string {
   const parameters: string[] = [];
   if (error.code) parameters.push(`error=${quoted(error.code)}`, `error_description=${quoted(error.description)}`);
-  if (!oauth) return ["Bearer realm=\"mcp\"", ...parameters].join(", ");
+  if (!oauth) return ['Bearer realm="mcp"', ...parameters].join(", ");
   parameters.push(`resource_metadata=${quoted(protectedResourceMetadataUrl(oauth.resource))}`);
   const scopes = error.scopes ?? oauth.scopes;
   // An empty scope="" would be read as a scope named "" by some clients: leave it out instead.
@@ -66,9 +66,16 @@ export function sendAuthError(event: H3Event, error: AuthError, oauth: OAuthSett
   if (error.reason) logWarning(`${error.status}${error.code ? ` ${error.code}` : ""}: ${error.reason}`);
   if (error instanceof IssuerUnavailableError) {
     const unavailable = new McpError(ErrorCode.InternalError, error.description, undefined, 503);
-    return sendError(event, undefined, unavailable, { "retry-after": String(error.retryAfterSeconds), "cache-control": "no-store" });
+    return sendError(event, undefined, unavailable, {
+      "retry-after": String(error.retryAfterSeconds),
+      "cache-control": "no-store",
+    });
   }
   setResponseStatus(event, error.status);
-  setResponseHeaders(event, { "content-type": "application/json", "cache-control": "no-store", "www-authenticate": challenge(error, oauth) });
+  setResponseHeaders(event, {
+    "content-type": "application/json",
+    "cache-control": "no-store",
+    "www-authenticate": challenge(error, oauth),
+  });
   return send(event, JSON.stringify({ error: error.code ?? "invalid_request", error_description: error.description }));
 }

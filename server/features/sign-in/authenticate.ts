@@ -43,7 +43,10 @@ export function useOAuthSettings(): OAuthSettings | undefined {
 function useAuthSetup() {
   if (!setup) {
     const settings = useSettings(SETTINGS);
-    setup = { oauth: oauthSettingsOf(settings, useMcpConfig()), tokens: settings.authTokens.length ? createTokenTable(settings.authTokens) : undefined };
+    setup = {
+      oauth: oauthSettingsOf(settings, useMcpConfig()),
+      tokens: settings.authTokens.length ? createTokenTable(settings.authTokens) : undefined,
+    };
   }
   return setup;
 }
@@ -51,7 +54,8 @@ function useAuthSetup() {
 async function authInfoOf(event: H3Event): Promise<AuthInfo> {
   const { oauth, tokens } = useAuthSetup();
   const authorization = requestHeader(event, "authorization");
-  if (authorization === undefined) throw new AuthError(401, undefined, "Authentication required: send Authorization: Bearer <token>");
+  if (authorization === undefined)
+    throw new AuthError(401, undefined, "Authentication required: send Authorization: Bearer <token>");
   if (authorization.includes(",") || requestHeaderCount(event, "authorization") > 1) {
     throw new AuthError(400, "invalid_request", "Send one Authorization header, with one token: Bearer <token>");
   }

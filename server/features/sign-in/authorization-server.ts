@@ -19,16 +19,21 @@ const URL_FIELDS = ["jwks_uri", "introspection_endpoint"] as const;
 export function metadataUrls(issuer: string): string[] {
   const url = new URL(issuer);
   const path = url.pathname === "/" ? "" : url.pathname.replace(/\/$/, "");
-  return [`${url.origin}/.well-known/oauth-authorization-server${path}`, `${url.origin}${path}/.well-known/openid-configuration`];
+  return [
+    `${url.origin}/.well-known/oauth-authorization-server${path}`,
+    `${url.origin}${path}/.well-known/openid-configuration`,
+  ];
 }
 
 /** The metadata, once it states this issuer and its endpoints are URLs (an issuer's answer is checked like any other input). */
 function metadataOf(issuer: string) {
   return (json: Record<string, unknown>): AuthorizationServerMetadata => {
-    if (json.issuer !== issuer) throw new Error(`the metadata states issuer "${String(json.issuer).slice(0, 200)}", not "${issuer}"`);
+    if (json.issuer !== issuer)
+      throw new Error(`the metadata states issuer "${String(json.issuer).slice(0, 200)}", not "${issuer}"`);
     for (const field of URL_FIELDS) {
       const value = json[field];
-      if (value !== undefined && (typeof value !== "string" || !URL.canParse(value))) throw new Error(`the metadata's ${field} is not a URL`);
+      if (value !== undefined && (typeof value !== "string" || !URL.canParse(value)))
+        throw new Error(`the metadata's ${field} is not a URL`);
     }
     return json as unknown as AuthorizationServerMetadata;
   };
@@ -45,7 +50,10 @@ async function discover(issuer: string): Promise<AuthorizationServerMetadata> {
     }
   }
   const reasons = failures.map((failure) => failure.reason).join("; ");
-  throw new IssuerUnavailableError(`no metadata for the issuer (${reasons})`, Math.min(...failures.map((failure) => failure.retryAfterSeconds)));
+  throw new IssuerUnavailableError(
+    `no metadata for the issuer (${reasons})`,
+    Math.min(...failures.map((failure) => failure.retryAfterSeconds)),
+  );
 }
 
 let cached: { issuer: string; until: number; metadata: AuthorizationServerMetadata } | undefined;

@@ -79,7 +79,10 @@ async function fetchOnce<T>(url: string, check: (json: Record<string, unknown>) 
 function waitFor<T>(answer: Promise<T>, deadline: number, url: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new IssuerUnavailableError(`${url}: no answer in time`, BACKOFF_SECONDS)), Math.max(0, deadline - Date.now()));
+    timer = setTimeout(
+      () => reject(new IssuerUnavailableError(`${url}: no answer in time`, BACKOFF_SECONDS)),
+      Math.max(0, deadline - Date.now()),
+    );
   });
   return Promise.race([answer, late]).finally(() => clearTimeout(timer));
 }
@@ -88,7 +91,11 @@ function waitFor<T>(answer: Promise<T>, deadline: number, url: string): Promise<
  * The JSON object at `url`, passed through `check` (which throws on an answer it cannot use).
  * Throws IssuerUnavailableError while the issuer fails; `check` must be the same for every GET of a URL.
  */
-export function fetchIssuerJson<T>(url: string, check: (json: Record<string, unknown>) => T, init: RequestInit = {}): Promise<T> {
+export function fetchIssuerJson<T>(
+  url: string,
+  check: (json: Record<string, unknown>) => T,
+  init: RequestInit = {},
+): Promise<T> {
   const now = Date.now();
   const failure = failures.get(url);
   if (failure && failure.until > now) {

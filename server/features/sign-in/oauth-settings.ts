@@ -49,7 +49,9 @@ export function oauthSettingsOf(settings: ParsedSettings<typeof SETTINGS>, core:
   if (config.authJwksUrl) absoluteUrl(config.authJwksUrl, "NITRO_MCP_AUTH_JWKS_URL");
   if (config.authIntrospectionUrl) absoluteUrl(config.authIntrospectionUrl, "NITRO_MCP_AUTH_INTROSPECTION_URL");
   if (!!config.authClientId !== !!config.authClientSecret) {
-    throw new Error("NITRO_MCP_AUTH_CLIENT_ID and NITRO_MCP_AUTH_CLIENT_SECRET go together (introspection of opaque tokens)");
+    throw new Error(
+      "NITRO_MCP_AUTH_CLIENT_ID and NITRO_MCP_AUTH_CLIENT_SECRET go together (introspection of opaque tokens)",
+    );
   }
   return {
     issuer: config.authIssuer,
@@ -58,9 +60,10 @@ export function oauthSettingsOf(settings: ParsedSettings<typeof SETTINGS>, core:
     scopes: config.authScopes,
     jwksUrl: config.authJwksUrl,
     jwksCooldownSeconds: config.authJwksCooldownSeconds,
-    introspection: config.authClientId && config.authClientSecret
-      ? { url: config.authIntrospectionUrl, clientId: config.authClientId, clientSecret: config.authClientSecret }
-      : undefined,
+    introspection:
+      config.authClientId && config.authClientSecret
+        ? { url: config.authIntrospectionUrl, clientId: config.authClientId, clientSecret: config.authClientSecret }
+        : undefined,
     resourceName: config.serverInfo.name,
   };
 }

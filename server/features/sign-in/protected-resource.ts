@@ -36,10 +36,18 @@ export function answerProtectedResourceMetadata(event: H3Event, oauth: OAuthSett
   if (!oauth || !protectedResourceMetadataPaths(oauth.resource).includes(event.path.split("?")[0]!)) {
     setResponseStatus(event, 404);
     setResponseHeaders(event, { "content-type": "application/json", ...cors });
-    return JSON.stringify({ error: "not_found", error_description: oauth ? "No metadata here" : "Sign-in is not configured on this server" });
+    return JSON.stringify({
+      error: "not_found",
+      error_description: oauth ? "No metadata here" : "Sign-in is not configured on this server",
+    });
   }
   if (event.method === "OPTIONS") {
-    setResponseHeaders(event, { ...cors, "access-control-allow-methods": "GET", "access-control-allow-headers": "*", "access-control-max-age": 86400 });
+    setResponseHeaders(event, {
+      ...cors,
+      "access-control-allow-methods": "GET",
+      "access-control-allow-headers": "*",
+      "access-control-max-age": 86400,
+    });
     setResponseStatus(event, 204);
     return null;
   }

@@ -18,15 +18,30 @@ export const SETTINGS = {
   /** The OAuth authorization server's issuer URL; setting it turns sign-in on (its metadata is discovered: RFC 8414, then OpenID) */
   authIssuer: setting({ env: "NITRO_MCP_AUTH_ISSUER", default: "", text: true, parse: optionalText }),
   /** The audience tokens must carry, when the authorization server names this API by something other than its URL (an API identifier or audience tag) */
-  authAudience: setting({ env: "NITRO_MCP_AUTH_AUDIENCE", default: "", shownDefault: "NITRO_MCP_RESOURCE_URL", text: true, parse: optionalText }),
+  authAudience: setting({
+    env: "NITRO_MCP_AUTH_AUDIENCE",
+    default: "",
+    shownDefault: "NITRO_MCP_RESOURCE_URL",
+    text: true,
+    parse: optionalText,
+  }),
   /** Where the issuer's signing keys are; default: jwks_uri from its metadata */
   authJwksUrl: setting({ env: "NITRO_MCP_AUTH_JWKS_URL", default: "", text: true, parse: optionalText }),
   /** After fetching the issuer's keys, how long a token with an unknown key id waits before they are fetched again (a rotation is picked up after it) */
-  authJwksCooldownSeconds: setting({ env: "NITRO_MCP_AUTH_JWKS_COOLDOWN_SECONDS", default: 30, parse: integer("NITRO_MCP_AUTH_JWKS_COOLDOWN_SECONDS", 0) }),
+  authJwksCooldownSeconds: setting({
+    env: "NITRO_MCP_AUTH_JWKS_COOLDOWN_SECONDS",
+    default: 30,
+    parse: integer("NITRO_MCP_AUTH_JWKS_COOLDOWN_SECONDS", 0),
+  }),
   /** Scopes advertised in the protected-resource metadata and in 401 challenges (comma-separated): what basic use needs */
   authScopes: setting({ env: "NITRO_MCP_AUTH_SCOPES", default: "", text: true, parse: parseList }),
   /** RFC 7662 introspection endpoint for opaque tokens; default: introspection_endpoint from the metadata, used when a client id is set */
-  authIntrospectionUrl: setting({ env: "NITRO_MCP_AUTH_INTROSPECTION_URL", default: "", text: true, parse: optionalText }),
+  authIntrospectionUrl: setting({
+    env: "NITRO_MCP_AUTH_INTROSPECTION_URL",
+    default: "",
+    text: true,
+    parse: optionalText,
+  }),
   /** This server's client id at the authorization server, for introspection */
   authClientId: setting({ env: "NITRO_MCP_AUTH_CLIENT_ID", default: "", text: true, parse: optionalText }),
   /** This server's client secret at the authorization server, for introspection */

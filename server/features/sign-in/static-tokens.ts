@@ -22,7 +22,9 @@ export interface TokenTable {
 const sha256 = async (text: string) => new Uint8Array(await crypto.subtle.digest("SHA-256", utf8Encode(text)));
 
 export function createTokenTable(entries: readonly { principal: string; token: string }[]): TokenTable {
-  const digests = Promise.all(entries.map(async (entry) => ({ principal: entry.principal, digest: await sha256(entry.token) })));
+  const digests = Promise.all(
+    entries.map(async (entry) => ({ principal: entry.principal, digest: await sha256(entry.token) })),
+  );
   return {
     async principalFor(token) {
       const presented = await sha256(token);

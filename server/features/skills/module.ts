@@ -10,7 +10,8 @@ import { readSkills } from "./skill-files";
 
 export default (nitro: Nitro) => {
   const dirs = definitionRoots(nitro).map((root) => join(root, "skills"));
-  nitro.options.virtual["#mcp-skills"] = () => `export const skills = ${JSON.stringify(dirs.flatMap((dir) => readSkills(dir)))};`;
+  nitro.options.virtual["#mcp-skills"] = () =>
+    `export const skills = ${JSON.stringify(dirs.flatMap((dir) => readSkills(dir)))};`;
   addResourceModule(nitro, fileURLToPath(new URL("skill-resources.ts", import.meta.url)));
   watchForReload(nitro, dirs, true);
 };

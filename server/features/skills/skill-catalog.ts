@@ -21,7 +21,12 @@ export const DIRECTORY_MIME_TYPE = "inode/directory";
 /** Skills change only with a deploy: anyone may cache their files for five minutes. */
 const SKILL_CACHE = { ttlMs: 300_000, cacheScope: "public" } as const;
 
-function fileEntry(uri: string, file: (typeof sources)[number]["files"][number], metadata: Partial<Resource>, unlisted: boolean): ResourceEntry {
+function fileEntry(
+  uri: string,
+  file: (typeof sources)[number]["files"][number],
+  metadata: Partial<Resource>,
+  unlisted: boolean,
+): ResourceEntry {
   const content = file.text !== undefined ? { text: file.text } : { blob: file.blob! };
   return {
     [DEFINITION]: true,
@@ -56,14 +61,26 @@ function buildCatalog() {
       const uri = `${root}/${file.path}`;
       const isSkillMd = file.path === "SKILL.md";
       // Each SKILL.md is listed in resources/list; the other files are read through skills/get.
-      files.push(fileEntry(uri, file, isSkillMd ? { name: String(skill.frontmatter.name), description: String(skill.frontmatter.description) } : {}, !isSkillMd));
+      files.push(
+        fileEntry(
+          uri,
+          file,
+          isSkillMd ? { name: String(skill.frontmatter.name), description: String(skill.frontmatter.description) } : {},
+          !isSkillMd,
+        ),
+      );
       // Each folder on the way, from the skill's root to the file, lists its direct children.
       const segments = file.path.split("/");
       let directory = root;
       for (const [index, segment] of segments.entries()) {
         const child = `${directory}/${segment}`;
         const last = index === segments.length - 1;
-        addToDirectory(directory, last ? { uri: child, name: segment, mimeType: file.mimeType, size: file.size } : { uri: child, name: segment, mimeType: DIRECTORY_MIME_TYPE });
+        addToDirectory(
+          directory,
+          last
+            ? { uri: child, name: segment, mimeType: file.mimeType, size: file.size }
+            : { uri: child, name: segment, mimeType: DIRECTORY_MIME_TYPE },
+        );
         directory = child;
       }
     }

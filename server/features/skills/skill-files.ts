@@ -43,7 +43,13 @@ const TEXT_TYPES: Record<string, string> = {
   ".py": "text/x-python",
   ".sh": "text/x-shellscript",
 };
-const BINARY_TYPES: Record<string, string> = { ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".pdf": "application/pdf" };
+const BINARY_TYPES: Record<string, string> = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".pdf": "application/pdf",
+};
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
@@ -79,8 +85,13 @@ function readSkillFile(root: string, file: string): SkillFile {
   } catch {
     // not UTF-8: served as a blob
   }
-  const mimeType = TEXT_TYPES[extension] ?? BINARY_TYPES[extension] ?? (text === undefined ? "application/octet-stream" : "text/plain");
-  return text === undefined ? { path, mimeType, blob: bytes.toString("base64"), size: bytes.length, digest } : { path, mimeType, text, size: bytes.length, digest };
+  const mimeType =
+    TEXT_TYPES[extension] ??
+    BINARY_TYPES[extension] ??
+    (text === undefined ? "application/octet-stream" : "text/plain");
+  return text === undefined
+    ? { path, mimeType, blob: bytes.toString("base64"), size: bytes.length, digest }
+    : { path, mimeType, text, size: bytes.length, digest };
 }
 
 function readSkill(skillsDir: string, skillDir: string): SkillSource {
@@ -92,7 +103,11 @@ function readSkill(skillsDir: string, skillDir: string): SkillSource {
   const block = FRONTMATTER.exec(source)?.[1];
   if (block === undefined) fail("SKILL.md must begin with a YAML frontmatter block between --- lines");
   const frontmatter = parse(block!) as Record<string, unknown>;
-  if (typeof frontmatter?.name !== "string" || typeof frontmatter.description !== "string" || !frontmatter.description) {
+  if (
+    typeof frontmatter?.name !== "string" ||
+    typeof frontmatter.description !== "string" ||
+    !frontmatter.description
+  ) {
     fail("its frontmatter needs a name and a description");
   }
   const name = path.split("/").at(-1)!;

@@ -10,6 +10,8 @@ const VERCEL_REQUEST_CONTEXT = Symbol.for("@vercel/request-context");
 
 export function keepAlive(event: H3Event, work: Promise<unknown>): void {
   event.waitUntil(work);
-  const vercel = (globalThis as Record<symbol, { get?: () => { waitUntil?: (work: Promise<unknown>) => void } } | undefined>)[VERCEL_REQUEST_CONTEXT];
+  const vercel = (
+    globalThis as Record<symbol, { get?: () => { waitUntil?: (work: Promise<unknown>) => void } } | undefined>
+  )[VERCEL_REQUEST_CONTEXT];
   vercel?.get?.()?.waitUntil?.(work);
 }

@@ -28,7 +28,11 @@ export function declaresTasks(mcp: McpContext): boolean {
 }
 
 /** -32021 (HTTP 400) naming the tasks extension. */
-export const tasksExtensionRequired = (why: string) => missingClientCapabilities({ extensions: { [EXTENSIONS.tasks]: {} } }, `the tasks extension (${EXTENSIONS.tasks}), ${why}`);
+export const tasksExtensionRequired = (why: string) =>
+  missingClientCapabilities(
+    { extensions: { [EXTENSIONS.tasks]: {} } },
+    `the tasks extension (${EXTENSIONS.tasks}), ${why}`,
+  );
 
 /** The capabilities later rounds act on (what the client can be asked, the extensions it takes), reduced to their names: nothing else the client declared is kept. */
 const ROUND_CAPABILITIES: Readonly<Record<string, readonly string[]>> = {
@@ -42,12 +46,18 @@ function roundCapabilities(declared: Readonly<Record<string, unknown>>): Record<
   const kept: Record<string, Record<string, object>> = {};
   for (const [name, parts] of Object.entries(ROUND_CAPABILITIES)) {
     const value = declared[name];
-    if (isPlainObject(value)) kept[name] = Object.fromEntries(parts.filter((part) => isPlainObject(value[part])).map((part) => [part, {}]));
+    if (isPlainObject(value))
+      kept[name] = Object.fromEntries(parts.filter((part) => isPlainObject(value[part])).map((part) => [part, {}]));
   }
   return kept;
 }
 
-function newTask(tool: ToolEntry, args: ValidArguments, mcp: McpContext, prepared: Readonly<Record<string, unknown>> | undefined): TaskRecord {
+function newTask(
+  tool: ToolEntry,
+  args: ValidArguments,
+  mcp: McpContext,
+  prepared: Readonly<Record<string, unknown>> | undefined,
+): TaskRecord {
   const config = useSettings(SETTINGS);
   const now = new Date().toISOString();
   return {
@@ -57,7 +67,11 @@ function newTask(tool: ToolEntry, args: ValidArguments, mcp: McpContext, prepare
     tool: tool.descriptor.name,
     arguments: args,
     ...(prepared ? { prepared } : {}),
-    caller: { auth: mcp.auth, protocolVersion: mcp.protocolVersion, clientCapabilities: roundCapabilities(mcp.clientCapabilities) },
+    caller: {
+      auth: mcp.auth,
+      protocolVersion: mcp.protocolVersion,
+      clientCapabilities: roundCapabilities(mcp.clientCapabilities),
+    },
     status: "working",
     statusMessage: "Started",
     createdAt: now,
@@ -69,11 +83,17 @@ function newTask(tool: ToolEntry, args: ValidArguments, mcp: McpContext, prepare
   };
 }
 
-export async function callTaskTool(tool: ToolEntry & { task: NonNullable<ToolEntry["task"]> }, args: Record<string, unknown>, mcp: McpContext): Promise<MethodResult> {
+export async function callTaskTool(
+  tool: ToolEntry & { task: NonNullable<ToolEntry["task"]> },
+  args: Record<string, unknown>,
+  mcp: McpContext,
+): Promise<MethodResult> {
   const declared = declaresTasks(mcp);
   if (!declared && tool.task.mode === "required") {
     if (mcp.era === "legacy") {
-      return toolErrorResult(`The tool "${tool.descriptor.name}" runs as a task, which needs an MCP 2026-07-28 client with the tasks extension; this client uses ${mcp.protocolVersion}.`);
+      return toolErrorResult(
+        `The tool "${tool.descriptor.name}" runs as a task, which needs an MCP 2026-07-28 client with the tasks extension; this client uses ${mcp.protocolVersion}.`,
+      );
     }
     throw tasksExtensionRequired(`which ${tool.descriptor.name} runs under`);
   }

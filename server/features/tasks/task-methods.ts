@@ -36,7 +36,8 @@ export async function getTask(mcp: McpContext): Promise<MethodResult> {
 export async function updateTask(mcp: McpContext): Promise<MethodResult> {
   const { id } = await callersTask(mcp);
   const responses = mcp.params.inputResponses;
-  if (!isPlainObject(responses)) throw invalidParams("params.inputResponses must be an object mapping input request keys to responses");
+  if (!isPlainObject(responses))
+    throw invalidParams("params.inputResponses must be an object mapping input request keys to responses");
   let resumed = false;
   await updateTaskRecord(id, (record) => {
     resumed = false;
@@ -51,7 +52,14 @@ export async function updateTask(mcp: McpContext): Promise<MethodResult> {
     }
     if (Object.keys(asks).length > 0) return { ...record, asks, answers };
     resumed = true;
-    return { ...record, status: "working", statusMessage: "Resumed", asks: undefined, answers, heartbeatAt: Date.now() };
+    return {
+      ...record,
+      status: "working",
+      statusMessage: "Resumed",
+      asks: undefined,
+      answers,
+      heartbeatAt: Date.now(),
+    };
   });
   if (resumed) startRound(mcp.event, id);
   return {};

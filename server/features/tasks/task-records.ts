@@ -14,7 +14,8 @@ import type { JsonRpcErrorBody, InputRequest } from "../../mcp/protocol";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "cancelled" | "failed";
 
-export const isTerminal = (status: TaskStatus) => status === "completed" || status === "cancelled" || status === "failed";
+export const isTerminal = (status: TaskStatus) =>
+  status === "completed" || status === "cancelled" || status === "failed";
 
 export interface TaskRecord {
   readonly id: string;
@@ -56,16 +57,21 @@ export interface TaskRecord {
  * any store sees it, instead of a path the files store refuses (which would read as an outage).
  */
 function keyOf(id: string): string {
-  if (!KEY_SEGMENT.test(id)) throw invalidParams(`Invalid task id "${clip(id, 64)}": task ids are 1 to 128 letters, digits, - and _`);
+  if (!KEY_SEGMENT.test(id))
+    throw invalidParams(`Invalid task id "${clip(id, 64)}": task ids are 1 to 128 letters, digits, - and _`);
   return `task:${id}`;
 }
 
 /** The store keeps a task a little past its TTL: clients are told ttlMs, and clocks differ. */
-export const storeTtlSeconds = (record: TaskRecord) => Math.max(1, Math.ceil((Date.parse(record.createdAt) + record.ttlMs - Date.now()) / 1000) + 5);
+export const storeTtlSeconds = (record: TaskRecord) =>
+  Math.max(1, Math.ceil((Date.parse(record.createdAt) + record.ttlMs - Date.now()) / 1000) + 5);
 const MAX_ATTEMPTS = 20;
 
 /** The task ended (completed, failed, cancelled): it keeps what `tasks/get` shows, and drops what only its rounds needed. */
-export const endedTask = (record: TaskRecord, end: Pick<TaskRecord, "status" | "statusMessage" | "result" | "error">): TaskRecord => ({
+export const endedTask = (
+  record: TaskRecord,
+  end: Pick<TaskRecord, "status" | "statusMessage" | "result" | "error">,
+): TaskRecord => ({
   ...record,
   ...end,
   arguments: {},
@@ -101,7 +107,10 @@ export async function readTaskRecord(id: string, owner?: string): Promise<TaskRe
  * Applies `change` to the stored task, atomically: on a concurrent change it reads again and
  * retries. `change` returns the next record, or undefined to leave it as it is. Returns what is stored.
  */
-export async function updateTaskRecord(id: string, change: (record: TaskRecord) => TaskRecord | undefined): Promise<TaskRecord | undefined> {
+export async function updateTaskRecord(
+  id: string,
+  change: (record: TaskRecord) => TaskRecord | undefined,
+): Promise<TaskRecord | undefined> {
   const atomic = taskStore();
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const text = await atomic.get(keyOf(id));

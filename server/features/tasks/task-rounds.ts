@@ -47,16 +47,31 @@ export async function checkedHeartbeat(record: TaskRecord): Promise<TaskRecord> 
 function settle(record: TaskRecord, outcome: unknown): TaskRecord {
   if (isInputRequiredOutcome(outcome)) {
     const round = record.round + 1;
-    const asks = Object.fromEntries(Object.entries(outcome.inputRequests).map(([key, request]) => [`${key}.${round}`, { key, request }]));
-    return { ...record, status: "input_required", statusMessage: "Waiting for an answer", round, asks, answers: {}, state: outcome.state };
+    const asks = Object.fromEntries(
+      Object.entries(outcome.inputRequests).map(([key, request]) => [`${key}.${round}`, { key, request }]),
+    );
+    return {
+      ...record,
+      status: "input_required",
+      statusMessage: "Waiting for an answer",
+      round,
+      asks,
+      answers: {},
+      state: outcome.state,
+    };
   }
-  if (outcome instanceof McpError) return endedTask(record, { status: "failed", statusMessage: outcome.message, error: errorBody(outcome) });
+  if (outcome instanceof McpError)
+    return endedTask(record, { status: "failed", statusMessage: outcome.message, error: errorBody(outcome) });
   if (outcome instanceof Error) {
     const message = `Internal error (reference ${logWithReference(`task ${record.id} (${record.tool})`, outcome)})`;
     return endedTask(record, { status: "failed", statusMessage: message, error: { code: -32603, message } });
   }
   const result = outcome as Record<string, unknown>;
-  return endedTask(record, { status: "completed", statusMessage: result.isError ? "Finished with an error" : "Finished", result: completeResult(result) });
+  return endedTask(record, {
+    status: "completed",
+    statusMessage: result.isError ? "Finished with an error" : "Finished",
+    result: completeResult(result),
+  });
 }
 
 /** The context a round runs with: the creating request's client and caller, the task's answers and state. */
@@ -86,7 +101,11 @@ function roundContext(record: TaskRecord, event: H3Event, signal: AbortSignal): 
         const statusMessage = message ?? (total === undefined ? `${progress}` : `${progress} of ${total}`);
         // In order, and never failing the round: a status message is a courtesy.
         reported = reported
-          .then(() => updateTaskRecord(record.id, (current) => (current.status === "working" ? { ...current, statusMessage } : undefined)))
+          .then(() =>
+            updateTaskRecord(record.id, (current) =>
+              current.status === "working" ? { ...current, statusMessage } : undefined,
+            ),
+          )
           .catch((error) => logError(`task ${record.id}: reporting progress failed`, error));
       },
     },
@@ -120,5 +139,8 @@ async function runRound(event: H3Event, taskId: string): Promise<void> {
 
 /** Runs the task's next round after the response, on this instance. */
 export function startRound(event: H3Event, taskId: string): void {
-  keepAlive(event, runRound(event, taskId).catch((error) => logError(`task ${taskId}: a round could not finish`, error)));
+  keepAlive(
+    event,
+    runRound(event, taskId).catch((error) => logError(`task ${taskId}: a round could not finish`, error)),
+  );
 }

@@ -30,7 +30,10 @@ async function stillHeld(slot: Slot): Promise<boolean> {
 export async function claimTaskSlot(task: TaskRecord): Promise<boolean> {
   const atomic = taskStore();
   const owner = await digestKeySegment(task.owner);
-  const claim = JSON.stringify({ taskId: task.id, pendingUntil: Date.now() + Math.min(CLAIM_GRACE_MS, task.ttlMs) } satisfies Slot);
+  const claim = JSON.stringify({
+    taskId: task.id,
+    pendingUntil: Date.now() + Math.min(CLAIM_GRACE_MS, task.ttlMs),
+  } satisfies Slot);
   const ttlSeconds = storeTtlSeconds(task);
   for (let index = 0; index < useSettings(SETTINGS).taskMaxActive; index++) {
     const key = `task-slot:${owner}:${index}`;
@@ -38,7 +41,10 @@ export async function claimTaskSlot(task: TaskRecord): Promise<boolean> {
     const held = await atomic.get(key);
     if (held === null) {
       if (await atomic.setIfAbsent(key, claim, ttlSeconds)) return true; // it expired meanwhile
-    } else if (!(await stillHeld(JSON.parse(held) as Slot)) && (await atomic.compareAndSet(key, held, claim, ttlSeconds))) {
+    } else if (
+      !(await stillHeld(JSON.parse(held) as Slot)) &&
+      (await atomic.compareAndSet(key, held, claim, ttlSeconds))
+    ) {
       return true;
     }
   }

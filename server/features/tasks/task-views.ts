@@ -21,7 +21,10 @@ export function detailedTask(record: TaskRecord): Record<string, unknown> {
   const task = publicTask(record);
   switch (record.status) {
     case "input_required":
-      return { ...task, inputRequests: Object.fromEntries(Object.entries(record.asks ?? {}).map(([key, ask]) => [key, ask.request])) };
+      return {
+        ...task,
+        inputRequests: Object.fromEntries(Object.entries(record.asks ?? {}).map(([key, ask]) => [key, ask.request])),
+      };
     case "completed":
       return { ...task, result: record.result };
     case "failed":

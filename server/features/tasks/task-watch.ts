@@ -52,8 +52,13 @@ async function watchTasks(mcp: McpContext, tasks: TaskRecord[], tag: Record<stri
 
 export const taskWatch: ListenSource = {
   async open(mcp, notifications) {
-    const owned = await Promise.all(requestedTaskIds(mcp, notifications).map((id) => readTaskRecord(id, mcp.principal)));
+    const owned = await Promise.all(
+      requestedTaskIds(mcp, notifications).map((id) => readTaskRecord(id, mcp.principal)),
+    );
     const tasks = owned.filter((task): task is TaskRecord => task !== undefined);
-    return { honoured: tasks.length ? { taskIds: tasks.map((task) => task.id) } : {}, watch: (tag) => watchTasks(mcp, tasks, tag) };
+    return {
+      honoured: tasks.length ? { taskIds: tasks.map((task) => task.id) } : {},
+      watch: (tag) => watchTasks(mcp, tasks, tag),
+    };
   },
 };

@@ -25,7 +25,9 @@ const requireFromNitro = createRequire(nitroPackage);
 function replaceMinifier(plugins: Plugin[]): void {
   const index = plugins.findIndex((plugin) => plugin?.name === "terser");
   if (index < 0) return;
-  const loaded = requireFromNitro("@rollup/plugin-terser") as { default?: (options: object) => Plugin } & ((options: object) => Plugin);
+  const loaded = requireFromNitro("@rollup/plugin-terser") as { default?: (options: object) => Plugin } & ((
+    options: object,
+  ) => Plugin);
   plugins[index] = (loaded.default ?? loaded)({ mangle: { keep_classnames: true }, format: { comments: false } });
 }
 
@@ -36,7 +38,8 @@ const isAstNode = (value: unknown): value is AstNode => typeof (value as AstNode
 function collectCalls(node: unknown, starts: number[]): void {
   if (!isAstNode(node) || node.type.includes("Function")) return;
   if (node.type === "CallExpression" || node.type === "NewExpression") starts.push(node.start);
-  for (const value of Object.values(node)) for (const child of Array.isArray(value) ? value : [value]) collectCalls(child, starts);
+  for (const value of Object.values(node))
+    for (const child of Array.isArray(value) ? value : [value]) collectCalls(child, starts);
 }
 
 /**
@@ -52,17 +55,24 @@ const sdkSchemasPure: Plugin = {
     const starts: number[] = [];
     for (const statement of this.parse(code).body) {
       const declaration = statement.type === "ExportNamedDeclaration" ? statement.declaration : statement;
-      if (declaration?.type === "VariableDeclaration") for (const { init } of declaration.declarations) collectCalls(init, starts);
+      if (declaration?.type === "VariableDeclaration")
+        for (const { init } of declaration.declarations) collectCalls(init, starts);
     }
     const ends = [...starts.sort((a, b) => a - b), code.length];
-    return { code: code.slice(0, ends[0]) + starts.map((start, i) => `/*#__PURE__*/${code.slice(start, ends[i + 1])}`).join(""), map: null };
+    return {
+      code:
+        code.slice(0, ends[0]) + starts.map((start, i) => `/*#__PURE__*/${code.slice(start, ends[i + 1])}`).join(""),
+      map: null,
+    };
   },
 };
 
 /** What Nitro's app imports for route rules, in a build that has none: the rules handler does nothing, and no route is cached. */
 const WITHOUT_ROUTE_RULES: Record<string, string> = {
-  "./route-rules.mjs": "export const createRouteRulesHandler = () => () => {};\nexport const getRouteRulesForPath = () => ({});",
-  "./cache.mjs": 'export const cachedEventHandler = () => { throw new Error("this build left out the response cache: it has no route rules"); };',
+  "./route-rules.mjs":
+    "export const createRouteRulesHandler = () => () => {};\nexport const getRouteRulesForPath = () => ({});",
+  "./cache.mjs":
+    'export const cachedEventHandler = () => { throw new Error("this build left out the response cache: it has no route rules"); };',
 };
 
 function withoutRouteRules(): Plugin {
@@ -71,15 +81,24 @@ function withoutRouteRules(): Plugin {
   return {
     name: "mcp:without-route-rules",
     // Ahead of Nitro's resolvers, which would find the real files.
-    resolveId: { order: "pre", handler: (source, importer) => (importer === app && source in WITHOUT_ROUTE_RULES ? prefix + source : undefined) },
+    resolveId: {
+      order: "pre",
+      handler: (source, importer) => (importer === app && source in WITHOUT_ROUTE_RULES ? prefix + source : undefined),
+    },
     load: (id) => (id.startsWith(prefix) ? WITHOUT_ROUTE_RULES[id.slice(prefix.length)] : undefined),
   };
 }
 
 export default (nitro: Nitro) => {
   if (!nitro.options.preset.startsWith("cloudflare")) return;
-  nitro.options.cloudflare = { ...nitro.options.cloudflare, wrangler: { ...nitro.options.cloudflare?.wrangler, no_bundle: true } };
-  nitro.options.esbuild = { ...nitro.options.esbuild, options: { ...nitro.options.esbuild?.options, target: "es2022" } };
+  nitro.options.cloudflare = {
+    ...nitro.options.cloudflare,
+    wrangler: { ...nitro.options.cloudflare?.wrangler, no_bundle: true },
+  };
+  nitro.options.esbuild = {
+    ...nitro.options.esbuild,
+    options: { ...nitro.options.esbuild?.options, target: "es2022" },
+  };
   nitro.options.unenv.push({ meta: { name: "mcp-worker-performance" }, inject: { performance: false } });
   nitro.hooks.hook("rollup:before", (_, config) => {
     const plugins = config.plugins as Plugin[];

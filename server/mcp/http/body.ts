@@ -87,7 +87,9 @@ function readStream(request: IncomingMessage, limit: number, timeoutMs: number):
         return;
       }
       if (!buffer || size > buffer.byteLength) {
-        const grown = new Uint8Array(Math.min(limit, Math.max(size, FIRST_BUFFER_BYTES, (buffer?.byteLength ?? 0) * 2)));
+        const grown = new Uint8Array(
+          Math.min(limit, Math.max(size, FIRST_BUFFER_BYTES, (buffer?.byteLength ?? 0) * 2)),
+        );
         grown.set(buffer ? buffer.subarray(0, size - chunk.byteLength) : first!);
         buffer = grown;
         first = undefined;
@@ -113,7 +115,8 @@ export async function readBodyText(event: H3Event, limits: { maxBytes: number; t
   const request = event.node.req as IncomingMessage & { body?: unknown };
   // Nitro's Worker entry always sets it (the preset is written in at build time, so the Worker's bundle carries no stream reader).
   if (import.meta.preset === "cloudflare-durable" || request.body !== undefined) {
-    const bytes = typeof request.body === "string" ? new TextEncoder().encode(request.body) : (request.body as Uint8Array);
+    const bytes =
+      typeof request.body === "string" ? new TextEncoder().encode(request.body) : (request.body as Uint8Array);
     if (bytes.byteLength > maxBytes) throw new BodyTooLargeError(maxBytes, true);
     return decoder.decode(bytes);
   }

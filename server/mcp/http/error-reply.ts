@@ -40,7 +40,12 @@ export function errorReply(id: RequestId | undefined, caught: unknown): JsonRpcR
 }
 
 /** Ends the request with a JSON-RPC error (`id` when it was readable): for the steps that refuse a request. */
-export function sendError(event: H3Event, id: RequestId | undefined, error: unknown, headers?: Record<string, string>): Promise<void> {
+export function sendError(
+  event: H3Event,
+  id: RequestId | undefined,
+  error: unknown,
+  headers?: Record<string, string>,
+): Promise<void> {
   const reply = errorReply(id, error);
   event.context.mcpOutcome = reply.outcome;
   setResponseStatus(event, reply.status);

@@ -15,8 +15,10 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 /** host[:port]: a name (dot-separated labels of URI-unreserved characters: docker's `my_service` too), an IPv4 address, or an IPv6 literal. */
 const VALID_HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9_~-]+(?:\.[a-z0-9_~-]+)*\.?)(?::(\d{1,5}))?$/;
 const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
-const PRIVATE_ADDRESS = /^(?:::ffff:)?(?:127\.|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.)|^(?:::1$|f[cd][0-9a-f]{2}:|fe80:)/i;
-const ALLOWED_REQUEST_HEADERS = /^(content-type|accept|authorization|mcp-protocol-version|mcp-session-id|mcp-method|mcp-name|mcp-param-[!#$%&'*+.^_`|~0-9a-z-]+|traceparent|tracestate|baggage)$/;
+const PRIVATE_ADDRESS =
+  /^(?:::ffff:)?(?:127\.|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.)|^(?:::1$|f[cd][0-9a-f]{2}:|fe80:)/i;
+const ALLOWED_REQUEST_HEADERS =
+  /^(content-type|accept|authorization|mcp-protocol-version|mcp-session-id|mcp-method|mcp-name|mcp-param-[!#$%&'*+.^_`|~0-9a-z-]+|traceparent|tracestate|baggage)$/;
 
 function hostnameOf(host: string): string {
   if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
@@ -25,7 +27,8 @@ function hostnameOf(host: string): string {
 }
 
 /** A name a rebinding attack cannot produce: loopback names and IP literals. */
-const isRebindingSafe = (hostname: string) => LOOPBACK_HOSTS.has(hostname) || IPV4.test(hostname) || hostname.startsWith("[");
+const isRebindingSafe = (hostname: string) =>
+  LOOPBACK_HOSTS.has(hostname) || IPV4.test(hostname) || hostname.startsWith("[");
 
 export type GuardVerdict = { ok: true; corsOrigin?: string } | { ok: false; status: 400 | 403; reason: string };
 
@@ -38,7 +41,8 @@ export function isValidHost(host: string): boolean {
 /** Whether `Host` is a valid host[:port] this server answers to (the first half of the guard). */
 export function checkHost(event: H3Event, config: McpConfig): GuardVerdict {
   const host = (requestHeader(event, "host") ?? "").toLowerCase();
-  if (!isValidHost(host)) return { ok: false, status: 400, reason: "the Host header is missing or not a valid host[:port]" };
+  if (!isValidHost(host))
+    return { ok: false, status: 400, reason: "the Host header is missing or not a valid host[:port]" };
   const hostname = hostnameOf(host);
   const listed = config.allowedHosts.includes(host) || config.allowedHosts.includes(hostname);
   // `nitropack dev` listens on 127.0.0.1 only but proxies to a worker, so trust the mode there.
@@ -57,14 +61,21 @@ export function checkOriginAndHost(event: H3Event, config: McpConfig): GuardVerd
   const origin = requestHeader(event, "origin");
   if (origin === undefined) return { ok: true };
   const normalized = origin.toLowerCase();
-  if (config.allowedOrigins.includes(normalized) || config.allowedOrigins.includes("*")) return { ok: true, corsOrigin: origin };
+  if (config.allowedOrigins.includes(normalized) || config.allowedOrigins.includes("*"))
+    return { ok: true, corsOrigin: origin };
   let sameOrigin = false;
   try {
     sameOrigin = new URL(normalized).host === host;
   } catch {
     // "null" and other opaque origins are never same-origin
   }
-  return sameOrigin ? { ok: true } : { ok: false, status: 403, reason: `Origin "${clip(origin)}" is not allowed: list it in NITRO_MCP_ALLOWED_ORIGINS` };
+  return sameOrigin
+    ? { ok: true }
+    : {
+        ok: false,
+        status: 403,
+        reason: `Origin "${clip(origin)}" is not allowed: list it in NITRO_MCP_ALLOWED_ORIGINS`,
+      };
 }
 
 /** CORS headers for an allowed cross-origin request (and its preflight, when `requestedHeaders` is given). */
@@ -88,7 +99,11 @@ export function corsHeaders(origin: string, requestedHeaders?: string | null): R
 
 function refuse(event: H3Event, verdict: Extract<GuardVerdict, { ok: false }>): Promise<void> {
   logWarning(`${verdict.status}: ${verdict.reason}`);
-  return sendError(event, undefined, invalidRequest(`${verdict.status === 403 ? "Forbidden" : "Bad request"}: ${verdict.reason}`, verdict.status));
+  return sendError(
+    event,
+    undefined,
+    invalidRequest(`${verdict.status === 403 ? "Forbidden" : "Bad request"}: ${verdict.reason}`, verdict.status),
+  );
 }
 
 /** Step for public documents any origin may read (the server card): only `Host`, which their URLs are built from. */
@@ -103,6 +118,12 @@ export async function guardOriginAndHost(event: H3Event): Promise<void> {
   if (!verdict.ok) return refuse(event, verdict);
   if (!verdict.corsOrigin) return;
   const preflight = event.method === "OPTIONS" && requestHeader(event, "access-control-request-method") !== undefined;
-  setResponseHeaders(event, corsHeaders(verdict.corsOrigin, preflight ? (requestHeader(event, "access-control-request-headers") ?? null) : undefined));
+  setResponseHeaders(
+    event,
+    corsHeaders(
+      verdict.corsOrigin,
+      preflight ? (requestHeader(event, "access-control-request-headers") ?? null) : undefined,
+    ),
+  );
   if (preflight) sendNoContent(event, 204);
 }

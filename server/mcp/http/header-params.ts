@@ -10,7 +10,10 @@ type Schema = Record<string, unknown>;
 function countAnnotations(value: unknown): number {
   if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + countAnnotations(item), 0);
   if (!isPlainObject(value)) return 0;
-  return Object.entries(value).reduce((sum, [key, child]) => sum + (key === "x-mcp-header" ? 1 : 0) + countAnnotations(child), 0);
+  return Object.entries(value).reduce(
+    (sum, [key, child]) => sum + (key === "x-mcp-header" ? 1 : 0) + countAnnotations(child),
+    0,
+  );
 }
 
 export function findHeaderParams(toolName: string, inputSchema: Schema): HeaderParam[] {
@@ -26,7 +29,8 @@ export function findHeaderParams(toolName: string, inputSchema: Schema): HeaderP
       const header = property["x-mcp-header"];
       if (header !== undefined) {
         if (typeof header !== "string" || !TOKEN.test(header)) fail(`"${here.join(".")}" must name a header token`);
-        if (typeof property.type !== "string" || !HEADER_TYPES.has(property.type)) fail(`"${here.join(".")}" must be a string, integer or boolean parameter`);
+        if (typeof property.type !== "string" || !HEADER_TYPES.has(property.type))
+          fail(`"${here.join(".")}" must be a string, integer or boolean parameter`);
         const name = header as string;
         if (found.some((param) => param.header.toLowerCase() === name.toLowerCase())) fail(`"${name}" is used twice`);
         found.push({ header: name, path: here, type: property.type as HeaderParam["type"] });
@@ -35,6 +39,7 @@ export function findHeaderParams(toolName: string, inputSchema: Schema): HeaderP
     }
   };
   visit(inputSchema, []);
-  if (countAnnotations(inputSchema) !== found.length) fail("annotations must sit on properties reachable from the root through `properties` only");
+  if (countAnnotations(inputSchema) !== found.length)
+    fail("annotations must sit on properties reachable from the root through `properties` only");
   return found;
 }

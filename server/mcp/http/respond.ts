@@ -9,7 +9,11 @@ import { dispatch, type StateSteps } from "../dispatcher";
 import { useObserver } from "../features";
 import type { JsonRpcReply } from "./error-reply";
 
-export const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" } as const;
+export const SSE_HEADERS = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache, no-transform",
+  "x-accel-buffering": "no",
+} as const;
 
 function writeHead(event: H3Event, status: number, headers?: Record<string, string>): void {
   setResponseStatus(event, status);
@@ -17,7 +21,11 @@ function writeHead(event: H3Event, status: number, headers?: Record<string, stri
 }
 
 /** Dispatches the validated request (`steps` seal a state a handler returns, and open the server's own retries) and returns the response body: JSON text, or an SSE stream. */
-export async function respond(event: H3Event, mcp: McpContext, steps: StateSteps): Promise<string | ReadableStream<Uint8Array>> {
+export async function respond(
+  event: H3Event,
+  mcp: McpContext,
+  steps: StateSteps,
+): Promise<string | ReadableStream<Uint8Array>> {
   const reply = useObserver().within(event, () => dispatch(mcp, steps));
   // Whichever comes first: the final reply (→ one JSON body) or a notification (→ SSE).
   // A handler may notify before its first await, so the channel replays one already buffered.

@@ -94,6 +94,8 @@ export function canonicalJson(value: unknown): string {
   const record = value as Record<string, unknown>;
   let out = "";
   if (Array.isArray(value)) for (const item of value) out += (out ? "," : "") + canonicalJson(item);
-  else for (const key of Object.keys(record).sort()) if (record[key] !== undefined) out += `${out ? "," : ""}${JSON.stringify(key)}:${canonicalJson(record[key])}`;
+  else
+    for (const key of Object.keys(record).sort())
+      if (record[key] !== undefined) out += `${out ? "," : ""}${JSON.stringify(key)}:${canonicalJson(record[key])}`;
   return Array.isArray(value) ? `[${out}]` : `{${out}}`;
 }

@@ -28,7 +28,8 @@ function completerFor(ref: unknown, argument: string): Completer | undefined {
     if (typeof ref.uri !== "string") throw invalidParams("ref/resource requires a uri");
     const template = registry.findTemplate(ref.uri);
     if (!template) throw invalidParams(`Unknown resource template: ${ref.uri}`, { uri: ref.uri });
-    if (!template.template!.variables.includes(argument)) throw invalidParams(`Template "${ref.uri}" has no variable "${argument}"`);
+    if (!template.template!.variables.includes(argument))
+      throw invalidParams(`Template "${ref.uri}" has no variable "${argument}"`);
     return template.completers[argument];
   }
   throw invalidParams('params.ref.type must be "ref/prompt" or "ref/resource"');
@@ -40,7 +41,9 @@ export async function complete(mcp: McpContext): Promise<MethodResult> {
     throw invalidParams("params.argument must be { name: string, value: string }");
   }
   const known = isPlainObject(context) && isPlainObject(context.arguments) ? context.arguments : {};
-  const resolved = Object.fromEntries(Object.entries(known).filter((pair): pair is [string, string] => typeof pair[1] === "string"));
+  const resolved = Object.fromEntries(
+    Object.entries(known).filter((pair): pair is [string, string] => typeof pair[1] === "string"),
+  );
   const completer = completerFor(ref, argument.name);
   const values = completer ? await completer(argument.value, resolved, mcp) : [];
   return {

@@ -43,7 +43,9 @@ export async function listen(mcp: McpContext): Promise<MethodResult> {
   const sources = opened.map((outcome) => (outcome as PromiseFulfilledResult<OpenedListen>).value);
   const tag = { [META.subscriptionId]: mcp.id };
   const honoured = Object.assign({}, ...sources.map((source) => source.honoured)) as Record<string, unknown>;
-  mcp.channel.send(notificationMessage("notifications/subscriptions/acknowledged", { _meta: tag, notifications: honoured }));
+  mcp.channel.send(
+    notificationMessage("notifications/subscriptions/acknowledged", { _meta: tag, notifications: honoured }),
+  );
   await Promise.all(sources.map((source) => source.watch(tag)));
   return { _meta: tag };
 }

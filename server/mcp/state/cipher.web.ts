@@ -6,13 +6,21 @@ export const stateCipher: StateCipher = {
   name: "Web Crypto",
   async hkdf(secret, salt, info, length) {
     const material = await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveBits"]);
-    return new Uint8Array(await crypto.subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt, info: utf8Encode(info) }, material, length * 8));
+    return new Uint8Array(
+      await crypto.subtle.deriveBits(
+        { name: "HKDF", hash: "SHA-256", salt, info: utf8Encode(info) },
+        material,
+        length * 8,
+      ),
+    );
   },
   async aesGcmKey(raw) {
     const key = await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
     return {
-      seal: async (iv, additionalData, plaintext) => new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData }, key, plaintext)),
-      open: async (iv, additionalData, sealed) => new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData }, key, sealed)),
+      seal: async (iv, additionalData, plaintext) =>
+        new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData }, key, plaintext)),
+      open: async (iv, additionalData, sealed) =>
+        new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData }, key, sealed)),
     };
   },
 };

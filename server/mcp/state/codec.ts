@@ -5,7 +5,14 @@
  * fails like a forged one, and sealing or opening costs one cipher call (`cipher.ts`: Web Crypto or `node:crypto`). The client may
  * send anything back: `openRequestState` returns a reason for the server log, and the caller answers every failure alike (opaque).
  */
-import { base64UrlDecode, base64UrlEncode, canonicalJson, nowSeconds, utf8Decode, utf8Encode } from "../internal/basics";
+import {
+  base64UrlDecode,
+  base64UrlEncode,
+  canonicalJson,
+  nowSeconds,
+  utf8Decode,
+  utf8Encode,
+} from "../internal/basics";
 import { randomBytes } from "../internal/random";
 import type { StateKeyRing } from "./keys";
 
@@ -38,7 +45,6 @@ export interface StateClaims {
 }
 
 export type OpenResult = { ok: true; claims: StateClaims } | { ok: false; reason: string };
-
 
 /** The authenticated data: the format and key, and the request the state belongs to (key order does not matter). */
 const additionalData = (kid: string, binding: RequestBinding) =>
@@ -109,7 +115,11 @@ export async function openRequestState(
 
   let claims: unknown;
   try {
-    const plain = await key.key.open(body.subarray(0, IV_BYTES), additionalData(key.kid, binding), body.subarray(IV_BYTES));
+    const plain = await key.key.open(
+      body.subarray(0, IV_BYTES),
+      additionalData(key.kid, binding),
+      body.subarray(IV_BYTES),
+    );
     claims = JSON.parse(utf8Decode(plain));
   } catch {
     return { ok: false, reason: "authentication failed (tampered, or sealed for another request)" };

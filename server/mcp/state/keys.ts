@@ -58,7 +58,8 @@ export function createStateKeyRing(options: {
   return (async () => {
     const sealing = current ? await deriveStateKey(options.cipher, current) : null;
     const byKid = new Map<string, StateKey>();
-    for (const key of await Promise.all(previous.map((secret) => deriveStateKey(options.cipher, secret)))) byKid.set(key.kid, key);
+    for (const key of await Promise.all(previous.map((secret) => deriveStateKey(options.cipher, secret))))
+      byKid.set(key.kid, key);
     if (sealing) byKid.set(sealing.kid, sealing);
     return { sealing, byKid };
   })();

@@ -18,7 +18,12 @@ import { useObserver } from "../features";
 import { sendError } from "../http/error-reply";
 import { isPlainObject, nowSeconds } from "../internal/basics";
 import { logWarning } from "../log";
-import { CLOCK_SKEW_SECONDS, openRequestState as openSealed, sealRequestState as sealForRound, type RequestBinding } from "./codec";
+import {
+  CLOCK_SKEW_SECONDS,
+  openRequestState as openSealed,
+  sealRequestState as sealForRound,
+  type RequestBinding,
+} from "./codec";
 import { createStateKeyRing, type StateKeyRing } from "./keys";
 
 let ring: Promise<StateKeyRing> | undefined;
@@ -39,7 +44,12 @@ export function useStateKeyRing(): Promise<StateKeyRing> {
     } else if (!config.stateSecret) {
       logWarning("NITRO_MCP_STATE_SECRET is not set: tools, prompts and resources that ask for input are disabled.");
     }
-    return createStateKeyRing({ cipher: stateCipher, secret: config.stateSecret, previous: config.stateSecretPrevious, allowEphemeral });
+    return createStateKeyRing({
+      cipher: stateCipher,
+      secret: config.stateSecret,
+      previous: config.stateSecretPrevious,
+      allowEphemeral,
+    });
   })());
 }
 
@@ -57,7 +67,12 @@ async function claimStateId(stateId: string, expiresAt: number): Promise<boolean
 }
 
 /** What a state is bound to: who asked, and which request it continues (resources/read has no arguments). */
-const bindingOf = (principal: string, method: string, target: RequestTarget, params: Readonly<Record<string, unknown>>): RequestBinding => ({
+const bindingOf = (
+  principal: string,
+  method: string,
+  target: RequestTarget,
+  params: Readonly<Record<string, unknown>>,
+): RequestBinding => ({
   principal,
   method,
   target: target.name,
@@ -76,7 +91,9 @@ export interface IncomingRound {
  * Opens a request's `requestState`: the state and the answers it may use. Throws the opaque -32602 when a presented state does
  * not open (or, single use, was claimed before); answers to a single-use definition without the state it issued are ignored.
  */
-export async function openIncomingState(round: IncomingRound): Promise<{ state?: OpenedState; inputResponses: Readonly<Record<string, unknown>> }> {
+export async function openIncomingState(
+  round: IncomingRound,
+): Promise<{ state?: OpenedState; inputResponses: Readonly<Record<string, unknown>> }> {
   const { method, params, principal, target } = round;
   const answers = isPlainObject(params.inputResponses) ? params.inputResponses : {};
   const entry = target?.entry;
@@ -86,14 +103,17 @@ export async function openIncomingState(round: IncomingRound): Promise<{ state?:
   const config = useMcpConfig();
   const ring = await useStateKeyRing();
   const opened = await useObserver().step("requestState open", {}, () =>
-    openSealed(ring, params.requestState, bindingOf(principal, method, target, params), { maxLength: config.stateMaxLength }),
+    openSealed(ring, params.requestState, bindingOf(principal, method, target, params), {
+      maxLength: config.stateMaxLength,
+    }),
   );
   const refuse = (reason: string): never => {
     logWarning(`requestState rejected on ${method} ${JSON.stringify(target.name.slice(0, 200))}: ${reason}`);
     throw invalidRequestState();
   };
   if (!opened.ok) return refuse(opened.reason);
-  if (entry.singleUseState && !(await claimStateId(opened.claims.jti, opened.claims.exp))) return refuse("already redeemed");
+  if (entry.singleUseState && !(await claimStateId(opened.claims.jti, opened.claims.exp)))
+    return refuse("already redeemed");
   return { state: { data: opened.claims.data }, inputResponses: answers };
 }
 
@@ -101,11 +121,14 @@ export async function openIncomingState(round: IncomingRound): Promise<{ state?:
 export async function sealRequestState(round: IncomingRound, data: Readonly<Record<string, unknown>>): Promise<string> {
   const config = useMcpConfig();
   const ring = await useStateKeyRing();
-  if (!ring.sealing) throw internalError("This server cannot ask for input: its operator has not configured NITRO_MCP_STATE_SECRET");
+  if (!ring.sealing)
+    throw internalError("This server cannot ask for input: its operator has not configured NITRO_MCP_STATE_SECRET");
   // Only tools/call, prompts/get and resources/read may ask, and each of them names its target.
   if (!round.target) throw internalError();
   const binding = bindingOf(round.principal, round.method, round.target, round.params);
-  const requestState = await useObserver().step("requestState seal", {}, () => sealForRound(ring, binding, { ...data }, { ttlSeconds: config.stateTtlSeconds }));
+  const requestState = await useObserver().step("requestState seal", {}, () =>
+    sealForRound(ring, binding, { ...data }, { ttlSeconds: config.stateTtlSeconds }),
+  );
   if (requestState.length > config.stateMaxLength) {
     logWarning(
       `the state returned by ${round.method} seals to ${requestState.length} characters, over NITRO_MCP_STATE_MAX_LENGTH ` +

@@ -18,7 +18,9 @@ export function createAesGcmCodec(secret, ttlSeconds) {
       const bytes = Buffer.from(token.slice(3), "base64url");
       const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, 12), { authTagLength: 16 });
       decipher.setAuthTag(bytes.subarray(bytes.length - 16));
-      const { state, exp } = JSON.parse(Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]).toString("utf8"));
+      const { state, exp } = JSON.parse(
+        Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]).toString("utf8"),
+      );
       if (Math.floor(Date.now() / 1000) > exp) throw new Error("expired");
       return state;
     },

@@ -3,7 +3,11 @@
 import { createServer } from "node:http";
 import { createApp, createRouter, defineEventHandler, setResponseHeader, toNodeListener } from "h3";
 
-const FIXED = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "Hello, Ada!" }], resultType: "complete" } });
+const FIXED = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  result: { content: [{ type: "text", text: "Hello, Ada!" }], resultType: "complete" },
+});
 const app = createApp();
 app.use(
   createRouter().post(

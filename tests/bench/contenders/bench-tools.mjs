@@ -18,7 +18,10 @@ export function registerBenchTools(server) {
     "bench_greet",
     {
       description: "Greets a person by name in English, French, German or Spanish.",
-      inputSchema: z.object({ name: z.string().min(1), locale: z.enum(["en", "fr", "de", "es"]).default("en").meta({ "x-mcp-header": "Locale" }) }),
+      inputSchema: z.object({
+        name: z.string().min(1),
+        locale: z.enum(["en", "fr", "de", "es"]).default("en").meta({ "x-mcp-header": "Locale" }),
+      }),
     },
     async ({ name, locale }) => text(`${GREETINGS[locale]}, ${name}!`),
   );
@@ -30,7 +33,11 @@ export function registerBenchTools(server) {
       // Verified by the codec before the handler runs; binds the answer to round one's item.
       const state = ctx.mcpReq.requestState();
       if (answer.kind === "elicit" && state?.item === item) {
-        return text(answer.action === "accept" && answer.content?.confirm === true ? `Done with item ${item}.` : `Kept item ${item}.`);
+        return text(
+          answer.action === "accept" && answer.content?.confirm === true
+            ? `Done with item ${item}.`
+            : `Kept item ${item}.`,
+        );
       }
       return inputRequired({
         inputRequests: { confirm: inputRequired.elicit({ message: `Act on item ${item}?`, requestedSchema: Confirm }) },

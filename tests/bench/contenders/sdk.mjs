@@ -8,7 +8,13 @@ import { listen } from "./listen.mjs";
 import { registerBenchTools, stateCodec } from "./bench-tools.mjs";
 
 const handler = createMcpHandler(
-  () => registerBenchTools(new McpServer({ name: "sdk-bench", version: "1.0.0" }, { capabilities: { tools: {} }, requestState: { verify: stateCodec.verify } })),
+  () =>
+    registerBenchTools(
+      new McpServer(
+        { name: "sdk-bench", version: "1.0.0" },
+        { capabilities: { tools: {} }, requestState: { verify: stateCodec.verify } },
+      ),
+    ),
   { legacy: "reject" },
 );
 listen((request) => handler.fetch(request));

@@ -18,14 +18,21 @@ const Confirm = z.object({ confirm: z.boolean().describe("Yes, go ahead") });
 
 const server = new McpServer(
   { name: "tmcp-bench", version: "1.0.0" },
-  { adapter: new ZodJsonSchemaAdapter(), capabilities: { tools: {} }, requestStateCodec: createAesGcmCodec(process.env.NITRO_MCP_STATE_SECRET, 600) },
+  {
+    adapter: new ZodJsonSchemaAdapter(),
+    capabilities: { tools: {} },
+    requestStateCodec: createAesGcmCodec(process.env.NITRO_MCP_STATE_SECRET, 600),
+  },
 );
 
 server.tool(
   {
     name: "bench_greet",
     description: "Greets a person by name in English, French, German or Spanish.",
-    schema: z.object({ name: z.string().min(1), locale: z.enum(["en", "fr", "de", "es"]).default("en").meta({ "x-mcp-header": "Locale" }) }),
+    schema: z.object({
+      name: z.string().min(1),
+      locale: z.enum(["en", "fr", "de", "es"]).default("en").meta({ "x-mcp-header": "Locale" }),
+    }),
   },
   async ({ name, locale }) => tool.text(`${GREETINGS[locale]}, ${name}!`),
 );
@@ -44,7 +51,9 @@ server.tool(
     const answer = await server.elicitation(`Act on item ${item}?`, Confirm, { key: "confirm" });
     // tmcp acts on inputResponses alone; bind the answer to round one's sealed state.
     if (saved?.item !== item) return tool.error(`The confirmation for item ${item} lacks its requestState.`);
-    return tool.text(answer.action === "accept" && answer.content?.confirm === true ? `Done with item ${item}.` : `Kept item ${item}.`);
+    return tool.text(
+      answer.action === "accept" && answer.content?.confirm === true ? `Done with item ${item}.` : `Kept item ${item}.`,
+    );
   },
 );
 

@@ -23,15 +23,23 @@ it("turns an exception in a tool into an isError result with a reference; the de
 });
 
 it("answers inputRequired() outside tools/call, prompts/get and resources/read with -32603, and logs the mistake", async () => {
-  const result = await client.request("completion/complete", { ref: { type: "ref/prompt", name: "zz_asks_in_completion" }, argument: { name: "topic", value: "x" } });
+  const result = await client.request("completion/complete", {
+    ref: { type: "ref/prompt", name: "zz_asks_in_completion" },
+    argument: { name: "topic", value: "x" },
+  });
   expect(result.status).toBe(500);
   expect(result.body.error).toEqual({ code: -32603, message: "Internal error" });
-  await expect.poll(() => server.logs()).toMatch(/programming error: inputRequired\(\) called while serving completion\/complete/);
+  await expect
+    .poll(() => server.logs())
+    .toMatch(/programming error: inputRequired\(\) called while serving completion\/complete/);
 });
 
 it("answers a value the tool cannot represent (a sum that overflows to Infinity) with an isError message, not a crash", async () => {
   const result = await client.request("tools/call", { name: "structured_sum", arguments: { a: 1e308, b: 1e308 } });
   expect(result.status).toBe(200);
-  expect(result.body.result).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringMatching(/produced no valid result: sum: /) }] });
+  expect(result.body.result).toMatchObject({
+    isError: true,
+    content: [{ type: "text", text: expect.stringMatching(/produced no valid result: sum: /) }],
+  });
   expect(result.body.result.content[0].text).not.toMatch(/reference/);
 });

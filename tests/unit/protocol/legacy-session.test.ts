@@ -14,7 +14,11 @@ import { hasFeature } from "../../helpers/project.mjs";
 import { askToIncrement, CONFIRM, FIXTURES, OPAQUE_STATE_ERROR, uniqueKey } from "./flows";
 
 const OLD_SECRET = "old-secret-0123456789abcdef0123456789ab";
-const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+const HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2025-11-25",
+};
 const CAPABILITIES = { elicitation: { form: {} }, sampling: {} };
 
 let server: TestServer;
@@ -26,18 +30,40 @@ beforeAll(async () => {
 });
 
 const initialize = async (on: TestServer, headers: Record<string, string> = {}) => {
-  const params = { protocolVersion: "2025-11-25", capabilities: CAPABILITIES, clientInfo: { name: "raw", version: "1" } };
-  const { headers: answered } = await on.post({ jsonrpc: "2.0", id: 1, method: "initialize", params }, { ...HEADERS, ...headers });
+  const params = {
+    protocolVersion: "2025-11-25",
+    capabilities: CAPABILITIES,
+    clientInfo: { name: "raw", version: "1" },
+  };
+  const { headers: answered } = await on.post(
+    { jsonrpc: "2.0", id: 1, method: "initialize", params },
+    { ...HEADERS, ...headers },
+  );
   return answered.get("mcp-session-id")!;
 };
 /** A 2025-era request presenting `session`: its status. */
 const statusWith = async (on: TestServer, session: string, headers: Record<string, string> = {}) =>
-  (await on.post({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { ...HEADERS, "mcp-session-id": session, ...headers })).status;
+  (
+    await on.post(
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      { ...HEADERS, "mcp-session-id": session, ...headers },
+    )
+  ).status;
 
 /** A token sealed as this server would, for `purpose`, at `now`. */
 async function sealAs(purpose: string, scope: string, data: Record<string, unknown>, now = nowSeconds()) {
-  const ring = await createStateKeyRing({ cipher: stateCipher, secret: TEST_STATE_SECRET, previous: [], allowEphemeral: false });
-  return sealRequestState(ring, { principal: "anonymous", method: purpose, target: scope, arguments: undefined }, data, { ttlSeconds: 60, now });
+  const ring = await createStateKeyRing({
+    cipher: stateCipher,
+    secret: TEST_STATE_SECRET,
+    previous: [],
+    allowEphemeral: false,
+  });
+  return sealRequestState(
+    ring,
+    { principal: "anonymous", method: purpose, target: scope, arguments: undefined },
+    data,
+    { ttlSeconds: 60, now },
+  );
 }
 
 describe("the sealed session", () => {
@@ -60,7 +86,9 @@ describe("the sealed session", () => {
   it("expired: 404 (a fresh one sealed the same way opens)", async () => {
     const data = { v: "2025-11-25", c: {} };
     expect(await statusWith(server, await sealAs(sessionModule.PURPOSE.session, "", data))).toBe(200);
-    expect(await statusWith(server, await sealAs(sessionModule.PURPOSE.session, "", data, nowSeconds() - 3600))).toBe(404);
+    expect(await statusWith(server, await sealAs(sessionModule.PURPOSE.session, "", data, nowSeconds() - 3600))).toBe(
+      404,
+    );
   });
 
   it.each([
@@ -70,13 +98,19 @@ describe("the sealed session", () => {
     ["garbage", () => "not-a-session"],
     ["over the length limit", (token: string) => token + "A".repeat(20_000)],
   ])("tampered (%s): 404 with a JSON-RPC error", async (_, tamper) => {
-    const { status, body } = await server.post({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { ...HEADERS, "mcp-session-id": tamper(await initialize(server)) });
+    const { status, body } = await server.post(
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      { ...HEADERS, "mcp-session-id": tamper(await initialize(server)) },
+    );
     expect(status).toBe(404);
     expect(body.error).toMatchObject({ code: -32600, message: expect.stringMatching(/initialize again/) });
   });
 
   it.runIf(hasFeature("sign-in"))("another principal's: 404", async () => {
-    const signedIn = await createTestServer({ ...FIXTURES, env: { NITRO_MCP_AUTH_TOKENS: "alice:alice-token-0123456789,bob:bob-token-0123456789" } });
+    const signedIn = await createTestServer({
+      ...FIXTURES,
+      env: { NITRO_MCP_AUTH_TOKENS: "alice:alice-token-0123456789,bob:bob-token-0123456789" },
+    });
     const alice = await initialize(signedIn, { authorization: "Bearer alice-token-0123456789" });
     expect(await statusWith(signedIn, alice, { authorization: "Bearer alice-token-0123456789" })).toBe(200);
     expect(await statusWith(signedIn, alice, { authorization: "Bearer bob-token-0123456789" })).toBe(404);
@@ -95,7 +129,16 @@ describe("a session, a requestState and an answer's id never pass for one anothe
     const key = uniqueKey();
     const requestState = await askToIncrement(client, key);
     expect(await statusWith(server, requestState)).toBe(404);
-    const retry = await client.request("tools/call", { name: "confirm_increment", arguments: { key }, inputResponses: CONFIRM, requestState: await initialize(server) }, { capabilities: CAPABILITIES });
+    const retry = await client.request(
+      "tools/call",
+      {
+        name: "confirm_increment",
+        arguments: { key },
+        inputResponses: CONFIRM,
+        requestState: await initialize(server),
+      },
+      { capabilities: CAPABILITIES },
+    );
     expect(retry.body.error).toEqual(OPAQUE_STATE_ERROR);
   });
 
@@ -103,14 +146,25 @@ describe("a session, a requestState and an answer's id never pass for one anothe
     const session = await initialize(server);
     const ticket = { channel: "c", round: "r", key: "confirm", until: Date.now() + 60_000 };
     expect(await statusWith(server, await sealAs(sessionModule.PURPOSE.answer, "", ticket))).toBe(404);
-    const answered = await server.post({ jsonrpc: "2.0", id: session, result: {} }, { ...HEADERS, "mcp-session-id": session });
+    const answered = await server.post(
+      { jsonrpc: "2.0", id: session, result: {} },
+      { ...HEADERS, "mcp-session-id": session },
+    );
     expect(answered.status).toBe(400);
-    expect(answered.body).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "This response answers no pending request of this session" } });
+    expect(answered.body).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: "This response answers no pending request of this session" },
+    });
   });
 });
 
 describe("what a session keeps of the declared capabilities", () => {
-  const declared = { elicitation: { form: {}, url: {}, extra: "x" }, sampling: { tools: {}, context: true }, roots: { listChanged: true }, experimental: { big: "x".repeat(1000) } };
+  const declared = {
+    elicitation: { form: {}, url: {}, extra: "x" },
+    sampling: { tools: {}, context: true },
+    roots: { listChanged: true },
+    experimental: { big: "x".repeat(1000) },
+  };
 
   it.each([
     ["2025-11-25", { elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} }],
@@ -121,6 +175,8 @@ describe("what a session keeps of the declared capabilities", () => {
   });
 
   it("a capability that is not an object declares nothing", () => {
-    expect(sessionModule.usableCapabilities("2025-11-25", { elicitation: true, sampling: "yes", roots: null })).toEqual({});
+    expect(sessionModule.usableCapabilities("2025-11-25", { elicitation: true, sampling: "yes", roots: null })).toEqual(
+      {},
+    );
   });
 });

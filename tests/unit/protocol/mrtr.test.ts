@@ -24,7 +24,9 @@ async function driveByHand(method: string, params: Json, answer: (key: string, r
     expect(result.requestState).toMatch(/^v1\./);
     rounds.push(result);
     if (rounds.length > 5) throw new Error("too many rounds");
-    const inputResponses = Object.fromEntries(Object.entries(result.inputRequests as Json).map(([key, request]) => [key, answer(key, request)]));
+    const inputResponses = Object.fromEntries(
+      Object.entries(result.inputRequests as Json).map(([key, request]) => [key, answer(key, request)]),
+    );
     retry = { inputResponses, requestState: result.requestState };
   }
 }
@@ -37,9 +39,18 @@ describe("driven by hand, round by round", () => {
     ["accept", { action: "accept", content: { confirm: true } }, "is now 1"],
   ])("confirm_increment: %s", async (_, response, expected) => {
     const key = uniqueKey();
-    const { rounds, result } = await driveByHand("tools/call", { name: "confirm_increment", arguments: { key } }, () => response);
+    const { rounds, result } = await driveByHand(
+      "tools/call",
+      { name: "confirm_increment", arguments: { key } },
+      () => response,
+    );
     expect(rounds).toHaveLength(1);
-    expect(rounds[0]!.inputRequests).toEqual({ confirm: { method: "elicitation/create", params: expect.objectContaining({ mode: "form", message: `Increment counter ${key}?` }) } });
+    expect(rounds[0]!.inputRequests).toEqual({
+      confirm: {
+        method: "elicitation/create",
+        params: expect.objectContaining({ mode: "form", message: `Increment counter ${key}?` }),
+      },
+    });
     expect(result.content[0].text).toBe(`Counter ${key} ${expected}.`);
     expect(result.isError).toBeUndefined();
     expect(await readCounter(client, key)).toBe(expected === "is now 1" ? 1 : 0);
@@ -57,7 +68,10 @@ describe("driven by hand, round by round", () => {
 
   it("three_questions: three rounds, a new state each time", async () => {
     const content: Json = { word: { word: "Bo" }, color: { color: "red" }, size: { size: 2 } };
-    const { rounds, result } = await driveByHand("tools/call", { name: "three_questions", arguments: {} }, (key) => ({ action: "accept", content: content[key] }));
+    const { rounds, result } = await driveByHand("tools/call", { name: "three_questions", arguments: {} }, (key) => ({
+      action: "accept",
+      content: content[key],
+    }));
     expect(rounds.map((round) => Object.keys(round.inputRequests)[0])).toEqual(["word", "color", "size"]);
     expect(rounds.map((round) => round.inputRequests[Object.keys(round.inputRequests)[0]!].params.message)).toEqual([
       "Question 1: a word?",
@@ -69,32 +83,48 @@ describe("driven by hand, round by round", () => {
   });
 
   it("three_questions: stops cleanly when the person cancels at question 2", async () => {
-    const result = await client.callTool("three_questions", {}, { answers: { word: { action: "accept", content: { word: "Ada" } }, color: "cancel" } });
+    const result = await client.callTool(
+      "three_questions",
+      {},
+      { answers: { word: { action: "accept", content: { word: "Ada" } }, color: "cancel" } },
+    );
     expect(result.isError).toBeUndefined();
     expect(result.content[0].text).toBe("Stopped at question 2: cancel.");
   });
 
   it("asking_prompt (prompts/get)", async () => {
-    const { rounds, result } = await driveByHand("prompts/get", { name: "asking_prompt" }, () => ({ action: "accept", content: { topic: "tea", tone: "formal" } }));
+    const { rounds, result } = await driveByHand("prompts/get", { name: "asking_prompt" }, () => ({
+      action: "accept",
+      content: { topic: "tea", tone: "formal" },
+    }));
     expect(rounds).toHaveLength(1);
     expect(result.messages[0].content.text).toBe("A formal text about tea.");
   });
 
   it("asking-resource (resources/read), accepted: the chosen format", async () => {
-    const read = await client.readResource("fixture://asks", { answers: () => ({ action: "accept", content: { format: "json" } }) });
+    const read = await client.readResource("fixture://asks", {
+      answers: () => ({ action: "accept", content: { format: "json" } }),
+    });
     expect(read.contents[0]).toMatchObject({ text: '{"format":"json"}' });
   });
 
   it("asking-resource (resources/read), declined: the default format, not cached", async () => {
-    const { rounds, result } = await driveByHand("resources/read", { uri: "fixture://asks" }, () => ({ action: "decline" }));
+    const { rounds, result } = await driveByHand("resources/read", { uri: "fixture://asks" }, () => ({
+      action: "decline",
+    }));
     expect(rounds).toHaveLength(1);
     expect(result.contents[0].text).toBe("plain");
     expect(result).toMatchObject({ ttlMs: 0, cacheScope: "private" });
   });
 
   it("open_link (URL mode): the question carries the URL; the answer is an answer", async () => {
-    const { rounds, result } = await driveByHand("tools/call", { name: "open_link", arguments: {} }, () => ({ action: "accept" }));
-    expect(rounds[0]!.inputRequests.open).toMatchObject({ method: "elicitation/create", params: { mode: "url", url: "https://example.test/step" } });
+    const { rounds, result } = await driveByHand("tools/call", { name: "open_link", arguments: {} }, () => ({
+      action: "accept",
+    }));
+    expect(rounds[0]!.inputRequests.open).toMatchObject({
+      method: "elicitation/create",
+      params: { mode: "url", url: "https://example.test/step" },
+    });
     expect(result.content[0].text).toBe("You chose accept.");
   });
 });
@@ -105,17 +135,26 @@ describe("capabilities", () => {
     const key = uniqueKey();
     const refused = await bare.request("tools/call", { name: "confirm_increment", arguments: { key } });
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
+    expect(refused.body.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: { form: {} } } },
+    });
     expect(await readCounter(bare, key)).toBe(0);
   });
 
   it("needs the url sub-capability for URL mode: a form-only client gets -32021", async () => {
     const formOnly = server.connect({ capabilities: ELICITATION });
-    await expect(formOnly.callTool("open_link")).rejects.toMatchObject({ code: -32021, status: 400, data: { requiredCapabilities: { elicitation: { url: {} } } } });
+    await expect(formOnly.callTool("open_link")).rejects.toMatchObject({
+      code: -32021,
+      status: 400,
+      data: { requiredCapabilities: { elicitation: { url: {} } } },
+    });
   });
 
   it("lets asking-resource degrade for a client that cannot be asked", async () => {
-    expect((await server.connect().readResource("fixture://asks")).contents[0]).toMatchObject({ text: "plain (not asked)" });
+    expect((await server.connect().readResource("fixture://asks")).contents[0]).toMatchObject({
+      text: "plain (not asked)",
+    });
   });
 
   it("asks for sampling and roots only of a client that declares them", async () => {
@@ -123,11 +162,17 @@ describe("capabilities", () => {
     await expect(none.callTool("ask_model_and_roots")).rejects.toMatchObject({ code: -32021 });
     const both = server.connect({ capabilities: { sampling: {}, roots: {} } });
     const asked = await both.callTool("ask_model_and_roots", {}, { stopAtInputRequired: true });
-    expect(Object.values(asked.inputRequests).map((request: any) => request.method).sort()).toEqual(["roots/list", "sampling/createMessage"]);
+    expect(
+      Object.values(asked.inputRequests)
+        .map((request: any) => request.method)
+        .sort(),
+    ).toEqual(["roots/list", "sampling/createMessage"]);
   });
 
   it("fails a test clearly when it gives no answer for a question", async () => {
-    await expect(client.callTool("confirm_increment", { key: uniqueKey() })).rejects.toThrow(/no answer for the input request "confirm"/);
+    await expect(client.callTool("confirm_increment", { key: uniqueKey() })).rejects.toThrow(
+      /no answer for the input request "confirm"/,
+    );
   });
 
   it("answers with the client's default answers", async () => {
@@ -140,12 +185,16 @@ describe("capabilities", () => {
 describe("sampling and roots", () => {
   it("takes a model's answer and the client's roots in one round", async () => {
     const both = server.connect({ capabilities: { sampling: {}, roots: {} } });
-    const result = await both.callTool("ask_model_and_roots", {}, {
-      answers: {
-        word: { role: "assistant", content: { type: "text", text: "teapot" }, model: "test-model" },
-        roots: { roots: [{ uri: "file:///work", name: "work" }] },
+    const result = await both.callTool(
+      "ask_model_and_roots",
+      {},
+      {
+        answers: {
+          word: { role: "assistant", content: { type: "text", text: "teapot" }, model: "test-model" },
+          roots: { roots: [{ uri: "file:///work", name: "work" }] },
+        },
       },
-    });
+    );
     expect(result.content[0].text).toBe("The model said teapot; roots: file:///work.");
   });
 });

@@ -5,7 +5,16 @@
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { TEST_STATE_SECRET, createTestServer, type TestClient, type TestServer } from "../../helpers/in-process";
-import { CONFIRM, ELICITATION, FIXTURES, askToIncrement, expectOpaqueRejection, readCounter, retryIncrement, uniqueKey } from "./flows";
+import {
+  CONFIRM,
+  ELICITATION,
+  FIXTURES,
+  askToIncrement,
+  expectOpaqueRejection,
+  readCounter,
+  retryIncrement,
+  uniqueKey,
+} from "./flows";
 import { hasFeature } from "../../helpers/project.mjs";
 
 const start = async (env: Record<string, string> = {}) => (await createTestServer({ ...FIXTURES, env })).connect();
@@ -19,7 +28,11 @@ describe("tampering, on one server", () => {
   });
 
   it.each([
-    ["a flipped byte", (state: string) => state.slice(0, 40) + (state[40] === "A" ? "B" : "A") + state.slice(41), /authentication failed/],
+    [
+      "a flipped byte",
+      (state: string) => state.slice(0, 40) + (state[40] === "A" ? "B" : "A") + state.slice(41),
+      /authentication failed/,
+    ],
     ["a truncated state", (state: string) => state.slice(0, -10), /authentication failed|malformed/],
     ["a suffix", (state: string) => `${state}-TAMPERED`, /malformed|authentication failed/],
     ["another key id", (state: string) => state.replace(/^v1\.[^.]+\./, "v1.AAAAAAAA."), /unknown key id/],
@@ -32,7 +45,9 @@ describe("tampering, on one server", () => {
     const mark = server.logs().length;
     expectOpaqueRejection(await retryIncrement(client, key, tamper(state)));
     expect(await readCounter(client, key)).toBe(0);
-    await expect.poll(() => server.logs().slice(mark)).toMatch(new RegExp(`requestState rejected on tools/call \\\\"confirm_increment\\\\": ${reason.source}`));
+    await expect
+      .poll(() => server.logs().slice(mark))
+      .toMatch(new RegExp(`requestState rejected on tools/call \\\\"confirm_increment\\\\": ${reason.source}`));
   });
 
   it("rejects a state replayed with other arguments", async () => {
@@ -43,7 +58,11 @@ describe("tampering, on one server", () => {
   });
 
   it("rejects a state replayed on another tool", async () => {
-    const other = await client.request("tools/call", { name: "three_questions", arguments: {} }, { capabilities: ELICITATION });
+    const other = await client.request(
+      "tools/call",
+      { name: "three_questions", arguments: {} },
+      { capabilities: ELICITATION },
+    );
     const key = uniqueKey();
     expectOpaqueRejection(await retryIncrement(client, key, other.body.result.requestState));
     expect(await readCounter(client, key)).toBe(0);
@@ -57,18 +76,28 @@ describe("tampering, on one server", () => {
     const mark = server.logs().length;
     expectOpaqueRejection(await retryIncrement(client, key, state));
     expect(await readCounter(client, key)).toBe(1);
-    await expect.poll(() => server.logs().slice(mark)).toMatch(/requestState rejected on tools\/call \\"confirm_increment\\": already redeemed/);
+    await expect
+      .poll(() => server.logs().slice(mark))
+      .toMatch(/requestState rejected on tools\/call \\"confirm_increment\\": already redeemed/);
   });
 
   it("ignores answers sent without the state this single-use tool issued, and asks", async () => {
     const key = uniqueKey();
-    const result = await client.request("tools/call", { name: "confirm_increment", arguments: { key }, inputResponses: CONFIRM }, { capabilities: ELICITATION });
+    const result = await client.request(
+      "tools/call",
+      { name: "confirm_increment", arguments: { key }, inputResponses: CONFIRM },
+      { capabilities: ELICITATION },
+    );
     expect(result.body.result.resultType).toBe("input_required");
     expect(await readCounter(client, key)).toBe(0);
   });
 
   it("rejects inputResponses that are not an object with -32602", async () => {
-    const result = await client.request("tools/call", { name: "three_questions", arguments: {}, inputResponses: null }, { capabilities: ELICITATION });
+    const result = await client.request(
+      "tools/call",
+      { name: "three_questions", arguments: {}, inputResponses: null },
+      { capabilities: ELICITATION },
+    );
     expect(result.body.error.code).toBe(-32602);
   });
 
@@ -77,7 +106,9 @@ describe("tampering, on one server", () => {
     const state = await askToIncrement(client, key);
     const mark = server.logs().length;
     expectOpaqueRejection(await retryIncrement(client, key, `${state}x`));
-    await expect.poll(() => server.logs().slice(mark)).toMatch(/requestState rejected on tools\/call \\"confirm_increment\\": (malformed|authentication failed)/);
+    await expect
+      .poll(() => server.logs().slice(mark))
+      .toMatch(/requestState rejected on tools\/call \\"confirm_increment\\": (malformed|authentication failed)/);
     expect(server.logs()).not.toContain(TEST_STATE_SECRET);
     expect(server.logs()).not.toContain(state);
   });
@@ -117,7 +148,10 @@ describe.runIf(hasFeature("sign-in"))("principals", () => {
   let server: TestServer;
   let client: TestClient;
   beforeAll(async () => {
-    server = await createTestServer({ ...FIXTURES, env: { NITRO_MCP_AUTH_TOKENS: "alice:alice-token-123,bob:bob-token-456" } });
+    server = await createTestServer({
+      ...FIXTURES,
+      env: { NITRO_MCP_AUTH_TOKENS: "alice:alice-token-123,bob:bob-token-456" },
+    });
     client = server.connect();
   });
 
@@ -130,7 +164,9 @@ describe.runIf(hasFeature("sign-in"))("principals", () => {
   it("answers a wrong token with 401 and error=invalid_token", async () => {
     const result = await client.request("server/discover", {}, as("alice-token-124"));
     expect(result.status).toBe(401);
-    expect(result.headers.get("www-authenticate")).toBe('Bearer realm="mcp", error="invalid_token", error_description="The bearer token is not valid"');
+    expect(result.headers.get("www-authenticate")).toBe(
+      'Bearer realm="mcp", error="invalid_token", error_description="The bearer token is not valid"',
+    );
   });
 
   it("rejects alice's state presented by bob, and accepts it from alice", async () => {
@@ -155,8 +191,14 @@ describe("several instances and key rotation", () => {
     const ask = (client: TestClient, extra: object) =>
       client.request("tools/call", { name: "three_questions", arguments: {}, ...extra }, { capabilities: ELICITATION });
     const r1 = await ask(a, {});
-    const r2 = await ask(b, { requestState: r1.body.result.requestState, inputResponses: answer("word", { word: "Lin" }) });
-    const r3 = await ask(a, { requestState: r2.body.result.requestState, inputResponses: answer("color", { color: "blue" }) });
+    const r2 = await ask(b, {
+      requestState: r1.body.result.requestState,
+      inputResponses: answer("word", { word: "Lin" }),
+    });
+    const r3 = await ask(a, {
+      requestState: r2.body.result.requestState,
+      inputResponses: answer("color", { color: "blue" }),
+    });
     const r4 = await ask(b, { requestState: r3.body.result.requestState, inputResponses: answer("size", { size: 3 }) });
     expect(r4.body.result.content[0].text).toBe("Lin, blue, 3.");
   });
@@ -181,7 +223,9 @@ describe("several instances and key rotation", () => {
 
     const dropped = await start({ NITRO_MCP_STATE_SECRET: NEW });
     expectOpaqueRejection(await retryIncrement(dropped, other, stale));
-    expect((await retryIncrement(dropped, other, fresh)).body.result.content[0].text).toBe(`Counter ${other} is now 1.`);
+    expect((await retryIncrement(dropped, other, fresh)).body.result.content[0].text).toBe(
+      `Counter ${other} is now 1.`,
+    );
   });
 });
 

@@ -25,16 +25,28 @@ const post = (method: string, params: Json = {}) => server.connect().request(met
 describe("skills", () => {
   it("declares the extension to clients of both eras", async () => {
     const modern = await post("server/discover");
-    expect(modern.body.result.capabilities.extensions["io.modelcontextprotocol/skills"]).toEqual({ directoryRead: true });
+    expect(modern.body.result.capabilities.extensions["io.modelcontextprotocol/skills"]).toEqual({
+      directoryRead: true,
+    });
     if (!hasFeature("legacy")) return;
-    const legacy = await server.post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
-    expect(legacy.body.result.capabilities.extensions).toEqual({ "io.modelcontextprotocol/skills": { directoryRead: true } });
+    const legacy = await server.post({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
+    expect(legacy.body.result.capabilities.extensions).toEqual({
+      "io.modelcontextprotocol/skills": { directoryRead: true },
+    });
   });
 
   it("lists the skill with its frontmatter, and every file with the digest and size of the bytes served", async () => {
     const { body } = await post("skills/list");
     const skill = body.result.skills.find((entry: { uri: string }) => entry.uri === SKILL_MD);
-    expect(skill.frontmatter).toMatchObject({ name: "fixture-skill", description: "A skill for the template's own tests." });
+    expect(skill.frontmatter).toMatchObject({
+      name: "fixture-skill",
+      description: "A skill for the template's own tests.",
+    });
     const files = Object.fromEntries(skill.resources.map((file: { uri: string }) => [file.uri, file]));
     expect(Object.keys(files).sort()).toEqual([SKILL_MD, `${ROOT}/references/details.md`]);
     for (const path of ["SKILL.md", "references/details.md"]) {
@@ -73,7 +85,9 @@ describe("skills", () => {
       ]),
     );
     const nested = await post("resources/directory/read", { uri: `${ROOT}/references` });
-    expect(nested.body.result.resources.map((resource: { uri: string }) => resource.uri)).toEqual([`${ROOT}/references/details.md`]);
+    expect(nested.body.result.resources.map((resource: { uri: string }) => resource.uri)).toEqual([
+      `${ROOT}/references/details.md`,
+    ]);
     for (const uri of [SKILL_MD, `${ROOT}/nowhere`, "skill://../etc"]) {
       const refused = await post("resources/directory/read", { uri });
       expect(refused.body.error.code).toBe(-32602);

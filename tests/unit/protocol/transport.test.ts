@@ -4,7 +4,13 @@
  * real runtime (body limits, SSE framing, cancellation, the loopback Host guard) is in tests/e2e/transport.test.ts.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestServer, type Json, type RequestOptions, type TestClient, type TestServer } from "../../helpers/in-process";
+import {
+  createTestServer,
+  type Json,
+  type RequestOptions,
+  type TestClient,
+  type TestServer,
+} from "../../helpers/in-process";
 import { meta, standardHeaders } from "../../helpers/rpc";
 import { FIXTURES } from "./flows";
 import { PACKAGE, hasFeature } from "../../helpers/project.mjs";
@@ -16,11 +22,15 @@ beforeAll(async () => {
   client = server.connect();
 });
 
-const post = (method: string, params: Json = {}, options: RequestOptions = {}) => client.request(method, params, options);
+const post = (method: string, params: Json = {}, options: RequestOptions = {}) =>
+  client.request(method, params, options);
 /** Sends the params exactly as given, without `_meta`. */
-const postBare = (method: string, params: Json, id: number) => server.post({ jsonrpc: "2.0", id, method, params }, standardHeaders(method, params));
-const rawPost = (body: string, headers: Record<string, string> = standardHeaders("tools/list")) => server.post(body, headers);
-const send = (verb: string, headers: Record<string, string> = {}, path = "/mcp") => server.fetch(new Request(`http://localhost${path}`, { method: verb, headers }));
+const postBare = (method: string, params: Json, id: number) =>
+  server.post({ jsonrpc: "2.0", id, method, params }, standardHeaders(method, params));
+const rawPost = (body: string, headers: Record<string, string> = standardHeaders("tools/list")) =>
+  server.post(body, headers);
+const send = (verb: string, headers: Record<string, string> = {}, path = "/mcp") =>
+  server.fetch(new Request(`http://localhost${path}`, { method: verb, headers }));
 
 describe("envelope", () => {
   it("answers a notification with 202 and no body", async () => {
@@ -78,7 +88,10 @@ describe("_meta", () => {
     ["no _meta", {}],
     ["no protocolVersion", { _meta: { "io.modelcontextprotocol/clientCapabilities": {} } }],
     ["no clientCapabilities", { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } }],
-    ["clientCapabilities that is not an object", { _meta: { ...meta(), "io.modelcontextprotocol/clientCapabilities": true } }],
+    [
+      "clientCapabilities that is not an object",
+      { _meta: { ...meta(), "io.modelcontextprotocol/clientCapabilities": true } },
+    ],
     ["an unknown log level", { _meta: meta({}, { "io.modelcontextprotocol/logLevel": "loud" }) }],
     ["a malformed clientInfo", { _meta: meta({}, { "io.modelcontextprotocol/clientInfo": { name: 1 } }) }],
   ])("rejects %s with -32602 and 400", async (_, params) => {
@@ -100,20 +113,28 @@ describe("_meta", () => {
     const result = await post("server/discover", params, { headers: { "mcp-protocol-version": "v999.0.0" } });
     expect(result.status).toBe(400);
     expect(result.body.error.code).toBe(-32022);
-    expect(result.body.error.data).toEqual({ requested: "v999.0.0", supported: expect.arrayContaining(["2026-07-28"]) });
+    expect(result.body.error.data).toEqual({
+      requested: "v999.0.0",
+      supported: expect.arrayContaining(["2026-07-28"]),
+    });
   });
 });
 
 describe("mirrored headers", () => {
   const MIRRORED = { "mcp-param-label": "x", "mcp-param-count": "42", "mcp-param-flag": "true" };
-  const callMirrored = (headers: Record<string, string | undefined>, args: Record<string, unknown> = { label: "x", count: 42, flag: true }) =>
-    post("tools/call", { name: "mirrored_headers", arguments: args }, { headers });
+  const callMirrored = (
+    headers: Record<string, string | undefined>,
+    args: Record<string, unknown> = { label: "x", count: 42, flag: true },
+  ) => post("tools/call", { name: "mirrored_headers", arguments: args }, { headers });
 
   it.each([
     ["MCP-Protocol-Version that differs from _meta", { "mcp-protocol-version": "2025-11-25" }],
     ["Mcp-Method that differs from the body", { "mcp-method": "tools/list" }],
     ["Mcp-Method with different case", { "mcp-method": "TOOLS/CALL" }],
-    ["Mcp-Method in base64 (only Mcp-Name and Mcp-Param-* may be encoded)", { "mcp-method": `=?base64?${btoa("tools/call")}?=` }],
+    [
+      "Mcp-Method in base64 (only Mcp-Name and Mcp-Param-* may be encoded)",
+      { "mcp-method": `=?base64?${btoa("tools/call")}?=` },
+    ],
     ["Mcp-Name that differs from the body", { "mcp-name": "structured_sum" }],
     ["a missing Mcp-Param-Label", { "mcp-param-label": undefined }],
     ["Mcp-Param-Label that differs from the body", { "mcp-param-label": "y" }],
@@ -134,7 +155,11 @@ describe("mirrored headers", () => {
     ["missing Mcp-Method", "mcp-method"],
     ["missing Mcp-Name", "mcp-name"],
   ])("rejects a %s header with -32020 and 400", async (_, name) => {
-    const result = await post("tools/call", { name: "mirrored_headers", arguments: { label: "x" } }, { headers: { "mcp-param-label": "x", [name]: undefined } });
+    const result = await post(
+      "tools/call",
+      { name: "mirrored_headers", arguments: { label: "x" } },
+      { headers: { "mcp-param-label": "x", [name]: undefined } },
+    );
     expect(result.status).toBe(400);
     expect(result.body.error.code).toBe(-32020);
   });
@@ -176,7 +201,9 @@ describe("methods", () => {
     const { body } = await post("server/discover", {});
     expect(body.result).toMatchObject({
       resultType: "complete",
-      supportedVersions: hasFeature("legacy") ? ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] : ["2026-07-28"],
+      supportedVersions: hasFeature("legacy")
+        ? ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]
+        : ["2026-07-28"],
       capabilities: { tools: {}, prompts: {}, resources: {}, completions: {} },
       ttlMs: expect.any(Number),
       cacheScope: "public",
@@ -190,7 +217,11 @@ describe("methods", () => {
     const names = first.body.result.tools.map((tool: { name: string }) => tool.name);
     expect(names).toEqual([...names].sort());
     expect(second.body.result.tools).toEqual(first.body.result.tools);
-    expect(first.body.result).toMatchObject({ resultType: "complete", ttlMs: expect.any(Number), cacheScope: "public" });
+    expect(first.body.result).toMatchObject({
+      resultType: "complete",
+      ttlMs: expect.any(Number),
+      cacheScope: "public",
+    });
   });
 
   it("answers unknown tools and prompts with -32602 (HTTP 200)", async () => {
@@ -235,9 +266,15 @@ describe("methods", () => {
   });
 
   it("completes prompt arguments and template variables", async () => {
-    const prompt = await post("completion/complete", { ref: { type: "ref/prompt", name: "draft" }, argument: { name: "style", value: "b" } });
+    const prompt = await post("completion/complete", {
+      ref: { type: "ref/prompt", name: "draft" },
+      argument: { name: "style", value: "b" },
+    });
     expect(prompt.body.result.completion).toEqual({ values: ["bullet points"], total: 1, hasMore: false });
-    const template = await post("completion/complete", { ref: { type: "ref/resource", uri: "fixture://items/{id}" }, argument: { name: "id", value: "1" } });
+    const template = await post("completion/complete", {
+      ref: { type: "ref/resource", uri: "fixture://items/{id}" },
+      argument: { name: "id", value: "1" },
+    });
     expect(template.body.result.completion.values).toEqual(["1", "12", "15"]);
   });
 
@@ -261,16 +298,22 @@ describe("Origin", () => {
     const preflight = await send("OPTIONS", {
       origin: "https://app.example",
       "access-control-request-method": "POST",
-      "access-control-request-headers": "content-type, mcp-protocol-version, mcp-method, mcp-name, mcp-param-locale, x-evil",
+      "access-control-request-headers":
+        "content-type, mcp-protocol-version, mcp-method, mcp-name, mcp-param-locale, x-evil",
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-methods")).toBe("POST");
-    expect(preflight.headers.get("access-control-allow-headers")).toBe("content-type, mcp-protocol-version, mcp-method, mcp-name, mcp-param-locale");
+    expect(preflight.headers.get("access-control-allow-headers")).toBe(
+      "content-type, mcp-protocol-version, mcp-method, mcp-name, mcp-param-locale",
+    );
     expect(preflight.headers.get("access-control-expose-headers")).toMatch(/WWW-Authenticate/);
   });
 
   it("refuses the preflight of a foreign origin with 403", async () => {
-    const preflight = await send("OPTIONS", { origin: "https://evil.example", "access-control-request-method": "POST" });
+    const preflight = await send("OPTIONS", {
+      origin: "https://evil.example",
+      "access-control-request-method": "POST",
+    });
     expect(preflight.status).toBe(403);
   });
 });

@@ -11,7 +11,10 @@ import { resourceUpdates } from "../listen-resources";
 
 export default defineNitroPlugin(() => {
   const storage = useSelectedStorage();
-  if (!storage) throw new Error("the message bus feature starts after the storage plugin (server/plugins/storage.ts), which chose no store");
+  if (!storage)
+    throw new Error(
+      "the message bus feature starts after the storage plugin (server/plugins/storage.ts), which chose no store",
+    );
   const bus = busFor(storage);
   setMessageBus(bus);
   logInfo(`message bus: ${bus?.name ?? "none"}`);

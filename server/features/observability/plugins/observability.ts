@@ -18,7 +18,17 @@
  *   one is linked;
  * - child spans: the requestState open and seal, and every storage operation (`withSpan`).
  */
-import { ProxyTracerProvider, ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Attributes, type TextMapGetter } from "@opentelemetry/api";
+import {
+  ProxyTracerProvider,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  context,
+  propagation,
+  trace,
+  type Attributes,
+  type TextMapGetter,
+} from "@opentelemetry/api";
 import type { H3Event } from "h3";
 import { useSettings } from "../../../mcp/config";
 import { observeRequests } from "../../../mcp/features";
@@ -72,7 +82,8 @@ function startRequestSpan(event: H3Event, message: JsonRpcRequest): void {
   if (!tracing()) return;
   const httpContext = propagation.extract(ROOT_CONTEXT, event.node.req.headers, getter);
   const meta = isPlainObject(message.params._meta) ? message.params._meta : undefined;
-  const metaContext = meta && typeof meta.traceparent === "string" ? propagation.extract(ROOT_CONTEXT, meta, getter) : undefined;
+  const metaContext =
+    meta && typeof meta.traceparent === "string" ? propagation.extract(ROOT_CONTEXT, meta, getter) : undefined;
   const linked = metaContext && trace.getSpanContext(httpContext);
   const protocolVersion = meta?.[META.protocolVersion] ?? event.node.req.headers["mcp-protocol-version"];
   const attributes = requestAttributes(message, typeof protocolVersion === "string" ? protocolVersion : undefined);
@@ -80,7 +91,12 @@ function startRequestSpan(event: H3Event, message: JsonRpcRequest): void {
   const parent = metaContext ?? httpContext;
   const span = tracer.startSpan(
     target ? `${message.method} ${target}` : message.method,
-    { kind: SpanKind.SERVER, attributes, links: linked ? [{ context: linked }] : [], startTime: event.context.mcpStartedAt },
+    {
+      kind: SpanKind.SERVER,
+      attributes,
+      links: linked ? [{ context: linked }] : [],
+      startTime: event.context.mcpStartedAt,
+    },
     parent,
   );
   event.context.mcpTrace = trace.setSpan(parent, span);
@@ -99,7 +115,10 @@ function endRequestSpan(event: H3Event, status: number, outcome: RequestOutcome 
   span.setAttribute("http.response.status_code", status);
   if (outcome?.resultType) span.setAttribute("mcp.result.type", outcome.resultType);
   if (outcome?.errorCode !== undefined) {
-    span.setAttributes({ "error.type": String(outcome.errorCode), "rpc.response.status_code": String(outcome.errorCode) });
+    span.setAttributes({
+      "error.type": String(outcome.errorCode),
+      "rpc.response.status_code": String(outcome.errorCode),
+    });
     span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorMessage });
   } else if (outcome?.toolError) {
     span.setAttribute("error.type", "tool_error");
@@ -152,7 +171,8 @@ function requestLogMembers(event: H3Event, durationMs: number, withArguments: bo
   if (mcpOutcome?.errorCode !== undefined) members += `,"errorCode":${mcpOutcome.errorCode}`;
   else if (mcpOutcome?.resultType) members += `,"resultType":${json(mcpOutcome.resultType)}`;
   if (mcpOutcome?.toolError) members += `,"toolError":true`;
-  const args = withArguments && mcpMessage?.params.arguments !== undefined ? json(mcpMessage.params.arguments) : undefined;
+  const args =
+    withArguments && mcpMessage?.params.arguments !== undefined ? json(mcpMessage.params.arguments) : undefined;
   return args === undefined ? members : `${members},"arguments":${args}`;
 }
 
@@ -165,6 +185,14 @@ export default defineNitroPlugin((nitroApp) => {
   nitroApp.hooks.hook("afterResponse", (event) => {
     const status = event.node.res.statusCode;
     endRequestSpan(event, status, event.context.mcpOutcome);
-    if (settings.logRequests) logInfoMembers("request", requestLogMembers(event, performance.now() - (event.context.mcpStartedAt ?? performance.now()), settings.logArguments));
+    if (settings.logRequests)
+      logInfoMembers(
+        "request",
+        requestLogMembers(
+          event,
+          performance.now() - (event.context.mcpStartedAt ?? performance.now()),
+          settings.logArguments,
+        ),
+      );
   });
 });

@@ -9,7 +9,16 @@ import { SETTINGS } from "../settings";
 export default defineNitroPlugin(() => {
   const settings = useSettings(SETTINGS);
   const entries = registry.all.filter((entry) => entry.rateLimit !== undefined);
-  addRequestChecks(rateLimitChecks({ global: settings.rateLimit, trustedProxies: settings.trustProxy, onStoreError: settings.rateLimitOnStoreError, entries }));
-  if (settings.rateLimit) logInfo(`rate limit: ${settings.rateLimit.limit} requests per ${settings.rateLimit.windowMs} ms per caller`);
-  for (const entry of entries) logInfo(`rate limit: ${entry.kind} ${entry.descriptor.name}, ${entry.rateLimit} per caller`);
+  addRequestChecks(
+    rateLimitChecks({
+      global: settings.rateLimit,
+      trustedProxies: settings.trustProxy,
+      onStoreError: settings.rateLimitOnStoreError,
+      entries,
+    }),
+  );
+  if (settings.rateLimit)
+    logInfo(`rate limit: ${settings.rateLimit.limit} requests per ${settings.rateLimit.windowMs} ms per caller`);
+  for (const entry of entries)
+    logInfo(`rate limit: ${entry.kind} ${entry.descriptor.name}, ${entry.rateLimit} per caller`);
 });

@@ -28,7 +28,12 @@ export const TEST_CLIENTS = {
 /** A private signing key (oidc-provider publishes the public half at its jwks_uri). */
 export async function makeSigningKey(alg = "ES256") {
   const { privateKey } = await generateKeyPair(alg, { extractable: true });
-  return { ...(await exportJWK(privateKey)), kid: `${alg.toLowerCase()}-${crypto.randomUUID().slice(0, 8)}`, alg, use: "sig" };
+  return {
+    ...(await exportJWK(privateKey)),
+    kid: `${alg.toLowerCase()}-${crypto.randomUUID().slice(0, 8)}`,
+    alg,
+    use: "sig",
+  };
 }
 
 /**
@@ -41,7 +46,8 @@ function sharedMemoryAdapter(store = new Map()) {
     if (entry?.expiresAt && entry.expiresAt <= Date.now()) store.delete(key);
     else return entry?.value;
   };
-  const write = (key, value, expiresIn) => store.set(key, { value, expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : 0 });
+  const write = (key, value, expiresIn) =>
+    store.set(key, { value, expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : 0 });
   return class SharedMemoryAdapter {
     constructor(model) {
       this.model = model;
@@ -53,7 +59,8 @@ function sharedMemoryAdapter(store = new Map()) {
       write(this.key(id), payload, expiresIn);
       if (this.model === "Session") write(`sessionUid:${payload.uid}`, id, expiresIn);
       if (payload.userCode) write(`userCode:${payload.userCode}`, id, expiresIn);
-      if (payload.grantId) write(`grant:${payload.grantId}`, [...(read(`grant:${payload.grantId}`) ?? []), this.key(id)], 0);
+      if (payload.grantId)
+        write(`grant:${payload.grantId}`, [...(read(`grant:${payload.grantId}`) ?? []), this.key(id)], 0);
     }
     async find(id) {
       return read(this.key(id));
@@ -111,10 +118,23 @@ function createProvider(issuer, keys, state) {
       secretClient(TEST_CLIENTS.m2mOpaque, ["client_credentials"]),
       secretClient(TEST_CLIENTS.resourceServer, []),
     ],
-    clientDefaults: { grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "none", id_token_signed_response_alg: keys[0].alg },
+    clientDefaults: {
+      grant_types: ["authorization_code"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      id_token_signed_response_alg: keys[0].alg,
+    },
     responseTypes: ["code"],
     pkce: { required: () => true },
-    ttl: { AccessToken: 600, ClientCredentials: 600, AuthorizationCode: 60, Interaction: 600, Session: 3600, Grant: 3600, RefreshToken: 86400 },
+    ttl: {
+      AccessToken: 600,
+      ClientCredentials: 600,
+      AuthorizationCode: 60,
+      Interaction: 600,
+      Session: 3600,
+      Grant: 3600,
+      RefreshToken: 86400,
+    },
     features: {
       devInteractions: { enabled: true },
       registration: { enabled: true },
@@ -156,7 +176,11 @@ export async function startAuthServer(options = {}) {
   await new Promise((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const issuer = options.issuer ?? `http://127.0.0.1:${server.address().port}`;
   let keys = options.keys ?? [await makeSigningKey()];
-  const state = { resource: options.resource ?? "http://127.0.0.1:3000/mcp", scopes: options.scopes ?? DEV_SCOPES, adapter: sharedMemoryAdapter() };
+  const state = {
+    resource: options.resource ?? "http://127.0.0.1:3000/mcp",
+    scopes: options.scopes ?? DEV_SCOPES,
+    adapter: sharedMemoryAdapter(),
+  };
   let handle = createProvider(issuer, keys, state).callback();
   server.on("request", (req, res) => handle(req, res));
   const reload = () => (handle = createProvider(issuer, keys, state).callback());

@@ -12,5 +12,10 @@ export default defineNitroPlugin(() => {
   if (!credentialRequired()) return;
   const oauth = useOAuthSettings();
   if (oauth) logInfo(`sign-in: tokens from ${oauth.issuer} for ${oauth.resource}`);
-  requireSignIn({ authenticate, authorize: requireScopes, refuse, metadataUrl: oauth && protectedResourceMetadataUrl(oauth.resource) });
+  requireSignIn({
+    authenticate,
+    authorize: requireScopes,
+    refuse,
+    metadataUrl: oauth && protectedResourceMetadataUrl(oauth.resource),
+  });
 });

@@ -6,6 +6,10 @@ import { getSkill, listSkills, readDirectory } from "../skill-methods";
 
 export default defineNitroPlugin(() => {
   if (!skillCatalog.skills.length) return;
-  addMethods(["modern", "legacy"], { "skills/list": listSkills, "skills/get": getSkill, "resources/directory/read": readDirectory });
+  addMethods(["modern", "legacy"], {
+    "skills/list": listSkills,
+    "skills/get": getSkill,
+    "resources/directory/read": readDirectory,
+  });
   declareExtension(["modern", "legacy"], EXTENSIONS.skills, { directoryRead: true });
 });

@@ -10,7 +10,10 @@ const RESULT = { content: [{ type: "text", text: "Hello, Ada!" }], resultType: "
 export default defineEventHandler(async (event) => {
   const message = JSON.parse((await readRawBody(event)) ?? "null");
   setResponseHeader(event, "content-type", "application/json");
-  const valid = message?.jsonrpc === "2.0" && (typeof message.id === "string" || typeof message.id === "number") && typeof message.method === "string";
+  const valid =
+    message?.jsonrpc === "2.0" &&
+    (typeof message.id === "string" || typeof message.id === "number") &&
+    typeof message.method === "string";
   if (!valid) {
     setResponseStatus(event, 400);
     return JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request" } });

@@ -4,7 +4,11 @@
  */
 import { defineEventHandler, readRawBody, setResponseHeader } from "h3";
 
-const FIXED = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "Hello, Ada!" }], resultType: "complete" } });
+const FIXED = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  result: { content: [{ type: "text", text: "Hello, Ada!" }], resultType: "complete" },
+});
 
 export default defineEventHandler(async (event) => {
   await readRawBody(event);
