@@ -28,7 +28,9 @@ export default defineNitroConfig({
     mcpPlatformModule(),
     mcpCloudflareModule(),
     mcpFeaturesModule(),
-    (nitro) => void (nitro.options.noExternals ||= !nitro.options.dev),
+    (nitro) => {
+      nitro.options.noExternals ||= !nitro.options.dev;
+    },
   ],
   ...(cloudflare ? { output: { dir: ".output-cloudflare" }, buildDir: ".nitro/output-cloudflare" } : {}),
   cloudflare: {

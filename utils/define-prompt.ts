@@ -53,6 +53,7 @@ function toResult(value: Exclude<PromptReturn, InputRequiredOutcome>, descriptio
  *   run: ({ text, tone }) => `Summarize this${tone ? ` in a ${tone} tone` : ""}:\n\n${text}`,
  * });
  */
+// biome-ignore lint/complexity/noBannedTypes: no arguments is the shape `{}`, as in `z.object({})`; `Record<string, never>` changes PromptOptions
 export function definePrompt<Args extends StringArguments = {}>(options: PromptOptions<Args>): PromptEntry {
   const shape = (options.arguments ?? {}) as Args;
   const schema = z.object(shape);

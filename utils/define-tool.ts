@@ -102,6 +102,7 @@ const isToolResult = (value: unknown): value is CallToolResult =>
  * });
  */
 export function defineTool<
+  // biome-ignore lint/complexity/noBannedTypes: the type of `z.object({})`; `Record<string, never>` makes a different ZodObject
   Input extends ObjectInput = z.ZodObject<{}>,
   Prepared extends Prepared_ | undefined = undefined,
 >(options: ToolOptions<Input, Prepared>): ToolEntry;

@@ -15,7 +15,10 @@ import {
  * sendProgress(mcp, 50, 100, "Half way");
  */
 export function sendProgress(mcp: McpContext, progress: number, total?: number, message?: string): void {
-  if (mcp.task) return mcp.task.progress(progress, total, message);
+  if (mcp.task) {
+    mcp.task.progress(progress, total, message);
+    return;
+  }
   if (mcp.progressToken === undefined || mcp.channel.closed) return;
   if (!mcp.channel.acceptProgress(progress)) {
     logWarning(`dropped a non-increasing progress value (${progress}) on ${mcp.method}`);

@@ -59,7 +59,9 @@ export function definitionRoots(nitro: Nitro): string[] {
 }
 
 export function addResourceModule(nitro: Nitro, file: string): void {
-  (mcpOptions(nitro).resourceModules ??= []).push(file);
+  const options = mcpOptions(nitro);
+  options.resourceModules ??= [];
+  options.resourceModules.push(file);
 }
 
 /** Rebuilds in `nitropack dev` when something in `dir` changes (a file added or removed; with `recursive`, any change). */
@@ -72,7 +74,9 @@ export function watchForReload(nitro: Nitro, dirs: readonly string[], recursive:
         if (event === "rename" || recursive) void nitro.hooks.callHook("rollup:reload");
       }),
     );
-  nitro.hooks.hook("close", () => watchers.forEach((watcher) => watcher.close()));
+  nitro.hooks.hook("close", () => {
+    for (const watcher of watchers) watcher.close();
+  });
 }
 
 export function mcpDefinitionsModule() {

@@ -40,17 +40,17 @@ let cached: McpConfig | undefined;
 
 /** The configuration, parsed once per process (Workers populate `process.env` from their vars and secrets). */
 export function useMcpConfig(): McpConfig {
-  return (cached ??= parseMcpConfig(useRuntimeConfig().mcp as Record<string, unknown>, process.env));
+  cached ??= parseMcpConfig(useRuntimeConfig().mcp as Record<string, unknown>, process.env);
+  return cached;
 }
 
 /** A feature's own settings (its `settings.ts` table), parsed from the same runtime config, once per table. */
 export function useSettings<Table extends SettingTable>(table: Table): ParsedSettings<Table> {
   let parsed = parsedTables.get(table);
-  if (!parsed)
-    parsedTables.set(
-      table,
-      (parsed = parseSettings(table, useRuntimeConfig().mcp as Record<string, unknown>, process.env)),
-    );
+  if (!parsed) {
+    parsed = parseSettings(table, useRuntimeConfig().mcp as Record<string, unknown>, process.env);
+    parsedTables.set(table, parsed);
+  }
   return parsed as ParsedSettings<Table>;
 }
 

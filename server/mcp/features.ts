@@ -155,10 +155,18 @@ export const addListenSource = (source: ListenSource): void => void registered.l
 export const addGetResponder = (responder: GetResponder): void => void registered.getResponders.push(responder);
 /** The era honours resource subscriptions (2026-07-28's listen, the 2025 era's `resources/subscribe`): declared when a message bus carries them. */
 export const offerResourceSubscriptions = (era: Era): void => void registered.subscribableEras.add(era);
-export const runTasks = (runner: TaskRunner): void => void (registered.taskRunner = runner);
-export const observeRequests = (observer: RequestObserver): void => void (registered.observer = observer);
-export const serveLegacyEra = (era: LegacyEra): void => void (registered.legacy = era);
-export const requireSignIn = (signIn: SignIn): void => void (registered.signIn = signIn);
+export const runTasks = (runner: TaskRunner): void => {
+  registered.taskRunner = runner;
+};
+export const observeRequests = (observer: RequestObserver): void => {
+  registered.observer = observer;
+};
+export const serveLegacyEra = (era: LegacyEra): void => {
+  registered.legacy = era;
+};
+export const requireSignIn = (signIn: SignIn): void => {
+  registered.signIn = signIn;
+};
 
 export const useObserver = (): RequestObserver => registered.observer;
 export const useLegacyEra = (): LegacyEra | undefined => registered.legacy;

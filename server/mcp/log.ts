@@ -150,7 +150,10 @@ let lastMs = 0;
 let lastTime = "";
 function isoTime(): string {
   const now = Date.now();
-  if (now !== lastMs) lastTime = new Date((lastMs = now)).toISOString();
+  if (now !== lastMs) {
+    lastMs = now;
+    lastTime = new Date(now).toISOString();
+  }
   return lastTime;
 }
 
@@ -188,8 +191,10 @@ export function logInfoMembers(message: string, members: string): void {
 
 /** Printable ASCII but `"` and `\`: what JSON writes as it is and nothing needs escaping in (a loop: a regular expression costs more here). */
 function isPlainAscii(text: string): boolean {
-  for (let i = 0, code; i < text.length; i++)
-    if ((code = text.charCodeAt(i)) < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return false;
+  }
   return true;
 }
 

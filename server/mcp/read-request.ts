@@ -107,7 +107,9 @@ function legacyFields(event: H3Event, message: JsonRpcRequest, version: string, 
  * per request; its fields declared through the interface, so that none compiles to a defineProperty call.
  */
 type ContextFields = { -readonly [K in Exclude<keyof McpContext, "signal">]: McpContext[K] };
+// biome-ignore lint/correctness/noUnusedVariables: merged into the class below, which it declares the fields of
 interface RequestContext extends ContextFields {}
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: deliberate, so that no field compiles to a defineProperty call (see above)
 class RequestContext implements McpContext {
   constructor(message: JsonRpcRequest, auth: AuthInfo, fields: EraFields, event: H3Event, channel: ResponseChannel) {
     this.auth = auth;

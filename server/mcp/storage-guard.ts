@@ -15,8 +15,14 @@ export function bounded<T>(operation: string, work: Promise<T>): Promise<T> {
       OPERATION_TIMEOUT_MS,
     );
     work.then(
-      (value) => (clearTimeout(timer), resolve(value)),
-      (error: unknown) => (clearTimeout(timer), fail(error)),
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        fail(error);
+      },
     );
   });
 }

@@ -28,7 +28,9 @@ export function compileUriTemplate(template: string): UriTemplate {
       if (!found) return null;
       const values: Record<string, string> = {};
       try {
-        variables.forEach((name, index) => (values[name] = decodeURIComponent(found[index + 1]!)));
+        variables.forEach((name, index) => {
+          values[name] = decodeURIComponent(found[index + 1]!);
+        });
       } catch {
         return null;
       }

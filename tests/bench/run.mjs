@@ -211,7 +211,8 @@ async function main() {
         await startVariants(redis, variants);
         await warmUp(servers, variants);
         for (const [variant, server] of Object.entries(variants)) {
-          const slot = (costs[variant] ??= { rps: [], p50: [], p99: [] });
+          costs[variant] ??= { rps: [], p50: [], p99: [] };
+          const slot = costs[variant];
           slot.rps.push(await throughput(server.url, costCall, variant));
           const { p50, p99 } = await latency(() => costCall.call(server.url));
           slot.p50.push(p50);
@@ -220,7 +221,10 @@ async function main() {
         for (const scenario of scenarios(settings)) {
           for (const contender of CONTENDERS) {
             const url = servers[contender.key].url;
-            const slot = ((measured[scenario.name] ??= {})[contender.key] ??= { rps: [], p50: [], p99: [] });
+            measured[scenario.name] ??= {};
+            const byContender = measured[scenario.name];
+            byContender[contender.key] ??= { rps: [], p50: [], p99: [] };
+            const slot = byContender[contender.key];
             await scenario.prepare?.(url, contender.key);
             slot.rps.push((await throughput(url, scenario, contender.key)) / (scenario.requestsPerUnit ?? 1));
             const { p50, p99 } = await latency((i) => scenario.call(url, contender.key, i));

@@ -97,7 +97,7 @@ const fullFlow = {
   requests: () => [
     {
       ...request("tools/call", CONFIRM_7),
-      onResponse: (status, text, context) => {
+      onResponse: (_status, text, context) => {
         context.state = parseAnswer(text).result?.requestState ?? "";
       },
     },

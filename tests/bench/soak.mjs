@@ -204,7 +204,7 @@ async function main() {
       .map(([name, count]) => `| ${name} | ${count} |`),
     ...(unexpected.length ? ["", "Unexpected:", "", ...unexpected.slice(0, 20).map((line) => `- ${line}`)] : []),
   ];
-  const report = lines.join("\n") + "\n";
+  const report = `${lines.join("\n")}\n`;
   console.log(report);
   if (!smoke) writeFileSync("tests/bench/soak-results.md", report);
   const ok = unexpected.length === 0 && (smoke || growth <= 0.1);

@@ -408,7 +408,7 @@ describe("--curl writes a script that only runs curl", () => {
   ])("%s: every request replayed byte for byte, nothing else run", async (name, args) => {
     const run = await runClient(["--curl", ...args]);
     const { stderr: script } = expectSafe(run);
-    for (const line of script.split("\n").filter(Boolean)) expect(line).toMatch(/^(# |curl |  -H |  --data-raw )/);
+    for (const line of script.split("\n").filter(Boolean)) expect(line).toMatch(/^(# |curl | {2}-H | {2}--data-raw )/);
 
     const { status, stderr, calls, files } = replay(script, name);
     expect({ status, stderr, files }).toEqual({ status: 0, stderr: "", files: [] });

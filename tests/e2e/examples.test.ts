@@ -95,10 +95,10 @@ describe("the example catalogue", () => {
 describe("delete_note", () => {
   it("asks, then deletes note 7 on accept + true", async () => {
     const asked: Record<string, any>[] = [];
-    const client = await answering(
-      server.url,
-      (params) => (asked.push(params), { action: "accept", content: { confirm: true } }),
-    );
+    const client = await answering(server.url, (params) => {
+      asked.push(params);
+      return { action: "accept", content: { confirm: true } };
+    });
     expect(text(await client.callTool({ name: "delete_note", arguments: { note_id: "7" } }))).toBe(
       'Deleted note 7 ("Groceries").',
     );

@@ -48,7 +48,10 @@ async function postDeep(method: string, params: Record<string, unknown>) {
 async function writePaced(request: ClientRequest, chunks: Iterable<Uint8Array>, answered: () => boolean) {
   const drained = () =>
     new Promise<void>((resolve) => {
-      const done = () => (request.off("drain", done).off("close", done), resolve());
+      const done = () => {
+        request.off("drain", done).off("close", done);
+        resolve();
+      };
       request.on("drain", done).on("close", done);
     });
   for (const chunk of chunks) {

@@ -75,7 +75,7 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
 
     it("a URI this server does not serve, or not a string: -32602", async () => {
       const session = (await initializeLegacy(server.url, {}))!;
-      for (const uri of ["fixture://nothing-here", 42, "fixture://items/" + "x".repeat(3000)]) {
+      for (const uri of ["fixture://nothing-here", 42, `fixture://items/${"x".repeat(3000)}`]) {
         const reply = await subscribe(session, uri);
         expect(reply.status).toBe(200);
         expect(reply.body!.error.code).toBe(-32602);

@@ -62,5 +62,7 @@ it("runs the docs' curl walkthroughs with the documented results", needs("curl")
   ];
   if (hasFeature("tasks")) expected.push(...tasks);
   expect(lines).toHaveLength(expected.length);
-  lines.forEach((line, index) => expect(line).toMatch(expected[index]!));
+  lines.forEach((line, index) => {
+    expect(line).toMatch(expected[index]!);
+  });
 });

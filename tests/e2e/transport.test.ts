@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { meta, post, standardHeaders } from "../helpers/rpc";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
-import { PACKAGE, hasFeature } from "../helpers/project.mjs";
 
 let server: RunningServer;
 beforeAll(async () => {

@@ -39,7 +39,8 @@ export async function openPage(browser, url, options = {}) {
   });
   // Injected by the browser itself, so the page's own CSP does not apply to it: it sees every violation.
   await context.addInitScript(() => {
-    const seen = (globalThis.cspViolations = []);
+    const seen = [];
+    globalThis.cspViolations = seen;
     document.addEventListener("securitypolicyviolation", (event) =>
       seen.push(`CSP: ${event.violatedDirective} ${event.blockedURI}`),
     );

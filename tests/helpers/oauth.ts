@@ -104,7 +104,9 @@ export class DevLoginProvider implements OAuthClientProvider {
     };
   }
   state() {
-    return (this.saved.state = crypto.randomUUID());
+    const state = crypto.randomUUID();
+    this.saved.state = state;
+    return state;
   }
   clientInformation() {
     return this.saved.client;

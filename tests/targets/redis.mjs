@@ -42,9 +42,13 @@ export async function startRedis(options = {}) {
     });
   };
   const stop = () =>
-    new Promise((resolve) =>
-      child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM")),
-    );
+    new Promise((resolve) => {
+      if (child.exitCode !== null) resolve();
+      else {
+        child.once("exit", resolve);
+        child.kill("SIGTERM");
+      }
+    });
   await start();
   return { url: `redis://127.0.0.1:${port}`, stop, start };
 }
@@ -61,7 +65,15 @@ export async function startInstancesOnRedis(env = {}) {
     startServer({ env: { ...env, REDIS_URL: redis.url } }),
     startServer({ env: { ...env, REDIS_URL: redis.url } }),
   ]);
-  return { redis, a, b, stop: async () => (await Promise.all([a.stop(), b.stop()]), await redis.stop()) };
+  return {
+    redis,
+    a,
+    b,
+    stop: async () => {
+      await Promise.all([a.stop(), b.stop()]);
+      await redis.stop();
+    },
+  };
 }
 
 /**

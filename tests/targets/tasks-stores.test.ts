@@ -145,5 +145,13 @@ describeStore("Redis, two instances", async () => {
       return new Map(keys.map((key, index) => [key.slice("mcp:atomic:task:".length), values[index]!]));
     },
   };
-  return { a: instances.a, b: instances.b, stored, stop: async () => (client.disconnect(), await instances.stop()) };
+  return {
+    a: instances.a,
+    b: instances.b,
+    stored,
+    stop: async () => {
+      client.disconnect();
+      await instances.stop();
+    },
+  };
 });

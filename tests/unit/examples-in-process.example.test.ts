@@ -84,7 +84,7 @@ describe("wizard", () => {
       "wizard",
       {},
       {
-        answers: (question, key) => {
+        answers: (_question, key) => {
           asked.push(key);
           return {
             action: "accept",

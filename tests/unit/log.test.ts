@@ -119,7 +119,10 @@ describe("writing lines", () => {
     vi.resetModules();
     const fresh: Log = await import("../../server/mcp/log");
     fresh.setLogFormat("json");
-    vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (writes.push(String(chunk)), true));
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      writes.push(String(chunk));
+      return true;
+    });
     act(fresh, writes);
     vi.advanceTimersByTime(50);
     return writes;

@@ -15,7 +15,13 @@ beforeAll(async () => {
 
 /** A watcher that finds the client gone, as `disconnectWatcher` does for a response already destroyed; counts its calls. */
 function clientGone() {
-  const watcher = Object.assign((cancel: () => void) => (watcher.calls++, cancel()), { calls: 0 });
+  const watcher = Object.assign(
+    (cancel: () => void) => {
+      watcher.calls++;
+      cancel();
+    },
+    { calls: 0 },
+  );
   return watcher;
 }
 

@@ -71,7 +71,7 @@ describe.each([
   });
 
   it("checks the length before any crypto", async () => {
-    expect(await openRequestState(await ring(), "v1.AAAAAAAA." + "A".repeat(300), binding, { maxLength: 256 })).toEqual(
+    expect(await openRequestState(await ring(), `v1.AAAAAAAA.${"A".repeat(300)}`, binding, { maxLength: 256 })).toEqual(
       {
         ok: false,
         reason: "longer than 256 characters",
@@ -85,9 +85,9 @@ describe.each([
   });
 
   it("opens with a previous key but never seals with it", async () => {
-    const old = await ringOf(cipher, "old-" + SECRET);
+    const old = await ringOf(cipher, `old-${SECRET}`);
     const token = await sealRequestState(old, binding, {}, { ttlSeconds: 60 });
-    const rotated = await ringOf(cipher, SECRET, ["old-" + SECRET]);
+    const rotated = await ringOf(cipher, SECRET, [`old-${SECRET}`]);
     expect((await openRequestState(rotated, token, binding, { maxLength: 16384 })).ok).toBe(true);
     const fresh = await sealRequestState(rotated, binding, {}, { ttlSeconds: 60 });
     expect(fresh.split(".")[1]).toBe(rotated.sealing!.kid);

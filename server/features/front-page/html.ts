@@ -26,6 +26,8 @@ function render(value: HtmlValue): string {
  */
 export function html(strings: TemplateStringsArray, ...values: readonly HtmlValue[]): SafeHtml {
   let markup = strings[0]!;
-  values.forEach((value, i) => (markup += render(value) + strings[i + 1]!));
+  values.forEach((value, i) => {
+    markup += render(value) + strings[i + 1]!;
+  });
   return new SafeHtml(markup);
 }

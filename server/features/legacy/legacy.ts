@@ -16,13 +16,7 @@
 import { setResponseHeader } from "h3";
 import { useMcpConfig } from "../../mcp/config";
 import type { McpContext } from "../../mcp/context";
-import {
-  ErrorCode,
-  McpError,
-  ResourceNotFoundError,
-  invalidParams,
-  unsupportedProtocolVersion,
-} from "../../mcp/errors";
+import { McpError, ResourceNotFoundError, invalidParams, unsupportedProtocolVersion } from "../../mcp/errors";
 import { isPlainObject } from "../../mcp/internal/basics";
 import { type JsonRpcRequest, LOG_LEVELS, MODERN_PROTOCOL_VERSION, type LoggingLevel } from "../../mcp/protocol";
 import type { MethodResult } from "../../mcp/methods/types";

@@ -134,13 +134,16 @@ export function busOver(name: string, transport: BusTransport): MessageBus & { r
       if (subscriberCount >= BUS_LIMITS.subscriptionsPerInstance)
         throw new Error(`the bus is limited to ${BUS_LIMITS.subscriptionsPerInstance} subscriptions per instance`);
       if (!channel) {
-        const lost = () =>
-          channels.get(name) === created && [...created.subscriptions].forEach((subscription) => subscription.close());
+        const lost = () => {
+          if (channels.get(name) !== created) return;
+          for (const subscription of [...created.subscriptions]) subscription.close();
+        };
         const created: Channel = {
           subscriptions: new Set(),
           listening: transport.listen(name, (message) => deliver(name, message), lost),
         };
-        channels.set(name, (channel = created));
+        channel = created;
+        channels.set(name, created);
       }
       const joined = channel;
       const subscription = new Subscription(principal, (closed) => release(name, joined, closed));

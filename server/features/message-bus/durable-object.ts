@@ -22,7 +22,10 @@ export class BusRendezvous {
     let own: ReadableByteStreamController;
     return new ReadableStream({
       type: "bytes",
-      start: (controller) => void this.listeners.add((own = controller)),
+      start: (controller) => {
+        own = controller;
+        this.listeners.add(controller);
+      },
       cancel: () => void this.listeners.delete(own),
     });
   }

@@ -59,7 +59,9 @@ export const resourceUpdates = (bus: MessageBus): ListenSource => ({
       subscribed[index]!.status === "fulfilled" ? [{ uri, subscription: subscribed[index]!.value }] : [],
     );
     if (!watched.length) return { honoured: {}, watch: async () => {} };
-    const closeAll = () => watched.forEach(({ subscription }) => subscription.close());
+    const closeAll = () => {
+      for (const { subscription } of watched) subscription.close();
+    };
     return {
       honoured: { resourceSubscriptions: watched.map(({ uri }) => uri) },
       close: closeAll,

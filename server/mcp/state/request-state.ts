@@ -33,24 +33,24 @@ let ring: Promise<StateKeyRing> | undefined;
  * under 32 bytes stops the start-up. No secret: a random per-process key in `nitropack dev` (warned); a build cannot seal, so cannot ask.
  */
 export function useStateKeyRing(): Promise<StateKeyRing> {
-  return (ring ??= (() => {
-    const config = useMcpConfig();
-    const allowEphemeral = !config.stateSecret && !!import.meta.dev;
-    if (allowEphemeral) {
-      logWarning(
-        "NITRO_MCP_STATE_SECRET is not set: requestState is sealed with a random key that lives only in this dev process. " +
-          "Set a secret of at least 32 bytes before running more than one instance or deploying.",
-      );
-    } else if (!config.stateSecret) {
-      logWarning("NITRO_MCP_STATE_SECRET is not set: tools, prompts and resources that ask for input are disabled.");
-    }
-    return createStateKeyRing({
-      cipher: stateCipher,
-      secret: config.stateSecret,
-      previous: config.stateSecretPrevious,
-      allowEphemeral,
-    });
-  })());
+  if (ring) return ring;
+  const config = useMcpConfig();
+  const allowEphemeral = !config.stateSecret && !!import.meta.dev;
+  if (allowEphemeral) {
+    logWarning(
+      "NITRO_MCP_STATE_SECRET is not set: requestState is sealed with a random key that lives only in this dev process. " +
+        "Set a secret of at least 32 bytes before running more than one instance or deploying.",
+    );
+  } else if (!config.stateSecret) {
+    logWarning("NITRO_MCP_STATE_SECRET is not set: tools, prompts and resources that ask for input are disabled.");
+  }
+  ring = createStateKeyRing({
+    cipher: stateCipher,
+    secret: config.stateSecret,
+    previous: config.stateSecretPrevious,
+    allowEphemeral,
+  });
+  return ring;
 }
 
 /**

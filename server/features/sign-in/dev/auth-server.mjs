@@ -88,7 +88,7 @@ function sharedMemoryAdapter(store = new Map()) {
 }
 
 function createProvider(issuer, keys, state) {
-  const { resource, scopes, adapter } = state;
+  const { scopes, adapter } = state;
   const opaqueClients = new Set([TEST_CLIENTS.m2mOpaque.id]);
   const secretClient = (client, grants) => ({
     client_id: client.id,
