@@ -54,6 +54,11 @@ export interface McpContext extends RequestMeta {
   readonly target?: RequestTarget;
   /** The same as `auth.principal`. */
   readonly principal: string;
+  /**
+   * Whom the caller's fair shares and limits count against: its principal when signed in, else its address (an IPv6
+   * address by its /64). Never a key to data: an anonymous caller's address changes, its principal does not.
+   */
+  readonly caller: string;
   readonly auth: AuthInfo;
   /** Fires when the client goes away: stop working, nothing more will be sent. */
   readonly signal: AbortSignal;

@@ -14,6 +14,12 @@ export const ErrorCode = {
   HeaderMismatch: -32020,
   MissingRequiredClientCapability: -32021,
   UnsupportedProtocolVersion: -32022,
+  /**
+   * A caller over one of its limits (a rate, its share of what callers share). Neither JSON-RPC nor MCP 2026-07-28 defines
+   * one, so it is taken from the range JSON-RPC leaves to servers (-32000 to -32099), clear of the codes the spec and its
+   * extensions use (-32020, -32021, -32022, -32042) and of the -32000 and -32001 SDKs use; 29 echoes HTTP 429.
+   */
+  LimitExceeded: -32029,
 } as const;
 
 export class McpError extends Error {
@@ -71,6 +77,14 @@ export class ResourceNotFoundError extends McpError {
     this.uri = quoted;
   }
 }
+
+/**
+ * -32029 with HTTP 429: the caller is over one of its limits, which the message names (its value, and how to raise it);
+ * `data` says which, for a client that reacts to it.
+ * @example throw limitExceeded("At most 20 open streams per caller (NITRO_MCP_CALLER_STREAMS): close one first", { limit: 20 })
+ */
+export const limitExceeded = (message: string, data: Readonly<Record<string, unknown>>) =>
+  new McpError(ErrorCode.LimitExceeded, message, data, 429);
 
 export const internalError = (message = "Internal error") =>
   new McpError(ErrorCode.InternalError, message, undefined, 500);

@@ -5,6 +5,7 @@ import type { ToolEntry } from "./entries";
 import type { McpError } from "./errors";
 import { sendError } from "./http/error-reply";
 import type {
+  JsonRpcMessage,
   JsonRpcNotification,
   JsonRpcRequest,
   JsonRpcResponse,
@@ -80,7 +81,8 @@ export interface Refusal {
 }
 type Verdict = Refusal | undefined | Promise<Refusal | undefined>;
 export type RequestCheck = (event: H3Event) => Verdict;
-export type MessageCheck = (event: H3Event, message: JsonRpcRequest) => Verdict;
+/** Runs on every message read (requests, and the notifications and responses a 2025-era client POSTs). */
+export type MessageCheck = (event: H3Event, message: JsonRpcMessage) => Verdict;
 
 /** Runs the tools declared with `task` (the tasks feature): the whole tools/call, plain or as a task. */
 export type TaskRunner = (
@@ -98,8 +100,8 @@ export interface ListenSource {
 export interface OpenedListen {
   /** Merged into the acknowledgement's `notifications`. */
   readonly honoured: Record<string, unknown>;
-  /** Sends its notifications tagged with `tag` until it is done or `mcp.signal` aborts. */
-  watch(tag: Record<string, unknown>): Promise<void>;
+  /** Sends its notifications tagged with `tag` until it is done, `deadline` (ms since the epoch) passes, or `mcp.signal` aborts. */
+  watch(tag: Record<string, unknown>, deadline: number): Promise<void>;
   /** Lets go of what `open` holds (bus subscriptions) when another source refused the request: `watch` will not run. */
   close?(): void;
 }
@@ -199,7 +201,7 @@ export async function runRequestChecks(event: H3Event): Promise<void> {
 }
 
 /** The first refusal of the message checks (called by `readMcpRequest`, which answers what they throw). */
-export async function runMessageChecks(event: H3Event, message: JsonRpcRequest): Promise<Refusal | undefined> {
+export async function runMessageChecks(event: H3Event, message: JsonRpcMessage): Promise<Refusal | undefined> {
   for (const check of registered.messageChecks) {
     const refusal = await check(event, message);
     if (refusal) return refusal;

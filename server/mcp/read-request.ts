@@ -7,6 +7,7 @@ import { useMcpConfig } from "./config";
 import type { AuthInfo, McpContext, RequestTarget } from "./context";
 import { invalidParams, invalidRequest } from "./errors";
 import { runMessageChecks, useLegacyEra, useObserver, useSignIn } from "./features";
+import { callerKey } from "./http/caller";
 import { BodyTimeoutError, BodyTooLargeError, readBodyText } from "./http/body";
 import { ResponseChannel } from "./http/respond";
 import { sendError } from "./http/error-reply";
@@ -61,7 +62,10 @@ export function resolveTarget(method: string, params: Readonly<Record<string, un
   return { field: "uri", name, entry: found?.entry, variables: found?.variables ?? {} };
 }
 
-type EraFields = Omit<McpContext, "id" | "method" | "params" | "principal" | "auth" | "signal" | "event" | "channel">;
+type EraFields = Omit<
+  McpContext,
+  "id" | "method" | "params" | "principal" | "caller" | "auth" | "signal" | "event" | "channel"
+>;
 
 /** 2026-07-28: `_meta`, mirrored headers, version, target, scopes and `inputResponses`, all checked up front. */
 function modernFields(read: HeaderReader, message: JsonRpcRequest, auth: AuthInfo): EraFields {
@@ -106,7 +110,7 @@ function legacyFields(event: H3Event, message: JsonRpcRequest, version: string, 
  * The context of one request: a class, so that `signal` (an AbortController made only if a handler asks) costs nothing
  * per request; its fields declared through the interface, so that none compiles to a defineProperty call.
  */
-type ContextFields = { -readonly [K in Exclude<keyof McpContext, "signal">]: McpContext[K] };
+type ContextFields = { -readonly [K in Exclude<keyof McpContext, "signal" | "caller">]: McpContext[K] };
 // biome-ignore lint/correctness/noUnusedVariables: merged into the class below, which it declares the fields of
 interface RequestContext extends ContextFields {}
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: deliberate, so that no field compiles to a defineProperty call (see above)
@@ -133,6 +137,13 @@ class RequestContext implements McpContext {
   get signal(): AbortSignal {
     return this.channel.signal;
   }
+
+  private callerKey: string | undefined;
+  /** Worked out when first asked for (a fair share, a rate limit): most requests never need it. */
+  get caller(): string {
+    this.callerKey ??= callerKey(this.event, this.auth);
+    return this.callerKey;
+  }
 }
 
 function createMcpContext(event: H3Event, message: JsonRpcRequest, auth: AuthInfo): McpContext {
@@ -157,6 +168,8 @@ export async function readMcpRequest(event: H3Event): Promise<void> {
       await readBodyText(event, { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs }),
     );
     if (message.kind !== "request") {
+      const refused = await runMessageChecks(event, message);
+      if (refused) return sendError(event, undefined, refused.error, refused.headers);
       // The 2025 era's asking takes the answers and cancellations of its sessions; anything else is a notification (202) or refused.
       const received = useLegacyEra()?.receive(event, message);
       if (received) return await received;

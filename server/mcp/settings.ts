@@ -38,6 +38,14 @@ export const integer =
     return number;
   };
 
+export const bounded =
+  (env: string, min: number, max: number) =>
+  (raw: unknown): number => {
+    const number = integer(env, min)(raw);
+    if (number > max) throw new Error(`${env} must be an integer from ${min} to ${max}, got "${raw}"`);
+    return number;
+  };
+
 export const boolean = (raw: unknown): boolean => raw !== false && raw !== "false";
 
 /** The settings under `runtimeConfig.mcp`, by key. */
@@ -89,6 +97,28 @@ export const SETTINGS = {
     env: "NITRO_MCP_ALLOWED_HOSTS",
     default: "",
     parse: (raw) => parseList(raw).map((host) => host.toLowerCase()),
+  }),
+  /** How many proxies in front of the server append to X-Forwarded-For (and set X-Forwarded-Proto); 0: those headers are ignored (a client could write them) */
+  trustProxy: setting({ env: "NITRO_MCP_TRUST_PROXY", default: 0, parse: integer("NITRO_MCP_TRUST_PROXY", 0) }),
+  /** Anonymous IPv6 callers are one caller per network of this many bits (a host usually holds a whole /64) */
+  ipv6Prefix: setting({ env: "NITRO_MCP_IPV6_PREFIX", default: 64, parse: bounded("NITRO_MCP_IPV6_PREFIX", 16, 128) }),
+  /** Streams one caller may hold open at once on an instance (subscriptions/listen, 2025-era GET streams and questions); past it 429 */
+  callerStreams: setting({
+    env: "NITRO_MCP_CALLER_STREAMS",
+    default: 20,
+    parse: integer("NITRO_MCP_CALLER_STREAMS", 1),
+  }),
+  /** Message-bus subscriptions one caller may hold at once on an instance (a resource watched, a question waiting for its answer); past it 429 */
+  callerSubscriptions: setting({
+    env: "NITRO_MCP_CALLER_SUBSCRIPTIONS",
+    default: 200,
+    parse: integer("NITRO_MCP_CALLER_SUBSCRIPTIONS", 1),
+  }),
+  /** Longest a stream stays open, in seconds (listen streams, 2025-era GET streams and questions), under every platform's limit on a response (Vercel: 300 s); the client then opens another */
+  streamSeconds: setting({
+    env: "NITRO_MCP_STREAM_SECONDS",
+    default: 280,
+    parse: integer("NITRO_MCP_STREAM_SECONDS", 1),
   }),
   /** Largest request body, in bytes (413 above it) */
   maxBodyBytes: setting({

@@ -3,6 +3,7 @@ import { features } from "#mcp-features";
 import { useMcpConfig } from "../mcp/config";
 import { logWarning, setLogFormat } from "../mcp/log";
 import { registry } from "../mcp/registry";
+import { configureShares } from "../mcp/shares";
 import { useStateKeyRing } from "../mcp/state/request-state";
 
 export default defineNitroPlugin(() => {
@@ -10,6 +11,7 @@ export default defineNitroPlugin(() => {
   // First, so every later line (this plugin's, the storage plugin's) has the chosen format.
   setLogFormat(config.logFormat);
   void useStateKeyRing();
+  configureShares({ streams: config.callerStreams, subscriptions: config.callerSubscriptions });
   const taskTools = registry.tools.filter((tool) => tool.task).map((tool) => tool.descriptor.name);
   if (taskTools.length && !features.includes("tasks")) {
     throw new Error(

@@ -133,9 +133,15 @@ export async function openListen(
   url: string,
   notifications: Json,
   headers: Record<string, string> = {},
+  capabilities: Json = {},
 ) {
   const id = `listen-${crypto.randomUUID()}`;
-  const body = { jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications, _meta: meta() } };
+  const body = {
+    jsonrpc: "2.0",
+    id,
+    method: "subscriptions/listen",
+    params: { notifications, _meta: meta(capabilities) },
+  };
   const response = await send(
     new Request(url, {
       method: "POST",
@@ -143,6 +149,11 @@ export async function openListen(
       body: JSON.stringify(body),
     }),
   );
+  // A refusal before the acknowledgement is one JSON body; otherwise the stream starts with the acknowledgement.
+  if (response.headers.get("content-type")?.startsWith("application/json")) {
+    const first = (await response.json()) as Json | undefined;
+    return { id, response, stream: { next: async () => undefined, close: async () => {} }, first };
+  }
   const stream = sseReader(response);
   return { id, response, stream, first: await stream.next() };
 }

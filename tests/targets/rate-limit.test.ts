@@ -11,6 +11,7 @@ import { post, type RpcOptions } from "../helpers/rpc";
 import { needs } from "../helpers/programs.mjs";
 import { hasFeature } from "../helpers/project.mjs";
 import { startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
+import { officialLegacyClient } from "../helpers/legacy";
 import { startInstancesOnRedis, startRedis } from "./redis.mjs";
 import { startUpstashStandIn } from "./upstash.mjs";
 
@@ -160,10 +161,15 @@ describe("the global limit's 429", () => {
     const server = await startServer({ env: { NITRO_MCP_RATE_LIMIT: "1/1h" } });
     expect((await sum(server.url)).status).toBe(200);
     const legacy = hasFeature("legacy") ? [await legacyCall(server.url, "structured_sum", { a: 1, b: 2 })] : [];
-    for (const refused of [await sum(server.url), ...legacy]) {
+    // A 2026-07-28 request is refused from its mirrored headers, before its body is read (so without an id); a 2025-era one,
+    // which has none, once its body says what it is.
+    for (const [refused, id] of [
+      [await sum(server.url), undefined],
+      ...legacy.map((call) => [call, call.id] as const),
+    ] as const) {
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3000);
-      expect(refused.body).not.toHaveProperty("id");
+      expect(refused.body.id).toBe(id);
       expect(refused.body).toMatchObject({
         jsonrpc: "2.0",
         error: {
@@ -174,6 +180,29 @@ describe("the global limit's 429", () => {
     }
     await server.stop();
   });
+});
+
+describe("the requests a host needs to connect (NITRO_MCP_RATE_LIMIT_CONNECT)", () => {
+  it.runIf(hasFeature("legacy"))(
+    "let the official 2025-11-25 client connect and list after its tool calls used up NITRO_MCP_RATE_LIMIT",
+    async () => {
+      const server = await startServer({ env: { NITRO_MCP_RATE_LIMIT: "2/1h" } });
+      try {
+        const first = await officialLegacyClient(server.url, () => ({ action: "decline" }), {});
+        const call = () => first.client.callTool({ name: "structured_sum", arguments: { a: 1, b: 2 } });
+        await call();
+        await call();
+        await expect(call()).rejects.toThrow(/Rate limit exceeded \(requests\)/);
+        await first.client.close();
+        // A host reconnecting, as one does after an error: initialize, notifications/initialized, tools/list.
+        const again = await officialLegacyClient(server.url, () => ({ action: "decline" }), {});
+        expect((await again.client.listTools()).tools.length).toBeGreaterThan(0);
+        await again.client.close();
+      } finally {
+        await server.stop();
+      }
+    },
+  );
 });
 
 describe("anonymous callers, by address", () => {

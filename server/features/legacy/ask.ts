@@ -93,7 +93,7 @@ async function askRound(
   const round = base64UrlEncode(randomBytes(12));
   const until = Date.now() + askTimeoutSeconds * 1000;
   // Subscribed before anything is sent: an answer published before the subscription would be lost.
-  const subscription = await bus.subscribe(channel, mcp.principal);
+  const subscription = await bus.subscribe(channel, { principal: mcp.principal, caller: mcp.caller });
   const stop = () => subscription.close();
   mcp.signal.addEventListener("abort", stop, { once: true });
   try {

@@ -6,7 +6,7 @@
  * store (its atomic operations, which expire in every store), under a key derived from the session id, expiring with the
  * session. Each change of the list is also announced on the session's own bus channel, so a GET stream open on any
  * instance follows it. An update is sent only while its URI is still in the stored list: once `resources/unsubscribe`
- * is answered, no update for that URI follows. The stream ends after STREAM_LIFETIME_MS (as a 2026-07-28 listen
+ * is answered, no update for that URI follows. The stream ends by the core's stream deadline (as a 2026-07-28 listen
  * stream does), or when the client goes away; the client then opens another GET.
  */
 import { getRequestHeader, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
@@ -19,7 +19,9 @@ import { sendError } from "../../mcp/http/error-reply";
 import { ResponseChannel, SSE_HEADERS } from "../../mcp/http/respond";
 import { nowSeconds, utf8Encode } from "../../mcp/internal/basics";
 import { logWarning } from "../../mcp/log";
-import { MAX_URI_LENGTH, MAX_URIS, STREAM_LIFETIME_MS, mayRead, servedResource } from "../../mcp/methods/listen";
+import { MAX_URI_LENGTH, MAX_URIS, mayRead, servedResource, streamDeadline } from "../../mcp/methods/listen";
+import type { Subscriber } from "../../mcp/bus";
+import { callerKey } from "../../mcp/http/caller";
 import { notificationMessage } from "../../mcp/protocol";
 import { disconnectWatcher } from "../../mcp/read-request";
 import { resourceChannel } from "../../mcp/resource-updates";
@@ -143,7 +145,7 @@ async function openStream(event: H3Event, token: string, store: AtomicStore, bus
   const stream = channel
     .openStream()
     .pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ start: (head) => head.enqueue(OPENED) }));
-  void carryUpdates(channel, session, auth.principal, store, bus)
+  void carryUpdates(channel, session, { principal: auth.principal, caller: callerKey(event, auth) }, store, bus)
     .catch((error) =>
       logWarning(`resource updates stream ended (${error instanceof Error ? error.message : String(error)})`),
     )
@@ -155,12 +157,12 @@ async function openStream(event: H3Event, token: string, store: AtomicStore, bus
 async function carryUpdates(
   channel: ResponseChannel,
   session: LegacySession,
-  principal: string,
+  subscriber: Subscriber,
   store: AtomicStore,
   bus: MessageBus,
 ): Promise<void> {
-  const deadline = Date.now() + STREAM_LIFETIME_MS;
-  const changes = await bus.subscribe(await sessionChannel(session), principal);
+  const deadline = streamDeadline();
+  const changes = await bus.subscribe(await sessionChannel(session), subscriber);
   const watched = new Map<string, BusSubscription>();
   const closeAll = () => {
     changes.close();
@@ -183,7 +185,7 @@ async function carryUpdates(
       watched.delete(uri);
     }
     for (const uri of uris.filter((uri) => !watched.has(uri))) {
-      const subscription = await bus.subscribe(await resourceChannel(uri), principal);
+      const subscription = await bus.subscribe(await resourceChannel(uri), subscriber);
       if (channel.closed) return subscription.close();
       watched.set(uri, subscription);
       void carry(uri, subscription).catch(() => channel.cancel());

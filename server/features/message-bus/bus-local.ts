@@ -6,15 +6,14 @@
  * for that subscription's principal (or for EVERY_PRINCIPAL).
  */
 import { EVERY_PRINCIPAL, type BusSubscription, type MessageBus } from "../../mcp/bus";
+import { limitExceeded } from "../../mcp/errors";
 import { isPlainObject, utf8Encode } from "../../mcp/internal/basics";
 import { bounded } from "../../mcp/storage-guard";
 
 export const BUS_LIMITS = {
   /** A message's JSON, envelope included; a larger one is refused when published. */
   messageBytes: 64 * 1024,
-  /** Subscriptions to one channel held by one instance; one more is refused. */
-  subscribersPerChannel: 100,
-  /** Subscriptions held by one instance, all channels together; one more is refused. */
+  /** Subscriptions held by one instance, all channels together; one more is refused (each caller's share: the core's `bus.ts`). */
   subscriptionsPerInstance: 10_000,
   /** Messages kept for a subscription that has not asked for them yet; later ones are dropped (delivery is at most once). */
   queuedPerSubscription: 100,
@@ -126,13 +125,14 @@ export function busOver(name: string, transport: BusTransport): MessageBus & { r
       return subscriberCount;
     },
     publish: async (channel, principal, data) => transport.publish(channel, encodeEnvelope(principal, data)),
-    async subscribe(name, principal) {
-      let channel = channels.get(name);
-      if (channel && channel.subscriptions.size >= BUS_LIMITS.subscribersPerChannel) {
-        throw new Error(`a bus channel is limited to ${BUS_LIMITS.subscribersPerChannel} subscriptions per instance`);
+    async subscribe(name, { principal }) {
+      const limit = BUS_LIMITS.subscriptionsPerInstance;
+      if (subscriberCount >= limit) {
+        throw limitExceeded(`This server holds its most subscriptions (${limit}) at the moment: try again shortly`, {
+          limit,
+        });
       }
-      if (subscriberCount >= BUS_LIMITS.subscriptionsPerInstance)
-        throw new Error(`the bus is limited to ${BUS_LIMITS.subscriptionsPerInstance} subscriptions per instance`);
+      let channel = channels.get(name);
       if (!channel) {
         const lost = () => {
           if (channels.get(name) !== created) return;

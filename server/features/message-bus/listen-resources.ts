@@ -1,16 +1,15 @@
 /**
  * Resource updates for 2026-07-28 clients: `subscriptions/listen` with `notifications.resourceSubscriptions`
- * (URIs this server serves, at most MAX_URIS) honours those the bus can subscribe to (all, unless it is unreachable
- * or at its bounds), and its stream then carries `notifications/resources/updated` each time a handler says one of
+ * (URIs this server serves, at most MAX_URIS) honours them all, or refuses (the caller's share of subscriptions used
+ * up: -32029; the bus unreachable: 503), and its stream then carries `notifications/resources/updated` each time a handler says one of
  * them changed (`resourceChanged`, see `server/mcp/resource-updates.ts`), on whichever instance: the bus has a channel
- * per URI. The stream ends gracefully after STREAM_LIFETIME_MS, or when the client goes away.
+ * per URI. The stream ends gracefully by the core's stream deadline, or when the client goes away.
  */
 import type { BusSubscription, MessageBus } from "../../mcp/bus";
 import type { McpContext } from "../../mcp/context";
 import { invalidParams } from "../../mcp/errors";
 import type { ListenSource } from "../../mcp/features";
-import { logWarning } from "../../mcp/log";
-import { MAX_URI_LENGTH, MAX_URIS, STREAM_LIFETIME_MS, mayRead, servedResource } from "../../mcp/methods/listen";
+import { MAX_URI_LENGTH, MAX_URIS, mayRead, servedResource } from "../../mcp/methods/listen";
 import { notificationMessage } from "../../mcp/protocol";
 import { resourceChannel } from "../../mcp/resource-updates";
 
@@ -49,26 +48,30 @@ export const resourceUpdates = (bus: MessageBus): ListenSource => ({
   async open(mcp, notifications) {
     const requested = requestedUris(mcp, notifications);
     if (!requested.length) return { honoured: {}, watch: async () => {} };
-    // A URI that cannot be subscribed to now (the bus unreachable, or at its bounds) is left out of the acknowledgement.
+    // Every URI asked for, or none: a URI that cannot be subscribed to now (the caller's share of subscriptions used up, the
+    // bus unreachable) refuses the listen with its reason, rather than leaving the URI silently unwatched.
     const subscribed = await Promise.allSettled(
-      requested.map(async (uri) => bus.subscribe(await resourceChannel(uri), mcp.principal)),
+      requested.map(async (uri) =>
+        bus.subscribe(await resourceChannel(uri), { principal: mcp.principal, caller: mcp.caller }),
+      ),
     );
-    const failed = subscribed.find((outcome) => outcome.status === "rejected");
-    if (failed) logWarning(`subscriptions/listen: some resource updates are not honoured (${String(failed.reason)})`);
     const watched = requested.flatMap((uri, index) =>
       subscribed[index]!.status === "fulfilled" ? [{ uri, subscription: subscribed[index]!.value }] : [],
     );
-    if (!watched.length) return { honoured: {}, watch: async () => {} };
+    const failed = subscribed.find((outcome) => outcome.status === "rejected");
+    if (failed) {
+      for (const { subscription } of watched) subscription.close();
+      throw failed.reason;
+    }
     const closeAll = () => {
       for (const { subscription } of watched) subscription.close();
     };
     return {
       honoured: { resourceSubscriptions: watched.map(({ uri }) => uri) },
       close: closeAll,
-      async watch(tag) {
+      async watch(tag, deadline) {
         mcp.signal.addEventListener("abort", closeAll, { once: true });
         if (mcp.signal.aborted) closeAll(); // gone before the acknowledgement was sent
-        const deadline = Date.now() + STREAM_LIFETIME_MS;
         try {
           await Promise.all(watched.map(({ uri, subscription }) => carry(mcp, uri, subscription, tag, deadline)));
         } finally {

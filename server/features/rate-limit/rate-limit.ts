@@ -2,20 +2,25 @@
  * Rate limits, counted in the shared store (`consume.ts`, GCRA: one atomic step per limit per
  * request, exact across every instance):
  *
- * - NITRO_MCP_RATE_LIMIT: every request of a caller, checked before the body is read;
+ * - NITRO_MCP_RATE_LIMIT: every request of a caller (GET streams included), counted from the mirrored `Mcp-Method`
+ *   header before the body is read where a client sends it (2026-07-28), from the body otherwise (2025-era clients);
+ * - NITRO_MCP_RATE_LIMIT_CONNECT, with it: the requests a host makes to connect (CONNECT_METHODS) have a budget of their own,
+ *   so that a caller's tool calls cannot starve its own reconnection, and the handshake cannot be used for unlimited calls;
  * - a definition's `rateLimit`: calls of that tool, prompt or resource by a caller, checked from the
  *   mirrored `Mcp-Method`/`Mcp-Name` headers before the body is read where a client sends them
  *   (2026-07-28), and from the body otherwise (2025-era clients), once either way.
  *
- * Past a limit: HTTP 429, `Retry-After`, and the JSON-RPC error RATE_LIMITED; nothing runs. A store
+ * Whom a request counts against is the core's caller key (`McpContext.caller`: a principal, or an anonymous caller's address).
+ * Past a limit: HTTP 429, `Retry-After`, and the JSON-RPC error -32029 (`ErrorCode.LimitExceeded`); nothing runs. A store
  * fault serves the request unlimited (`open`, the default) or refuses it with 503 (`closed`).
  */
 import type { H3Event } from "h3";
 import type { Entry } from "../../mcp/entries";
-import { McpError } from "../../mcp/errors";
+import { ErrorCode, McpError } from "../../mcp/errors";
+import { callerKey } from "../../mcp/http/caller";
 import { decodeHeaderValue, requestHeader } from "../../mcp/request-meta";
 import type { MessageCheck, Refusal, RequestCheck } from "../../mcp/features";
-import { type JsonRpcRequest, nameFieldOf } from "../../mcp/protocol";
+import { type JsonRpcMessage, nameFieldOf } from "../../mcp/protocol";
 import { logInfo, logWarning } from "../../mcp/log";
 import { resolveTarget } from "../../mcp/read-request";
 import { StorageUnavailableError, useSelectedStorage } from "../../mcp/atomic-store";
@@ -23,58 +28,34 @@ import { digestKeySegment } from "../../mcp/storage-keys";
 import { consumerFor, type Consume } from "./consume";
 import { parseRate, type Rate } from "./rate";
 
-/*
- * Whom a request is counted against: the signed-in principal (issuer and subject), the static
- * token's principal, or, for an anonymous caller, its address. The address is the platform's own
- * (the socket on Node; `CF-Connecting-IP`, set by Cloudflare's edge, on Workers only: elsewhere a
- * client could send it), and `X-Forwarded-For` only when NITRO_MCP_TRUST_PROXY says how many
- * proxies append to it: each appends the address it was reached from, so with N trusted proxies the
- * client is the Nth entry from the right, and everything left of it is whatever the client wrote.
- */
-/** workerd says so in `navigator.userAgent`; Node says "Node.js/…" (or has no navigator). */
-const ON_WORKERS = globalThis.navigator?.userAgent === "Cloudflare-Workers";
-
-/** The client's address as the platform or the trusted proxies give it ("unknown" when none does: all such callers share one budget). */
-function clientAddress(event: H3Event, trustedProxies: number): string {
-  if (trustedProxies > 0) {
-    const hops = (requestHeader(event, "x-forwarded-for") ?? "")
-      .split(",")
-      .map((hop) => hop.trim())
-      .filter(Boolean);
-    // Fewer entries than trusted proxies: the request did not come through them all, so the header proves nothing.
-    if (hops.length >= trustedProxies) return hops[hops.length - trustedProxies]!;
-  }
-  if (ON_WORKERS) return requestHeader(event, "cf-connecting-ip") ?? "unknown";
-  return event.node.req.socket?.remoteAddress ?? "unknown";
-}
-
-/** The caller as text: kinds are prefixed, so no principal can pass for an address. */
-function callerOf(event: H3Event, trustedProxies: number): string {
-  const auth = event.context.mcpAuth;
-  return auth && auth.via !== "anonymous"
-    ? `principal:${auth.principal}`
-    : `address:${clientAddress(event, trustedProxies)}`;
-}
-
-/**
- * The JSON-RPC code of a refusal for exceeding a rate limit. Neither JSON-RPC nor MCP 2026-07-28
- * defines one, so it is taken from the range JSON-RPC leaves to servers (-32000 to -32099), clear
- * of the codes the spec and its extensions use (-32020, -32021, -32022, -32042) and of the -32000
- * and -32001 SDKs use for closed connections and timeouts; 29 echoes HTTP 429.
- */
-export const RATE_LIMITED = -32029;
+/** What a host sends to connect (and to reconnect): counted apart from the rest when NITRO_MCP_RATE_LIMIT_CONNECT is set. */
+export const CONNECT_METHODS: ReadonlySet<string> = new Set([
+  "initialize",
+  "notifications/initialized",
+  "ping",
+  "logging/setLevel",
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+]);
 
 declare module "h3" {
   interface H3EventContext {
-    /** Set by the rate limit's request check: whom it counted, and the definition it counted from the headers. */
-    rateLimit?: { readonly caller: string; readonly counted?: Entry };
+    /**
+     * Set by the rate limit's request check: the definition it counted from the headers, and whether the request itself is
+     * still to be counted once its body says what it is (no `Mcp-Method` header).
+     */
+    rateLimit?: { readonly counted?: Entry; readonly pending: boolean };
   }
 }
 
 export interface RateLimitOptions {
   /** Every request of a caller; undefined: none. */
   readonly global?: Rate;
-  readonly trustedProxies: number;
+  /** With `global`, the CONNECT_METHODS' own budget; undefined: they count against `global` like the rest. */
+  readonly connect?: Rate;
   readonly onStoreError: "open" | "closed";
   /** The definitions (with `rateLimit`) to limit. */
   readonly entries: readonly Entry[];
@@ -101,7 +82,7 @@ function refusal(rate: Rate, what: string, retryAfterMs: number): Refusal {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return {
     error: new McpError(
-      RATE_LIMITED,
+      ErrorCode.LimitExceeded,
       `Rate limit exceeded (${what}): at most ${rate.limit} per ${windowText(rate.windowMs)}; retry after ${seconds} s`,
       { retryAfterMs, limit: rate.limit, windowMs: rate.windowMs },
       429,
@@ -161,25 +142,46 @@ export function rateLimitChecks(options: RateLimitOptions): { request?: RequestC
     return field && name !== null ? resolveTarget(method, { [field]: name })?.entry : undefined;
   }
 
+  /** The request counted against the budget its method belongs to. */
+  async function limitRequests(caller: string, method: string | undefined): Promise<Refusal | undefined> {
+    const connecting = options.connect && method !== undefined && CONNECT_METHODS.has(method);
+    const [scope, rate, what] = connecting
+      ? (["connect", options.connect!, "requests to connect"] as const)
+      : (["*", options.global!, "requests"] as const);
+    const retryAfterMs = await consume(caller, scope, rate);
+    return retryAfterMs === undefined ? undefined : refusal(rate, what, retryAfterMs);
+  }
+
+  // Whom a request counts against, worked out only when something is counted.
+  const callerOf = (event: H3Event) => callerKey(event, event.context.mcpAuth);
+
   const request: RequestCheck = async (event) => {
-    const caller = callerOf(event, options.trustedProxies);
-    const counted = rates.size ? headerTarget(event) : undefined;
-    event.context.rateLimit = { caller, counted };
-    if (options.global) {
-      const retryAfterMs = await consume(caller, "*", options.global);
-      if (retryAfterMs !== undefined) return refusal(options.global, "requests", retryAfterMs);
+    const named = rates.size ? headerTarget(event) : undefined;
+    const counted = named && rates.has(named) ? named : undefined;
+    const method = requestHeader(event, "mcp-method")?.trim();
+    // A POST without the mirrored method (a 2025-era client) is counted once its body is read; any other request now.
+    const pending = !!options.global && event.method === "POST" && method === undefined;
+    event.context.rateLimit = { counted, pending };
+    if (options.global && !pending) {
+      const refused = await limitRequests(callerOf(event), method);
+      if (refused) return refused;
     }
-    return limitDefinition(caller, counted);
+    return counted && limitDefinition(callerOf(event), counted);
   };
 
-  // Counted here only when the headers did not already name this definition (absent, or naming another:
-  // a 2026-07-28 request is then refused -32020, a 2025-era one is served, and counted here).
-  const message: MessageCheck = (event, body: JsonRpcRequest) => {
-    const entry = resolveTarget(body.method, body.params)?.entry;
-    const counted = event.context.rateLimit;
-    if (!counted || !entry || counted.counted === entry) return undefined;
-    return limitDefinition(counted.caller, entry);
+  // A definition is counted here only when the headers did not already name it (absent, or naming another: a 2026-07-28
+  // request is then refused -32020, a 2025-era one is served, and counted here).
+  const message: MessageCheck = async (event, body: JsonRpcMessage) => {
+    const counting = event.context.rateLimit;
+    if (!counting) return undefined;
+    if (counting.pending) {
+      const refused = await limitRequests(callerOf(event), body.kind === "response" ? undefined : body.method);
+      if (refused) return refused;
+    }
+    const entry = body.kind === "request" ? resolveTarget(body.method, body.params)?.entry : undefined;
+    if (!entry || counting.counted === entry || !rates.has(entry)) return undefined;
+    return limitDefinition(callerOf(event), entry);
   };
 
-  return { request, ...(rates.size ? { message } : {}) };
+  return { request, message };
 }

@@ -1,5 +1,5 @@
 /** The rate limits' settings (read with `useSettings`; their table is in this folder's README). */
-import { integer, setting, text } from "../../mcp/settings";
+import { setting, text } from "../../mcp/settings";
 import { parseRate, type Rate } from "./rate";
 
 export const SETTINGS = {
@@ -10,8 +10,14 @@ export const SETTINGS = {
     text: true,
     parse: (raw): Rate | undefined => (text(raw) ? parseRate(text(raw), "NITRO_MCP_RATE_LIMIT") : undefined),
   }),
-  /** How many proxies in front of the server append to X-Forwarded-For; 0: the header is ignored (anonymous callers are limited by address) */
-  trustProxy: setting({ env: "NITRO_MCP_TRUST_PROXY", default: 0, parse: integer("NITRO_MCP_TRUST_PROXY", 0) }),
+  /** With NITRO_MCP_RATE_LIMIT: the budget of the requests a host makes to connect (initialize, server/discover, the lists, ping), apart from the rest; "off": they count against NITRO_MCP_RATE_LIMIT */
+  rateLimitConnect: setting({
+    env: "NITRO_MCP_RATE_LIMIT_CONNECT",
+    default: "60/60s",
+    text: true,
+    parse: (raw): Rate | undefined =>
+      text(raw) === "off" ? undefined : parseRate(text(raw), "NITRO_MCP_RATE_LIMIT_CONNECT"),
+  }),
   /** When the store cannot count: open serves the request unlimited, closed refuses it (503) */
   rateLimitOnStoreError: setting({
     env: "NITRO_MCP_RATE_LIMIT_ON_STORE_ERROR",

@@ -20,7 +20,7 @@ export const SETTINGS = {
     default: 30,
     parse: integer("NITRO_MCP_TASK_HEARTBEAT_TIMEOUT_SECONDS", 1),
   }),
-  /** Most tasks a principal may have working or waiting for input at once (all anonymous callers are one principal); beyond it a call that would start a task gets an isError result */
+  /** Most tasks a caller (a principal; an anonymous caller by its address) may have working or waiting for input at once; beyond it a call that would start a task gets an isError result */
   taskMaxActive: setting({
     env: "NITRO_MCP_TASK_MAX_ACTIVE",
     default: 10,

@@ -69,6 +69,7 @@ function newTask(
     ...(prepared ? { prepared } : {}),
     caller: {
       auth: mcp.auth,
+      key: mcp.caller,
       protocolVersion: mcp.protocolVersion,
       clientCapabilities: roundCapabilities(mcp.clientCapabilities),
     },

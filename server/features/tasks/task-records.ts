@@ -28,6 +28,8 @@ export interface TaskRecord {
   /** What the creating request said about its client, for the rounds that run later (see `task-creation.ts`). */
   readonly caller: {
     readonly auth: AuthInfo;
+    /** Whom its task slot counts against (`McpContext.caller`). */
+    readonly key: string;
     readonly protocolVersion: string;
     readonly clientCapabilities: Readonly<Record<string, unknown>>;
   };

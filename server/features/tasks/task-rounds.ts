@@ -89,6 +89,7 @@ function roundContext(record: TaskRecord, event: H3Event, signal: AbortSignal): 
     clientCapabilities: record.caller.clientCapabilities,
     target: resolveTarget("tools/call", params),
     principal: record.caller.auth.principal,
+    caller: record.caller.key,
     auth: record.caller.auth,
     signal,
     inputResponses: record.answers ?? {},

@@ -1,6 +1,6 @@
 /**
- * At most NITRO_MCP_TASK_MAX_ACTIVE active tasks (working or input_required) per principal, across
- * every instance. A principal has that many slots in the atomic store; a slot names the task that
+ * At most NITRO_MCP_TASK_MAX_ACTIVE active tasks (working or input_required) per caller (its principal, or for
+ * anonymous callers their address: `McpContext.caller`), across every instance. A caller has that many slots in the atomic store; a slot names the task that
  * holds it and expires with it. A new task claims a free slot (`setIfAbsent`: of two instances
  * racing for one, one wins) or takes over, by compare-and-set, one whose task has ended, failed on
  * a lost heartbeat, or expired. Nothing ever has to free a slot, so none can leak.
@@ -29,7 +29,7 @@ async function stillHeld(slot: Slot): Promise<boolean> {
 /** Claims one of its owner's slots for `task`, before the task is stored; false when every slot holds an active task. */
 export async function claimTaskSlot(task: TaskRecord): Promise<boolean> {
   const atomic = taskStore();
-  const owner = await digestKeySegment(task.owner);
+  const owner = await digestKeySegment(task.caller.key);
   const claim = JSON.stringify({
     taskId: task.id,
     pendingUntil: Date.now() + Math.min(CLAIM_GRACE_MS, task.ttlMs),

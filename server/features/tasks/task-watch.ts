@@ -2,7 +2,7 @@
  * What `subscriptions/listen` carries for tasks (`params.notifications.taskIds`, the tasks extension): the caller's
  * tasks among those asked for are honoured, and the stream then carries `notifications/tasks` (the task as `tasks/get`
  * shows it) each time one of them changes, wherever the change happened, until they have all ended, the client goes
- * away, or WATCH_LIMIT_MS has passed. The watch reads the shared store; nothing is kept in memory between requests.
+ * away, or the core's stream deadline has passed. The watch reads the shared store; nothing is kept in memory between requests.
  */
 import type { McpContext } from "../../mcp/context";
 import { invalidParams } from "../../mcp/errors";
@@ -15,7 +15,6 @@ import { checkedHeartbeat } from "./task-rounds";
 import { detailedTask } from "./task-views";
 
 const WATCH_INTERVAL_MS = 500;
-const WATCH_LIMIT_MS = 15 * 60 * 1000;
 const MAX_TASK_IDS = 100;
 
 function requestedTaskIds(mcp: McpContext, notifications: Record<string, unknown>): string[] {
@@ -29,9 +28,13 @@ function requestedTaskIds(mcp: McpContext, notifications: Record<string, unknown
 }
 
 /** Sends `notifications/tasks` for each watched task when it changes, until every one has ended. */
-async function watchTasks(mcp: McpContext, tasks: TaskRecord[], tag: Record<string, unknown>): Promise<void> {
+async function watchTasks(
+  mcp: McpContext,
+  tasks: TaskRecord[],
+  tag: Record<string, unknown>,
+  deadline: number,
+): Promise<void> {
   const seen = new Map(tasks.map((task) => [task.id, ""]));
-  const deadline = Date.now() + WATCH_LIMIT_MS;
   while (seen.size > 0 && !mcp.signal.aborted && Date.now() < deadline) {
     for (const id of seen.keys()) {
       const found = await readTaskRecord(id, mcp.principal);
@@ -46,7 +49,7 @@ async function watchTasks(mcp: McpContext, tasks: TaskRecord[], tag: Record<stri
       }
       if (isTerminal(task.status)) seen.delete(id);
     }
-    if (seen.size > 0) await wait(WATCH_INTERVAL_MS, mcp.signal);
+    if (seen.size > 0) await wait(Math.min(WATCH_INTERVAL_MS, deadline - Date.now()), mcp.signal);
   }
 }
 
@@ -58,7 +61,7 @@ export const taskWatch: ListenSource = {
     const tasks = owned.filter((task): task is TaskRecord => task !== undefined);
     return {
       honoured: tasks.length ? { taskIds: tasks.map((task) => task.id) } : {},
-      watch: (tag) => watchTasks(mcp, tasks, tag),
+      watch: (tag, deadline) => watchTasks(mcp, tasks, tag, deadline),
     };
   },
 };

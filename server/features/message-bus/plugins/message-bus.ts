@@ -3,7 +3,7 @@
  * its resource updates: `resources.subscribe` is then declared wherever the registry has resources.
  */
 import { useSelectedStorage } from "../../../mcp/atomic-store";
-import { setMessageBus } from "../../../mcp/bus";
+import { setMessageBus, useMessageBus } from "../../../mcp/bus";
 import { addListenSource, offerResourceSubscriptions } from "../../../mcp/features";
 import { logInfo } from "../../../mcp/log";
 import { busFor } from "../select-bus";
@@ -15,8 +15,9 @@ export default defineNitroPlugin(() => {
     throw new Error(
       "the message bus feature starts after the storage plugin (server/plugins/storage.ts), which chose no store",
     );
-  const bus = busFor(storage);
-  setMessageBus(bus);
+  setMessageBus(busFor(storage));
+  // As the core gives it: each subscription counts against its caller's share.
+  const bus = useMessageBus();
   logInfo(`message bus: ${bus?.name ?? "none"}`);
   if (!bus) return;
   addListenSource(resourceUpdates(bus));

@@ -1,4 +1,4 @@
-/** Registers the rate limits of this feature (NITRO_MCP_RATE_LIMIT and each definition's `rateLimit`). */
+/** Registers the rate limits of this feature (NITRO_MCP_RATE_LIMIT, NITRO_MCP_RATE_LIMIT_CONNECT and each definition's `rateLimit`). */
 import { useSettings } from "../../../mcp/config";
 import { addRequestChecks } from "../../../mcp/features";
 import { logInfo } from "../../../mcp/log";
@@ -12,13 +12,16 @@ export default defineNitroPlugin(() => {
   addRequestChecks(
     rateLimitChecks({
       global: settings.rateLimit,
-      trustedProxies: settings.trustProxy,
+      connect: settings.rateLimit && settings.rateLimitConnect,
       onStoreError: settings.rateLimitOnStoreError,
       entries,
     }),
   );
-  if (settings.rateLimit)
-    logInfo(`rate limit: ${settings.rateLimit.limit} requests per ${settings.rateLimit.windowMs} ms per caller`);
+  const { rateLimit, rateLimitConnect } = settings;
+  if (rateLimit) logInfo(`rate limit: ${rateLimit.limit} requests per ${rateLimit.windowMs} ms per caller`);
+  if (rateLimit && rateLimitConnect) {
+    logInfo(`rate limit: ${rateLimitConnect.limit} requests to connect per ${rateLimitConnect.windowMs} ms per caller`);
+  }
   for (const entry of entries)
     logInfo(`rate limit: ${entry.kind} ${entry.descriptor.name}, ${entry.rateLimit} per caller`);
 });

@@ -1,0 +1,57 @@
+/**
+ * Each caller's share of what every caller of an instance shares: open streams and message-bus subscriptions. A caller (a
+ * principal, or an anonymous address: `http/caller.ts`) holding its whole share is refused more (-32029, HTTP 429, naming the
+ * limit) while every other caller is served as before: no single caller can use up a bound that others need. The shares are
+ * counted per instance, in memory, as the streams and subscriptions they bound are.
+ */
+import { limitExceeded } from "./errors";
+import { SETTINGS } from "./settings";
+
+const SHARES = {
+  streams: { env: SETTINGS.callerStreams.env, what: "open streams" },
+  subscriptions: { env: SETTINGS.callerSubscriptions.env, what: "resource or answer subscriptions" },
+} as const;
+
+export type ShareKind = keyof typeof SHARES;
+
+/** Each caller's share, set at start-up from the configuration (`configureShares`); the settings' defaults until then. */
+const limits: Record<ShareKind, number> = {
+  streams: SETTINGS.callerStreams.default,
+  subscriptions: SETTINGS.callerSubscriptions.default,
+};
+
+/** Sets each caller's shares (the start-up plugin, from `NITRO_MCP_CALLER_*`). */
+export function configureShares(shares: Readonly<Record<ShareKind, number>>): void {
+  Object.assign(limits, shares);
+}
+
+const held: Record<ShareKind, Map<string, number>> = { streams: new Map(), subscriptions: new Map() };
+
+/**
+ * Takes one unit of `caller`'s share of `kind`, and returns what gives it back (idempotent). Throws -32029 (429) when the
+ * caller already holds its whole share.
+ * @example
+ * const release = takeShare("streams", mcp.caller);
+ * try { await stream(); } finally { release(); }
+ */
+export function takeShare(kind: ShareKind, caller: string): () => void {
+  const { env, what } = SHARES[kind];
+  const limit = limits[kind];
+  const counts = held[kind];
+  const count = counts.get(caller) ?? 0;
+  if (count >= limit) {
+    throw limitExceeded(`Too many ${what}: at most ${limit} per caller at once (${env}); close one first`, {
+      limit,
+      share: kind,
+    });
+  }
+  counts.set(caller, count + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (counts.get(caller) ?? 1) - 1;
+    if (left > 0) counts.set(caller, left);
+    else counts.delete(caller);
+  };
+}
