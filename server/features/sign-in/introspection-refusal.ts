@@ -43,7 +43,7 @@ export function refusalVerdict(refusal: IssuerRefusal): AuthError {
       return notTheToken(
         "not an introspection endpoint: check NITRO_MCP_AUTH_INTROSPECTION_URL (or the metadata's introspection_endpoint)",
       );
-    // Anything else (408, 409, 410…) says nothing for sure about the token: this request is not judged, and waits.
+    // Anything else (408, 409, 410…) says nothing for sure about the token: it is not judged, and this request may retry.
     default:
       return notTheToken("the token could not be checked");
   }
