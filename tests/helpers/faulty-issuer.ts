@@ -2,15 +2,38 @@
  * The development authorization server behind a switchboard of faults: a proxy that is the issuer
  * (its metadata and tokens name the proxy), passes everything through to the real server, and can
  * make its metadata, its keys or its introspection fail: answer 500, hang, or answer 200 with
- * something that is not a usable JSON object (not an object, too large, nested too deep). It counts what each
- * endpoint was asked.
+ * something that is not a usable JSON object (not an object, too large, nested too deep), or refuse
+ * with a 4xx (the request, the credentials, the URL, the rate). Like a real server, it answers 413 to an
+ * introspection whose body is over INTROSPECTION_BODY_LIMIT. It counts what each endpoint was asked.
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startAuthServer } from "../../server/features/sign-in/dev/auth-server.mjs";
 
 export type Endpoint = "metadata" | "keys" | "introspection";
-export type Fault = "none" | "500" | "hang" | "null" | "array" | "string" | "bad JSON" | "huge" | "deep";
+export type Fault = "none" | "500" | "hang" | "null" | "array" | "string" | "bad JSON" | "huge" | "deep" | Refusal;
+export type Refusal = keyof typeof REFUSALS;
+
+/** A request body larger than this is refused 413, as a server with a small body limit does. */
+export const INTROSPECTION_BODY_LIMIT = 4096;
+/** How long a "429" asks the server to wait, in seconds. */
+export const RETRY_AFTER_SECONDS = 2;
+
+const json = { "content-type": "application/json" };
+const REFUSALS = {
+  "400": { status: 400, headers: json, body: '{"error":"invalid_request"}' },
+  "400 invalid_client": { status: 400, headers: json, body: '{"error":"invalid_client"}' },
+  "401": {
+    status: 401,
+    headers: { ...json, "www-authenticate": 'Basic realm="introspection"' },
+    body: '{"error":"invalid_client"}',
+  },
+  "403": { status: 403, headers: { "content-type": "text/html" }, body: "<h1>Forbidden</h1>" },
+  "404": { status: 404, headers: { "content-type": "text/plain" }, body: "Not Found" },
+  "409": { status: 409, headers: { "content-type": "text/plain" }, body: "Conflict" },
+  "429": { status: 429, headers: { "retry-after": String(RETRY_AFTER_SECONDS) }, body: "" },
+  "429 for a day": { status: 429, headers: { "retry-after": "86400" }, body: "" },
+} as const;
 
 const BODIES: Partial<Record<Fault, string>> = {
   null: "null",
@@ -40,6 +63,14 @@ export async function startFaultyIssuer(options: { resource: string; scopes: str
     const fault = endpoint ? faults[endpoint] : "none";
     if (fault === "hang") return;
     if (fault === "500") return res.writeHead(500, { "content-type": "text/plain" }).end("down");
+    if (fault in REFUSALS) {
+      const { status, headers, body } = REFUSALS[fault as Refusal];
+      return res.writeHead(status, headers).end(body);
+    }
+    if (endpoint === "introspection" && Number(req.headers["content-length"]) > INTROSPECTION_BODY_LIMIT) {
+      req.resume();
+      return res.writeHead(413, { "content-type": "text/plain" }).end("Request Entity Too Large");
+    }
     if (fault !== "none") return res.writeHead(200, { "content-type": "application/json" }).end(BODIES[fault]);
     const target = new URL(req.url!, upstream);
     const forwarded = request(target, { method: req.method, headers: req.headers }, (from) => {

@@ -17,7 +17,12 @@ import {
   retryIncrement,
   uniqueKey,
 } from "../helpers/flows";
-import { startFaultyIssuer, type Endpoint, type FaultyIssuer } from "../helpers/faulty-issuer";
+import {
+  INTROSPECTION_BODY_LIMIT,
+  startFaultyIssuer,
+  type Endpoint,
+  type FaultyIssuer,
+} from "../helpers/faulty-issuer";
 import { badTokens, bearer, clientCredentialsToken, DevLoginProvider, revokeToken, signToken } from "../helpers/oauth";
 import { meta, post, standardHeaders, type Json } from "../helpers/rpc";
 import { createTask, taskRequest } from "../helpers/tasks";
@@ -375,6 +380,47 @@ export function describeSignIn(name: string, start: Start) {
       },
       60_000,
     );
+
+    it("an opaque token whose introspection is refused as too large (413) is invalid_token for that request alone: the next token is accepted at once", async () => {
+      const good = await opaqueToken();
+      const oversized = "o".repeat(6 * 1024); // under this server's bound, over the stand-in's body limit
+      expect(oversized.length).toBeGreaterThan(INTROSPECTION_BODY_LIMIT);
+      const before = faulty.fetches("introspection");
+      const refused = await list(oversized);
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token"/);
+      expect(faulty.fetches("introspection")).toBe(before + 1);
+      expect((await list(good)).status).toBe(200);
+    });
+
+    it("a token longer than 8,192 characters is invalid_token at once: the authorization server is asked nothing", async () => {
+      const endpoints: Endpoint[] = ["metadata", "keys", "introspection"];
+      const before = endpoints.map((endpoint) => faulty.fetches(endpoint));
+      const padded = await signToken((await makeSigningKey()) as Record<string, unknown>, {
+        iss: faulty.issuer,
+        aud: resource,
+        sub: "alice",
+        padding: "p".repeat(8192),
+      });
+      for (const tooLong of ["o".repeat(8193), padded]) {
+        const refused = await list(tooLong);
+        expect(refused.status).toBe(401);
+        expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token"/);
+      }
+      expect(endpoints.map((endpoint) => faulty.fetches(endpoint))).toEqual(before);
+    });
+
+    it("introspection refusing this server's credentials (401): 503 for that request, the reason in the log, nobody else held back", async () => {
+      faulty.fail("introspection", "401");
+      const refused = await list(await opaqueToken());
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("www-authenticate")).toBeNull();
+      faulty.recover();
+      expect((await list(await opaqueToken())).status).toBe(200);
+      await expect
+        .poll(() => server.logs())
+        .toMatch(/client credentials.*check NITRO_MCP_AUTH_CLIENT_ID and NITRO_MCP_AUTH_CLIENT_SECRET/);
+    });
 
     it("metadata answering 500 from the start: 503 for every token, at most one fetch per well-known URL, then sign-in works", async () => {
       const port = await freePort();

@@ -8,9 +8,11 @@
  * - any other token is introspected (RFC 7662) when this server has client credentials, with the
  *   answer cached briefly under a hash of the token: active, same issuer, this audience, not expired.
  *
+ * A token longer than MAX_ACCESS_TOKEN_LENGTH is refused first: nothing is parsed or sent for it.
  * Every call to the issuer goes through issuer-fetch.ts: an issuer that cannot answer gives a 503
- * (fail closed, with Retry-After), never a verdict on the token. The token itself goes nowhere
- * else: handlers see its claims, never the token.
+ * (fail closed, with Retry-After), never a verdict on the token; an introspection it refuses is judged
+ * for that request alone (introspection-refusal.ts). The token itself goes nowhere else: handlers see
+ * its claims, never the token.
  */
 import {
   createRemoteJWKSet,
@@ -23,9 +25,10 @@ import {
 } from "jose";
 import type { AuthInfo } from "../../mcp/context";
 import { base64UrlEncode, isPlainObject, utf8Encode } from "../../mcp/internal/basics";
-import { AuthError, IssuerUnavailableError } from "./auth-error";
+import { AuthError, IssuerUnavailableError, invalidToken } from "./auth-error";
 import { authorizationServerMetadata } from "./authorization-server";
-import { BACKOFF_SECONDS, fetchIssuerJson } from "./issuer-fetch";
+import { refusalVerdict } from "./introspection-refusal";
+import { BACKOFF_SECONDS, fetchIssuerJson, IssuerRefusal } from "./issuer-fetch";
 import type { OAuthSettings } from "./oauth-settings";
 
 const ALGORITHMS = [
@@ -43,11 +46,16 @@ const ALGORITHMS = [
 ];
 const ACCESS_TOKEN_TYPES = new Set([undefined, "at+jwt", "application/at+jwt", "JWT"]);
 const CLOCK_TOLERANCE_SECONDS = 5;
+/**
+ * The longest access token this server checks. Real ones are far shorter (opaque tokens, tens to hundreds of
+ * characters; signed JWTs, one to a few KB), and an Authorization header past it does not get through a default
+ * nginx (8 KiB a header line). A longer one is refused before it is parsed or sent to the authorization server,
+ * whose own body limit (or worse, its failure) it could otherwise meet.
+ */
+const MAX_ACCESS_TOKEN_LENGTH = 8192;
 const INTROSPECTION_CACHE_MS = 10_000;
 const INTROSPECTION_CACHE_SIZE = 10_000;
 
-const invalid = (reason: string) =>
-  new AuthError(401, "invalid_token", "The access token is not valid for this server", undefined, reason);
 const unavailable = (reason: string) => new IssuerUnavailableError(reason, BACKOFF_SECONDS);
 
 const scopesOf = (value: unknown): string[] => (typeof value === "string" ? value.split(" ").filter(Boolean) : []);
@@ -61,11 +69,11 @@ const scopesOf = (value: unknown): string[] => (typeof value === "string" ? valu
 function principalOf(oauth: OAuthSettings, claims: Record<string, unknown>): string {
   const { sub, client_id: clientId } = claims;
   if (sub !== undefined && sub !== null) {
-    if (typeof sub !== "string" || !sub) throw invalid("the token's sub is not a non-empty string");
+    if (typeof sub !== "string" || !sub) throw invalidToken("the token's sub is not a non-empty string");
     return `${oauth.issuer}#${sub}`;
   }
   if (typeof clientId !== "string" || !clientId)
-    throw invalid("the token names no subject (sub) and no client (client_id)");
+    throw invalidToken("the token names no subject (sub) and no client (client_id)");
   return `client:${oauth.issuer}#${clientId}`;
 }
 
@@ -133,13 +141,13 @@ async function verifyJwt(oauth: OAuthSettings, token: string): Promise<AuthInfo>
       requiredClaims: ["exp"],
     });
     if (!ACCESS_TOKEN_TYPES.has(verified.protectedHeader.typ))
-      throw invalid(`a JWT of type ${verified.protectedHeader.typ} is not an access token`);
+      throw invalidToken(`a JWT of type ${verified.protectedHeader.typ} is not an access token`);
     payload = verified.payload;
   } catch (error) {
     if (error instanceof AuthError) throw error;
     // jose's own errors judge the token; anything else (a key the issuer published that cannot be imported) is the issuer's fault.
     if (!(error instanceof errors.JOSEError)) throw unavailable(`the issuer's keys: ${(error as Error).message}`);
-    throw invalid(`${error.code}: ${error.message}`);
+    throw invalidToken(`${error.code}: ${error.message}`);
   }
   return authInfoOf(oauth, payload as Record<string, unknown>);
 }
@@ -148,7 +156,7 @@ const introspected = new Map<string, { until: number; info: AuthInfo | AuthError
 
 async function introspect(oauth: OAuthSettings, token: string): Promise<AuthInfo> {
   const client = oauth.introspection;
-  if (!client) throw invalid("an opaque token, and no introspection is configured (NITRO_MCP_AUTH_CLIENT_ID)");
+  if (!client) throw invalidToken("an opaque token, and no introspection is configured (NITRO_MCP_AUTH_CLIENT_ID)");
   const key = base64UrlEncode(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8Encode(token))));
   const hit = introspected.get(key);
   if (hit && hit.until > Date.now()) {
@@ -160,37 +168,53 @@ async function introspect(oauth: OAuthSettings, token: string): Promise<AuthInfo
     throw unavailable(
       "the authorization server's metadata has no introspection_endpoint: set NITRO_MCP_AUTH_INTROSPECTION_URL",
     );
-  const answer = await fetchIssuerJson(url, (json) => json, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      accept: "application/json",
-      authorization: `Basic ${btoa(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`)}`,
-    },
-    body: new URLSearchParams({ token, token_type_hint: "access_token" }),
-  });
-  const audiences = ([] as unknown[]).concat(answer.aud ?? []);
-  let info: AuthInfo | AuthError;
-  if (answer.active !== true) info = invalid("introspection: the token is not active");
-  else if (answer.iss !== undefined && answer.iss !== oauth.issuer) info = invalid("introspection: another issuer");
-  else if (!audiences.includes(oauth.audience)) info = invalid("introspection: the token is not for this server (aud)");
-  else if (typeof answer.exp === "number" && answer.exp * 1000 < Date.now() - CLOCK_TOLERANCE_SECONDS * 1000)
-    info = invalid("introspection: expired");
-  else {
-    try {
-      info = authInfoOf(oauth, answer);
-    } catch (error) {
-      info = error as AuthError;
-    }
+  let answer: Record<string, unknown>;
+  try {
+    answer = await fetchIssuerJson(url, (json) => json, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        accept: "application/json",
+        authorization: `Basic ${btoa(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`)}`,
+      },
+      body: new URLSearchParams({ token, token_type_hint: "access_token" }),
+    });
+  } catch (error) {
+    if (!(error instanceof IssuerRefusal)) throw error;
+    const verdict = refusalVerdict(error);
+    if (!(verdict instanceof IssuerUnavailableError)) remember(key, verdict, Number.POSITIVE_INFINITY);
+    throw verdict;
   }
-  if (introspected.size >= INTROSPECTION_CACHE_SIZE) introspected.delete(introspected.keys().next().value!);
-  const expiresAt = typeof answer.exp === "number" ? answer.exp * 1000 : Number.POSITIVE_INFINITY;
-  introspected.set(key, { until: Math.min(Date.now() + INTROSPECTION_CACHE_MS, expiresAt), info });
+  const info = verdictOf(oauth, answer);
+  remember(key, info, typeof answer.exp === "number" ? answer.exp * 1000 : Number.POSITIVE_INFINITY);
   if (info instanceof AuthError) throw info;
   return info;
 }
 
+/** What an introspection answer says of its token. */
+function verdictOf(oauth: OAuthSettings, answer: Record<string, unknown>): AuthInfo | AuthError {
+  const audiences = ([] as unknown[]).concat(answer.aud ?? []);
+  if (answer.active !== true) return invalidToken("introspection: the token is not active");
+  if (answer.iss !== undefined && answer.iss !== oauth.issuer) return invalidToken("introspection: another issuer");
+  if (!audiences.includes(oauth.audience)) return invalidToken("introspection: the token is not for this server (aud)");
+  if (typeof answer.exp === "number" && answer.exp * 1000 < Date.now() - CLOCK_TOLERANCE_SECONDS * 1000)
+    return invalidToken("introspection: expired");
+  try {
+    return authInfoOf(oauth, answer);
+  } catch (error) {
+    return error as AuthError;
+  }
+}
+
+/** Keeps a verdict for INTROSPECTION_CACHE_MS, or until the token expires if sooner. */
+function remember(key: string, info: AuthInfo | AuthError, expiresAt: number): void {
+  if (introspected.size >= INTROSPECTION_CACHE_SIZE) introspected.delete(introspected.keys().next().value!);
+  introspected.set(key, { until: Math.min(Date.now() + INTROSPECTION_CACHE_MS, expiresAt), info });
+}
+
 /** Who the access token says is calling; throws an AuthError (401, or 503 when nothing can be checked). */
 export function verifyAccessToken(oauth: OAuthSettings, token: string): Promise<AuthInfo> {
+  if (token.length > MAX_ACCESS_TOKEN_LENGTH)
+    return Promise.reject(invalidToken(`the token is longer than ${MAX_ACCESS_TOKEN_LENGTH} characters`));
   return isJwt(token) ? verifyJwt(oauth, token) : introspect(oauth, token);
 }

@@ -35,7 +35,14 @@ export class AuthError extends Error {
   }
 }
 
-/** The authorization server cannot be asked now (unreachable, failing, or in its back-off): nothing is let through. */
+/** 401 `invalid_token`: the token presented is not one this server accepts; `reason` is for the operator's log only. */
+export const invalidToken = (reason: string) =>
+  new AuthError(401, "invalid_token", "The access token is not valid for this server", undefined, reason);
+
+/**
+ * The token cannot be checked now (the authorization server is unreachable, failing or in its back-off, or this server
+ * is misconfigured): nothing is let through, and the token is not judged.
+ */
 export class IssuerUnavailableError extends AuthError {
   override name = "IssuerUnavailableError";
   constructor(

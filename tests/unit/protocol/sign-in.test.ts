@@ -1,13 +1,24 @@
 /**
  * Sign-in's rules in-process: the challenges, every kind of bad token, scopes per definition in both eras,
- * principals from `sub` and `client_id`. The authorization server is a stand-in answering the server's
- * `fetch` of its metadata and keys (no network). The official client signing in on a real authorization
- * server, introspection, and an issuer that fails, on Node and in workerd: tests/targets/sign-in.ts.
+ * principals from `sub` and `client_id`, the key fetches an unknown key id may cause. The authorization server
+ * is a stand-in answering the server's `fetch` of its metadata and keys (no network). Then introspection
+ * refused by a real authorization server over HTTP (tests/helpers/faulty-issuer.ts): what each refusal means, for
+ * the request and for everyone else, and the bound on a token's length. The official client signing in on a real
+ * authorization server, and an issuer that fails, on Node and in workerd: tests/targets/sign-in.ts.
  */
 import { exportJWK, generateKeyPair, type JWK } from "jose";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { makeSigningKey, TEST_CLIENTS } from "../../../server/features/sign-in/dev/auth-server.mjs";
+import {
+  INTROSPECTION_BODY_LIMIT,
+  RETRY_AFTER_SECONDS,
+  startFaultyIssuer,
+  type Endpoint,
+  type FaultyIssuer,
+  type Refusal,
+} from "../../helpers/faulty-issuer";
 import { createTestServer, type TestClient, type TestServer } from "../../helpers/in-process";
-import { badTokens, bearer, signToken } from "../../helpers/oauth";
+import { badTokens, bearer, clientCredentialsToken, signToken } from "../../helpers/oauth";
 import { ELICITATION, FIXTURES, askToIncrement, expectOpaqueRejection, retryIncrement, uniqueKey } from "./flows";
 import { PACKAGE, hasFeature } from "../../helpers/project.mjs";
 import { openListen } from "../../helpers/rpc";
@@ -25,6 +36,8 @@ const publicPart = ({ d: _private, ...rest }: JWK): JWK => rest;
 let key: JWK;
 let server: TestServer;
 let client: TestClient;
+/** How many times the stand-in was asked for its keys. */
+let keyFetches = 0;
 const token = (claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}, with_ = key) =>
   signToken(
     with_ as Record<string, unknown>,
@@ -34,11 +47,17 @@ const token = (claims: Record<string, unknown> = {}, header: Record<string, unkn
 
 beforeAll(async () => {
   key = await signingKey("k1");
-  vi.stubGlobal("fetch", async (input: string | URL | Request) => {
+  const network = globalThis.fetch;
+  vi.stubGlobal("fetch", async (input: string | URL | Request, init?: RequestInit) => {
     const url = String(input instanceof Request ? input.url : input);
+    // The real authorization servers of the introspection tests are on the network.
+    if (!url.startsWith(ISSUER)) return network(input, init);
     if (url === `${ISSUER}/.well-known/oauth-authorization-server`)
       return Response.json({ issuer: ISSUER, jwks_uri: `${ISSUER}/jwks` });
-    if (url === `${ISSUER}/jwks`) return Response.json({ keys: [publicPart(key)] });
+    if (url === `${ISSUER}/jwks`) {
+      keyFetches++;
+      return Response.json({ keys: [publicPart(key)] });
+    }
     return new Response("not found", { status: 404 });
   });
   server = await createTestServer({
@@ -184,5 +203,128 @@ describe("principals", () => {
     expect(
       (await client.request("tools/list", {}, bearer(await token({ sub: undefined, client_id: undefined })))).status,
     ).toBe(401);
+  });
+});
+
+describe("key fetches", () => {
+  it("fetches the keys again for an unknown key id at most once per cooldown, however many tokens name one", async () => {
+    expect((await client.request("tools/list", {}, bearer(await token()))).status).toBe(200);
+    const before = keyFetches;
+    // One after another: concurrent ones would share one fetch anyway, cooldown or not.
+    for (let index = 0; index < 10; index++) {
+      const unknown = await token({}, {}, await signingKey(`unknown-${index}`));
+      expect((await client.request("tools/list", {}, bearer(unknown))).status).toBe(401);
+    }
+    // NITRO_MCP_AUTH_JWKS_COOLDOWN_SECONDS is 30 here: one refetch if the last was longer ago, else none.
+    expect(keyFetches - before).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("introspection refused by the authorization server", () => {
+  const SCOPE_LIST = SCOPES.split(" ");
+  let faulty: FaultyIssuer;
+  let own: TestServer;
+  const list = (accessToken: string) => own.connect().request("tools/list", {}, bearer(accessToken));
+  const opaqueToken = () => clientCredentialsToken(faulty.issuer, TEST_CLIENTS.m2mOpaque, SCOPES, RESOURCE);
+  const counts = () =>
+    Object.fromEntries(
+      (["metadata", "keys", "introspection"] as Endpoint[]).map((each) => [each, faulty.fetches(each)]),
+    );
+  const expectInvalidToken = (result: { status: number; headers: Headers }) => {
+    expect(result.status).toBe(401);
+    expect(result.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token"/);
+  };
+  /** A 503 to retry, and no verdict on the token: the client keeps it. */
+  const expectUnavailable = (result: { status: number; headers: Headers }) => {
+    expect(result.status).toBe(503);
+    expect(result.headers.get("www-authenticate")).toBeNull();
+  };
+
+  beforeAll(async () => {
+    faulty = await startFaultyIssuer({ resource: RESOURCE, scopes: SCOPE_LIST });
+  });
+  afterAll(async () => {
+    await faulty?.close();
+  });
+  // Each test has a server of its own: nothing it learnt (a back-off, a cached answer) reaches another test.
+  beforeEach(async () => {
+    faulty.recover();
+    own = await createTestServer({
+      ...FIXTURES,
+      env: {
+        NITRO_MCP_AUTH_ISSUER: faulty.issuer,
+        NITRO_MCP_RESOURCE_URL: RESOURCE,
+        NITRO_MCP_AUTH_CLIENT_ID: TEST_CLIENTS.resourceServer.id,
+        NITRO_MCP_AUTH_CLIENT_SECRET: TEST_CLIENTS.resourceServer.secret,
+      },
+    });
+  });
+
+  it("answers a token whose introspection is refused as too large (413) with 401 invalid_token, and holds nobody else back", async () => {
+    const good = await opaqueToken();
+    const oversized = "o".repeat(6 * 1024); // under this server's bound, over the stand-in's body limit
+    expect(oversized.length).toBeGreaterThan(INTROSPECTION_BODY_LIMIT);
+    const before = faulty.fetches("introspection");
+    expectInvalidToken(await list(oversized));
+    expect(faulty.fetches("introspection")).toBe(before + 1);
+    expect((await list(good)).status).toBe(200);
+  });
+
+  it("refuses a token longer than 8,192 characters with 401 invalid_token without asking the authorization server anything", async () => {
+    const before = counts();
+    const padded = await signToken((await makeSigningKey()) as Record<string, unknown>, {
+      iss: faulty.issuer,
+      aud: RESOURCE,
+      sub: "alice",
+      padding: "p".repeat(8192),
+    });
+    for (const tooLong of ["o".repeat(8193), padded]) expectInvalidToken(await list(tooLong));
+    expect(counts()).toEqual(before);
+    // One character less is checked as any token is: the stand-in is asked (and refuses it as too large).
+    expectInvalidToken(await list("o".repeat(8192)));
+    expect(faulty.fetches("introspection")).toBe(before.introspection! + 1);
+  });
+
+  it.each<[Refusal, string]>([
+    ["400", "the request is about one token: the token is refused"],
+    ["409", "not the token's fault for sure: this request waits, nobody else"],
+    ["400 invalid_client", "this server's credentials"],
+    ["401", "this server's credentials"],
+    ["403", "this server's credentials"],
+    ["404", "not an introspection endpoint"],
+  ])("answers an introspection refused with %s (%s) for that request alone", async (refusal) => {
+    faulty.fail("introspection", refusal);
+    const result = await list(await opaqueToken());
+    if (refusal === "400") expectInvalidToken(result);
+    else expectUnavailable(result);
+    faulty.recover();
+    expect((await list(await opaqueToken())).status).toBe(200);
+    if (["400 invalid_client", "401", "403"].includes(refusal))
+      await expect
+        .poll(() => own.logs())
+        .toMatch(/client credentials.*check NITRO_MCP_AUTH_CLIENT_ID and NITRO_MCP_AUTH_CLIENT_SECRET/);
+    if (refusal === "404")
+      await expect.poll(() => own.logs()).toMatch(/not an introspection endpoint.*NITRO_MCP_AUTH_INTROSPECTION_URL/);
+    expect(own.logs()).not.toContain(TEST_CLIENTS.resourceServer.secret);
+  });
+
+  it("leaves the authorization server alone for as long as its 429 asks, then asks again", async () => {
+    const token = await opaqueToken();
+    faulty.fail("introspection", "429");
+    const first = await list(token);
+    expectUnavailable(first);
+    expect(first.headers.get("retry-after")).toBe(String(RETRY_AFTER_SECONDS));
+    const before = faulty.fetches("introspection");
+    expectUnavailable(await list(await opaqueToken()));
+    expect(faulty.fetches("introspection")).toBe(before);
+    faulty.recover();
+    await expect.poll(async () => (await list(token)).status).toBe(200);
+  });
+
+  it("waits at most a minute, whatever a 429 asks", async () => {
+    faulty.fail("introspection", "429 for a day");
+    const result = await list(await opaqueToken());
+    expectUnavailable(result);
+    expect(Number(result.headers.get("retry-after"))).toBeLessThanOrEqual(60);
   });
 });
