@@ -8,7 +8,7 @@
  * - any other token is introspected (RFC 7662) when this server has client credentials, with the
  *   answer cached briefly under a hash of the token: active, same issuer, this audience, not expired.
  *
- * A token longer than MAX_ACCESS_TOKEN_LENGTH is refused first: nothing is parsed or sent for it.
+ * A token longer than NITRO_MCP_AUTH_MAX_TOKEN_LENGTH is refused first: nothing is parsed or sent for it.
  * Every call to the issuer goes through issuer-fetch.ts: an issuer that cannot answer gives a 503
  * (fail closed, with Retry-After), never a verdict on the token; an introspection it refuses is judged
  * for that request alone (introspection-refusal.ts). The token itself goes nowhere else: handlers see
@@ -46,13 +46,6 @@ const ALGORITHMS = [
 ];
 const ACCESS_TOKEN_TYPES = new Set([undefined, "at+jwt", "application/at+jwt", "JWT"]);
 const CLOCK_TOLERANCE_SECONDS = 5;
-/**
- * The longest access token this server checks. Real ones are far shorter (opaque tokens, tens to hundreds of
- * characters; signed JWTs, one to a few KB), and an Authorization header past it does not get through a default
- * nginx (8 KiB a header line). A longer one is refused before it is parsed or sent to the authorization server,
- * whose own body limit (or worse, its failure) it could otherwise meet.
- */
-const MAX_ACCESS_TOKEN_LENGTH = 8192;
 const INTROSPECTION_CACHE_MS = 10_000;
 const INTROSPECTION_CACHE_SIZE = 10_000;
 
@@ -214,7 +207,10 @@ function remember(key: string, info: AuthInfo | AuthError, expiresAt: number): v
 
 /** Who the access token says is calling; throws an AuthError (401, or 503 when nothing can be checked). */
 export function verifyAccessToken(oauth: OAuthSettings, token: string): Promise<AuthInfo> {
-  if (token.length > MAX_ACCESS_TOKEN_LENGTH)
-    return Promise.reject(invalidToken(`the token is longer than ${MAX_ACCESS_TOKEN_LENGTH} characters`));
+  // Real tokens are far shorter (opaque ones tens to hundreds of characters, signed JWTs one to a few KB), and an Authorization
+  // header past the default bound does not get through a default nginx (8 KiB a header line): a longer one is refused before it
+  // is parsed or sent to the authorization server, whose own body limit (or worse, its failure) it could otherwise meet.
+  if (token.length > oauth.maxTokenLength)
+    return Promise.reject(invalidToken(`the token is longer than ${oauth.maxTokenLength} characters`));
   return isJwt(token) ? verifyJwt(oauth, token) : introspect(oauth, token);
 }

@@ -16,6 +16,8 @@ export interface OAuthSettings {
   readonly scopes: readonly string[];
   readonly jwksUrl?: string;
   readonly jwksCooldownSeconds: number;
+  /** The longest access token checked (NITRO_MCP_AUTH_MAX_TOKEN_LENGTH). */
+  readonly maxTokenLength: number;
   /** Introspection of opaque tokens (RFC 7662), when this server has client credentials. */
   readonly introspection?: { readonly url?: string; readonly clientId: string; readonly clientSecret: string };
   /** For the metadata's `resource_name`. */
@@ -60,6 +62,7 @@ export function oauthSettingsOf(settings: ParsedSettings<typeof SETTINGS>, core:
     scopes: config.authScopes,
     jwksUrl: config.authJwksUrl,
     jwksCooldownSeconds: config.authJwksCooldownSeconds,
+    maxTokenLength: config.authMaxTokenLength,
     introspection:
       config.authClientId && config.authClientSecret
         ? { url: config.authIntrospectionUrl, clientId: config.authClientId, clientSecret: config.authClientSecret }

@@ -33,6 +33,12 @@ export const SETTINGS = {
     default: 30,
     parse: integer("NITRO_MCP_AUTH_JWKS_COOLDOWN_SECONDS", 0),
   }),
+  /** The longest access token checked: a longer one is refused (401) before it is parsed or sent anywhere. Raise it only for an authorization server that puts large claims (every role) into its tokens */
+  authMaxTokenLength: setting({
+    env: "NITRO_MCP_AUTH_MAX_TOKEN_LENGTH",
+    default: 8192,
+    parse: integer("NITRO_MCP_AUTH_MAX_TOKEN_LENGTH", 256),
+  }),
   /** Scopes advertised in the protected-resource metadata and in 401 challenges (comma-separated): what basic use needs */
   authScopes: setting({ env: "NITRO_MCP_AUTH_SCOPES", default: "", text: true, parse: parseList }),
   /** RFC 7662 introspection endpoint for opaque tokens; default: introspection_endpoint from the metadata, used when a client id is set */
