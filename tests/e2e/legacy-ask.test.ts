@@ -9,12 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueKey } from "../helpers/flows";
 import {
   ALL_CAPABILITIES as CAPABILITIES,
+  IMAGE_SAMPLING_ANSWER,
+  ROOTS_ANSWER,
   answerLegacy,
   fillFirstField,
   initializeLegacy,
   officialLegacyClient,
   openLegacyCall,
   postLegacy,
+  samplingAndRootsQuestions,
 } from "../helpers/legacy";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
 import { hasFeature } from "../helpers/project.mjs";
@@ -199,6 +202,17 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
           result: expect.objectContaining({ content: [{ type: "text", text: "You chose decline." }] }),
         }),
       ]);
+    });
+  });
+
+  describe("large answers", () => {
+    it("a sampling answer with a ~100 KB image (over the bus's 64 KB message bound) is taken, and the call completes", async () => {
+      const session = (await initializeLegacy(server.url, { sampling: {}, roots: {} }))!;
+      const call = await openLegacyCall(server.url, session, "ask_model_and_roots", {});
+      const { sampling, roots } = await samplingAndRootsQuestions(call);
+      expect((await answerLegacy(server.url, session, sampling.id, IMAGE_SAMPLING_ANSWER)).status).toBe(202);
+      expect((await answerLegacy(server.url, session, roots.id, ROOTS_ANSWER)).status).toBe(202);
+      expect((await call.final())!.result.content[0].text).toBe("The model said (image); roots: file:///work/project.");
     });
   });
 
