@@ -236,6 +236,26 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
         content: [{ text: expect.stringMatching(/requires an MCP client that supports protocol 2026-07-28/) }],
       });
     });
+
+    it("without MCP-Protocol-Version after initialize (as Gemini CLI sends), a request is served as its session's 2025-06-18", async () => {
+      const headerless = { "mcp-protocol-version": undefined };
+      const key = uniqueKey();
+      const session = (await initializeLegacy(server.url, { elicitation: {} }, headerless, "2025-06-18"))!;
+      const call = await openLegacyCall(server.url, session, "confirm_increment", { key }, headerless);
+      const question = (await call.next())!;
+      expect(question).toMatchObject({
+        method: "elicitation/create",
+        params: { message: `Increment counter ${key}?` },
+      });
+      expect(question.params).not.toHaveProperty("mode");
+      expect((await answerLegacy(server.url, session, question.id, CONFIRM, headerless)).status).toBe(202);
+      expect((await call.final())!.result.content[0].text).toBe(`Counter ${key} is now 1.`);
+      // What it cannot be asked is refused naming the session's version, not 2025-03-26 (a request with no session).
+      const link = await (await openLegacyCall(server.url, session, "open_link", {}, headerless)).final();
+      expect(link!.result.content[0].text).toMatch(/this client uses 2025-06-18\.$/);
+      const sessionless = await (await openLegacyCall(server.url, undefined, "open_link", {}, headerless)).final();
+      expect(sessionless!.result.content[0].text).toMatch(/this client uses 2025-03-26\.$/);
+    });
   });
 
   describe("sessions", () => {

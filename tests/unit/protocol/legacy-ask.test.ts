@@ -1,7 +1,8 @@
 /**
  * Asking a 2025-era client, in-process (server/features/legacy/ask.ts, answers.ts), on the memory store and its bus, with
  * the raw client of tests/helpers/legacy.ts reading the call's stream as it comes: an answer far over the bus's message
- * bound is delivered; an answer that could not be published can be sent again. Over real HTTP and across instances: tests/e2e/legacy-ask.test.ts,
+ * bound is delivered; an answer that could not be published can be sent again; a request without `MCP-Protocol-Version`
+ * is served in its session's version. Over real HTTP and across instances: tests/e2e/legacy-ask.test.ts,
  * tests/targets/legacy-ask-instances.test.ts.
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +13,7 @@ import {
   answerLegacy,
   initializeLegacy,
   openLegacyCall,
+  postLegacy,
   samplingAndRootsQuestions,
   type LegacyTarget,
 } from "../../helpers/legacy";
@@ -96,6 +98,62 @@ describe.runIf(hasFeature("message-bus"))("asking a 2025-era client, in-process"
       expect((await answerLegacy(on, session, question.id, CONFIRM.confirm)).status).toBe(202);
       expect((await call.final())!.result.content[0].text).toBe(`Counter ${key} is now 1.`);
       expect(faulty.logs()).not.toMatch(/"stack"/);
+    });
+  });
+
+  describe("a request without MCP-Protocol-Version, presenting a session, is served in the session's version", () => {
+    const HEADERLESS = { "mcp-protocol-version": undefined };
+
+    it("2025-06-18: a form question is asked (no mode), and the client's answer acts", async () => {
+      const key = uniqueKey();
+      const session = (await initializeLegacy(target, { elicitation: {} }, HEADERLESS, "2025-06-18"))!;
+      const call = await openLegacyCall(target, session, "confirm_increment", { key }, HEADERLESS);
+      const question = (await call.next())!;
+      expect(question).toMatchObject({
+        method: "elicitation/create",
+        params: { message: `Increment counter ${key}?` },
+      });
+      expect(question.params).not.toHaveProperty("mode");
+      expect((await answerLegacy(target, session, question.id, CONFIRM.confirm, HEADERLESS)).status).toBe(202);
+      expect((await call.final())!.result.content[0].text).toBe(`Counter ${key} is now 1.`);
+    });
+
+    it("2025-06-18: a question the client cannot answer is refused naming 2025-06-18, not 2025-03-26", async () => {
+      const session = (await initializeLegacy(target, {}, HEADERLESS, "2025-06-18"))!;
+      const call = await postLegacy(
+        target,
+        session,
+        { id: 1, method: "tools/call", params: { name: "confirm_increment", arguments: { key: uniqueKey() } } },
+        HEADERLESS,
+      );
+      expect(call.body!.result).toMatchObject({
+        isError: true,
+        content: [{ text: expect.stringMatching(/this client uses 2025-06-18\.$/) }],
+      });
+    });
+
+    it("2025-11-25: a URL question the client cannot be asked is that revision's -32042, with the link", async () => {
+      const session = (await initializeLegacy(target, { elicitation: { form: {} } }, HEADERLESS, "2025-11-25"))!;
+      const call = await postLegacy(
+        target,
+        session,
+        { id: 1, method: "tools/call", params: { name: "open_link", arguments: {} } },
+        HEADERLESS,
+      );
+      expect(call.body!.error).toMatchObject({
+        code: -32042,
+        data: { elicitations: [expect.objectContaining({ mode: "url", url: "https://example.test/step" })] },
+      });
+    });
+
+    it("without a session, it is still taken as 2025-03-26", async () => {
+      const call = await postLegacy(
+        target,
+        undefined,
+        { id: 1, method: "tools/call", params: { name: "confirm_increment", arguments: { key: uniqueKey() } } },
+        HEADERLESS,
+      );
+      expect(call.body!.result.content[0].text).toMatch(/this client uses 2025-03-26\.$/);
     });
   });
 });
