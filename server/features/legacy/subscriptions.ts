@@ -29,8 +29,12 @@ import { resourceChannel } from "../../mcp/resource-updates";
 import { digestKeySegment } from "../../mcp/storage-keys";
 import { openSession, sessionHeader, sessionNotFound, type LegacySession } from "./session";
 
-/** How long one change may go on losing races to other changes of the same session's list before it gives up (503). */
-const CHANGE_BUDGET_MS = 5000;
+/**
+ * How long one change may go on losing races to other changes of the same session's list before it gives up (503).
+ * Changes at once are written one after the other, each a read and a compare-and-set: the budget leaves room for a
+ * session's 20 URIs on a slow store. Only that session's own requests contend for its list.
+ */
+const CHANGE_BUDGET_MS = 10_000;
 /** The wait after a first lost race; it doubles after each, up to MAX_BACKOFF_MS, and each wait is a random part of it. */
 const FIRST_BACKOFF_MS = 4;
 const MAX_BACKOFF_MS = 250;
@@ -90,6 +94,8 @@ async function changeSubscriptions(
     if (next.length > MAX_URIS)
       throw invalidParams(`a session subscribes to at most ${MAX_URIS} resources: unsubscribe from one first`);
     const value = JSON.stringify(next);
+    // Nothing to change (a URI subscribed to twice, or never): nothing to write, and no race to lose.
+    if (value === (stored ?? "[]")) return {};
     const written =
       stored === null
         ? await store.setIfAbsent(key, value, ttlSeconds)
