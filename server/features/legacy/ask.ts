@@ -99,11 +99,15 @@ type RoundEnd =
   | { failed: string }
   | { cancelled: true };
 
-/** The answer kept for question `key` of `round` (our own writing); undefined when there is none. */
+/** The answer kept for question `key` of `round` (our own writing; anything else reads as none). */
 async function readAnswer(store: AtomicStore, round: string, key: string): Promise<StoredAnswer | undefined> {
   const stored = await store.get(await answerStoreKey(round, key));
-  const answer: unknown = stored === null ? undefined : JSON.parse(stored);
-  return isPlainObject(answer) && ("result" in answer || "error" in answer) ? (answer as StoredAnswer) : undefined;
+  try {
+    const answer: unknown = stored === null ? undefined : JSON.parse(stored);
+    return isPlainObject(answer) && ("result" in answer || "error" in answer) ? (answer as StoredAnswer) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Asks one round's questions and waits for every answer, the deadline, or a cancellation. */
