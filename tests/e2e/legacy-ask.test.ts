@@ -9,12 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueKey } from "../helpers/flows";
 import {
   ALL_CAPABILITIES as CAPABILITIES,
+  IMAGE_SAMPLING_ANSWER,
+  ROOTS_ANSWER,
   answerLegacy,
   fillFirstField,
   initializeLegacy,
   officialLegacyClient,
   openLegacyCall,
   postLegacy,
+  samplingAndRootsQuestions,
 } from "../helpers/legacy";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
 import { hasFeature } from "../helpers/project.mjs";
@@ -202,6 +205,17 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
     });
   });
 
+  describe("large answers", () => {
+    it("a sampling answer with a ~100 KB image (over the bus's 64 KB message bound) is taken, and the call completes", async () => {
+      const session = (await initializeLegacy(server.url, { sampling: {}, roots: {} }))!;
+      const call = await openLegacyCall(server.url, session, "ask_model_and_roots", {});
+      const { sampling, roots } = await samplingAndRootsQuestions(call);
+      expect((await answerLegacy(server.url, session, sampling.id, IMAGE_SAMPLING_ANSWER)).status).toBe(202);
+      expect((await answerLegacy(server.url, session, roots.id, ROOTS_ANSWER)).status).toBe(202);
+      expect((await call.final())!.result.content[0].text).toBe("The model said (image); roots: file:///work/project.");
+    });
+  });
+
   describe("2025-06-18", () => {
     it("a form question without mode, answered the same way; URL mode is not asked", async () => {
       const version = { "mcp-protocol-version": "2025-06-18" };
@@ -221,6 +235,26 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
         isError: true,
         content: [{ text: expect.stringMatching(/requires an MCP client that supports protocol 2026-07-28/) }],
       });
+    });
+
+    it("without MCP-Protocol-Version after initialize (as Gemini CLI sends), a request is served as its session's 2025-06-18", async () => {
+      const headerless = { "mcp-protocol-version": undefined };
+      const key = uniqueKey();
+      const session = (await initializeLegacy(server.url, { elicitation: {} }, headerless, "2025-06-18"))!;
+      const call = await openLegacyCall(server.url, session, "confirm_increment", { key }, headerless);
+      const question = (await call.next())!;
+      expect(question).toMatchObject({
+        method: "elicitation/create",
+        params: { message: `Increment counter ${key}?` },
+      });
+      expect(question.params).not.toHaveProperty("mode");
+      expect((await answerLegacy(server.url, session, question.id, CONFIRM, headerless)).status).toBe(202);
+      expect((await call.final())!.result.content[0].text).toBe(`Counter ${key} is now 1.`);
+      // What it cannot be asked is refused naming the session's version, not 2025-03-26 (a request with no session).
+      const link = await (await openLegacyCall(server.url, session, "open_link", {}, headerless)).final();
+      expect(link!.result.content[0].text).toMatch(/this client uses 2025-06-18\.$/);
+      const sessionless = await (await openLegacyCall(server.url, undefined, "open_link", {}, headerless)).final();
+      expect(sessionless!.result.content[0].text).toMatch(/this client uses 2025-03-26\.$/);
     });
   });
 

@@ -62,24 +62,37 @@ export const LEGACY_VERSION = "2025-11-25";
 
 let nextId = 1;
 
-function headers(session: string | undefined, extra: Record<string, string> = {}): Record<string, string> {
-  return {
+/** Extra headers on a request; `undefined` removes one the helper would send (`"mcp-protocol-version": undefined`). */
+export type ExtraHeaders = Readonly<Record<string, string | undefined>>;
+
+function headers(session: string | undefined, extra: ExtraHeaders = {}): Record<string, string> {
+  const all: Record<string, string | undefined> = {
     "content-type": "application/json",
     accept: "application/json, text/event-stream",
     "mcp-protocol-version": LEGACY_VERSION,
     ...(session === undefined ? {} : { "mcp-session-id": session }),
     ...extra,
   };
+  return Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
+
+/**
+ * Where the requests go: a URL (a running server, over HTTP), or an in-process server's `stream`, whose responses are
+ * read as they are written, as over HTTP.
+ */
+export type LegacyTarget = string | { readonly url: string; fetch(request: Request): Promise<Response> };
+
+const send = (target: LegacyTarget, init: RequestInit): Promise<Response> =>
+  typeof target === "string" ? fetch(target, init) : target.fetch(new Request(target.url, init));
 
 /** `initialize` with these capabilities (at `version`): the session id the server minted (undefined when none). */
 export async function initializeLegacy(
-  url: string,
+  url: LegacyTarget,
   capabilities: Json,
-  extra: Record<string, string> = {},
+  extra: ExtraHeaders = {},
   version = LEGACY_VERSION,
 ): Promise<string | undefined> {
-  const response = await fetch(url, {
+  const response = await send(url, {
     method: "POST",
     headers: headers(undefined, extra),
     body: JSON.stringify({
@@ -96,12 +109,12 @@ export async function initializeLegacy(
 
 /** POSTs any JSON-RPC message on a session; the status and the body, parsed when there is one. */
 export async function postLegacy(
-  url: string,
+  url: LegacyTarget,
   session: string | undefined,
   message: Json,
-  extra: Record<string, string> = {},
+  extra: ExtraHeaders = {},
 ) {
-  const response = await fetch(url, {
+  const response = await send(url, {
     method: "POST",
     headers: headers(session, extra),
     body: JSON.stringify({ jsonrpc: "2.0", ...message }),
@@ -117,11 +130,11 @@ export async function postLegacy(
 
 /** Answers one of the server's questions (a JSON-RPC response). */
 export const answerLegacy = (
-  url: string,
+  url: LegacyTarget,
   session: string | undefined,
   id: unknown,
   result: Json,
-  extra: Record<string, string> = {},
+  extra: ExtraHeaders = {},
 ) => postLegacy(url, session, { id, result }, extra);
 
 /** A call whose response is read message by message: the server's questions, then the final response. */
@@ -134,14 +147,14 @@ export interface OpenCall {
 }
 
 export async function openLegacyCall(
-  url: string,
+  url: LegacyTarget,
   session: string | undefined,
   name: string,
   args: Json,
-  extra: Record<string, string> = {},
+  extra: ExtraHeaders = {},
 ): Promise<OpenCall> {
   const id = nextId++;
-  const response = await fetch(url, {
+  const response = await send(url, {
     method: "POST",
     headers: headers(session, extra),
     body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } }),
@@ -182,6 +195,26 @@ export async function openLegacyCall(
     return undefined;
   };
   return { id, next, final };
+}
+
+/** A sampling answer carrying an image of about 100 KB (its base64), as a model may return: over the bus's 64 KB message bound. */
+export const IMAGE_SAMPLING_ANSWER = {
+  role: "assistant",
+  content: { type: "image", mimeType: "image/png", data: Buffer.alloc(75_000, 7).toString("base64") },
+  model: "test-model",
+};
+/** The roots answer the tests give: one root. */
+export const ROOTS_ANSWER = { roots: [{ uri: "file:///work/project", name: "project" }] };
+
+/** The two questions of the one round of the fixture `ask_model_and_roots`, by method (their order on the stream is the server's). */
+export async function samplingAndRootsQuestions(call: OpenCall): Promise<{ sampling: Json; roots: Json }> {
+  const asked = [(await call.next())!, (await call.next())!];
+  const by = (method: string) => {
+    const question = asked.find((message) => message.method === method);
+    if (!question) throw new Error(`no ${method} among ${JSON.stringify(asked).slice(0, 300)}`);
+    return question;
+  };
+  return { sampling: by("sampling/createMessage"), roots: by("roots/list") };
 }
 
 /** GET /mcp on a session (the 2025-11-25 stream of resource updates): the response, and its messages as they arrive when it is one. */

@@ -9,12 +9,15 @@ import { createServer, request as forward, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueKey } from "../helpers/flows";
 import {
+  IMAGE_SAMPLING_ANSWER,
+  ROOTS_ANSWER,
   answerLegacy,
   fillFirstField,
   initializeLegacy,
   officialLegacyClient,
   openLegacyCall,
   postLegacy,
+  samplingAndRootsQuestions,
 } from "../helpers/legacy";
 import { needs } from "../helpers/programs.mjs";
 import { startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
@@ -165,6 +168,19 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
             "The model said hello; roots: file:///work/project.",
           );
           await client.close();
+          expect(routedSince(from)).toEqual({ answers: 2, targets: new Set([0, 1]) });
+        });
+
+        it("a sampling answer with a ~100 KB image (over the bus's 64 KB message bound), through either instance", async () => {
+          const from = proxy.routed.length;
+          const session = (await initializeLegacy(proxy.url, { sampling: {}, roots: {} }))!;
+          const call = await openLegacyCall(proxy.url, session, "ask_model_and_roots", {});
+          const { sampling, roots } = await samplingAndRootsQuestions(call);
+          expect((await answerLegacy(proxy.url, session, sampling.id, IMAGE_SAMPLING_ANSWER)).status).toBe(202);
+          expect((await answerLegacy(proxy.url, session, roots.id, ROOTS_ANSWER)).status).toBe(202);
+          expect((await call.final())!.result.content[0].text).toBe(
+            "The model said (image); roots: file:///work/project.",
+          );
           expect(routedSince(from)).toEqual({ answers: 2, targets: new Set([0, 1]) });
         });
 

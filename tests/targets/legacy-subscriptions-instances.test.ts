@@ -82,6 +82,20 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
           if (instances.subscribersOf)
             await expect.poll(() => instances.subscribersOf!(uri), { timeout: 10_000 }).toBe(0);
         });
+
+        it("20 subscribes at once on one session, through both instances: all succeed, and the session holds all 20", async () => {
+          const session = (await initializeLegacy(instances.a.url, {}))!;
+          const uris = Array.from({ length: 20 }, uniqueItem);
+          const answers = await Promise.all(
+            uris.map((uri, index) => subscribe(index % 2 ? instances.b.url : instances.a.url, session, uri)),
+          );
+          expect(answers.map((answer) => [answer.status, answer.body])).toEqual(
+            uris.map(() => [200, { jsonrpc: "2.0", id: 1, result: {} }]),
+          );
+          // At most 20 per session: a 21st is refused only if none of the 20 was lost.
+          const beyond = await subscribe(instances.b.url, session, uniqueItem());
+          expect(beyond.body!.error).toMatchObject({ code: -32602, message: expect.stringMatching(/at most 20/) });
+        });
       },
     );
   }

@@ -1,9 +1,11 @@
 /**
  * Asking a 2025-era client, as those revisions do: on the SSE response of its POST, each question becomes the matching
  * server-to-client request (`elicitation/create`, `sampling/createMessage`, `roots/list`), and the answers come back as
- * separate POSTs, to whichever instance (`answers.ts`), which publishes them on the message bus. The instance holding
- * the stream waits on the bus, then runs the handler again with the answers and the sealed state exactly as a
- * 2026-07-28 retry would (the core's `retry`: a single-use state is claimed there), until the result.
+ * separate POSTs, to whichever instance (`answers.ts`), which keeps each in the store (the atomic operation that claims
+ * it) and announces it on the message bus. The instance holding the stream waits on the bus, reads each answer announced
+ * from the store (an answer may be far larger than a bus message), then runs the handler again with the answers and the
+ * sealed state exactly as a 2026-07-28 retry would (the core's `retry`: a single-use state is claimed there), until the
+ * result.
  *
  * Each question's id is a token sealed for this session, this call's channel, this round and its deadline: unguessable,
  * and checked by whichever instance the answer reaches. Bounded: `NITRO_MCP_LEGACY_ASK_TIMEOUT_SECONDS` per round,
@@ -15,6 +17,7 @@
  * `notifications/elicitation/complete` (2025-11-25), before the next round or the result.
  */
 import type { H3Event } from "h3";
+import { type AtomicStore, useAtomicStore } from "../../mcp/atomic-store";
 import { type MessageBus, useMessageBus } from "../../mcp/bus";
 import { clientCanAnswer } from "../../mcp/capabilities";
 import type { McpContext } from "../../mcp/context";
@@ -39,24 +42,39 @@ export interface AnswerTicket {
   readonly until: number;
 }
 
-/** What travels on the bus to the waiting instance. */
-export type BusMessage =
-  | { cancel: true }
-  | { round: string; key: string; answer: { result: unknown } | { error: unknown } };
+/**
+ * What travels on the bus to the waiting instance: a cancellation, or that the question `key` of `round` was answered.
+ * The answer itself is in the store, under `answerStoreKey(round, key)`, which the waiting instance knows without being told.
+ */
+export type BusMessage = { cancel: true } | { round: string; key: string };
+
+/** An answer as it is stored: the JSON-RPC response's `result` or `error`. */
+export type StoredAnswer = { result: unknown } | { error: unknown };
+
+/** Where the answer to question `key` of `round` is kept, and claimed: one key per question ever asked (a round is random). */
+export const answerStoreKey = async (round: string, key: string): Promise<string> =>
+  `legacy-answer:${await digestKeySegment(`${round}\n${key}`)}`;
+
+/** What asking needs besides the session: a bus to announce answers on, and the store's atomic operations to keep them. */
+function answerCarriers(): { bus: MessageBus; store: AtomicStore } | undefined {
+  const bus = useMessageBus();
+  const store = useAtomicStore();
+  return bus && store ? { bus, store } : undefined;
+}
 
 /** The bus channel of one call in one session: the cancellation names the call by its id, the answers by their ticket. */
 export const callChannel = async (session: LegacySession, requestId: RequestId): Promise<string> =>
   `legacy:${await digestKeySegment(`${session.id}\n${JSON.stringify(requestId)}`)}`;
 
-/** What a request's client can be asked (`LegacyEra.askable`): its session's declaration, while a bus can carry the answers. */
+/** What a request's client can be asked (`LegacyEra.askable`): its session's declaration, while its answers can be carried. */
 export const askableCapabilities = (event: H3Event): Readonly<Record<string, unknown>> =>
-  (useMessageBus() && event.context.legacySession?.capabilities) || {};
+  (answerCarriers() && event.context.legacySession?.capabilities) || {};
 
-/** True when this session's client declared what every question needs (and a bus can carry its answers). */
+/** True when this session's client declared what every question needs (and its answers can be carried). */
 export function canAsk(session: LegacySession | undefined, outcome: InputRequiredOutcome): session is LegacySession {
   const requests = Object.values(outcome.inputRequests);
   return (
-    !!useMessageBus() &&
+    !!answerCarriers() &&
     !!session &&
     requests.length > 0 &&
     requests.every((request) => clientCanAnswer(session.capabilities, request))
@@ -81,11 +99,22 @@ type RoundEnd =
   | { failed: string }
   | { cancelled: true };
 
+/** The answer kept for question `key` of `round` (our own writing; anything else reads as none). */
+async function readAnswer(store: AtomicStore, round: string, key: string): Promise<StoredAnswer | undefined> {
+  const stored = await store.get(await answerStoreKey(round, key));
+  try {
+    const answer: unknown = stored === null ? undefined : JSON.parse(stored);
+    return isPlainObject(answer) && ("result" in answer || "error" in answer) ? (answer as StoredAnswer) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Asks one round's questions and waits for every answer, the deadline, or a cancellation. */
 async function askRound(
   mcp: McpContext,
   session: LegacySession,
-  bus: MessageBus,
+  { bus, store }: { bus: MessageBus; store: AtomicStore },
   channel: string,
   outcome: InputRequiredOutcome,
 ): Promise<RoundEnd> {
@@ -118,8 +147,10 @@ async function askRound(
       if (message === undefined) return { failed: `The client did not answer within ${askTimeoutSeconds} s.` };
       if (!isPlainObject(message)) continue;
       if (message.cancel === true) return { cancelled: true };
-      const { key, answer } = message as Partial<Extract<BusMessage, { round: string }>>;
-      if (message.round !== round || typeof key !== "string" || !pending.has(key) || !isPlainObject(answer)) continue;
+      const { key } = message as Partial<Extract<BusMessage, { round: string }>>;
+      if (message.round !== round || typeof key !== "string" || !pending.has(key)) continue;
+      const answer = await readAnswer(store, round, key);
+      if (!answer) continue;
       const method = pending.get(key)!.method;
       pending.delete(key);
       if ("error" in answer) {
@@ -175,7 +206,7 @@ export async function askLegacyClient(
   retry: Retry,
   shapes: LegacyShapes,
 ): Promise<Record<string, unknown>> {
-  const bus = useMessageBus()!;
+  const carriers = answerCarriers()!;
   const { legacyAskMaxRounds: askMaxRounds } = useSettings(SETTINGS);
   const channel = await callChannel(session, mcp.id);
   let outcome: unknown = first;
@@ -183,7 +214,7 @@ export async function askLegacyClient(
     if (!canAsk(session, outcome)) return shapes.cannotAsk(mcp, outcome);
     if (rounds === askMaxRounds)
       return ended(mcp, `This request asked more than ${askMaxRounds} rounds of questions without finishing.`);
-    const end = await askRound(mcp, session, bus, channel, outcome);
+    const end = await askRound(mcp, session, carriers, channel, outcome);
     if ("cancelled" in end) {
       mcp.channel.cancel();
       throw new McpError(ErrorCode.InvalidRequest, "Request cancelled");

@@ -25,7 +25,7 @@ import type { InputRequiredOutcome } from "../../mcp/outcome";
 import { serverCapabilities } from "../../mcp/registry";
 import { supportedProtocolVersions, type EraSelection } from "../../mcp/request-meta";
 import { askLegacyClient, canAsk, ended, isUrlElicitation } from "./ask";
-import { mintSession } from "./session";
+import { mintSession, presentedSession } from "./session";
 
 /** 2025-11-25 only: the way to ask for a URL-mode elicitation. */
 const URL_ELICITATION_REQUIRED = -32042;
@@ -36,7 +36,7 @@ export const LEGACY_LOG_LEVEL: LoggingLevel = "info";
 
 /** Newest first: `initialize` falls back to the first one when the client asks for a version we do not know. */
 export const LEGACY_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26"];
-/** What a legacy request without `MCP-Protocol-Version` is taken to be. */
+/** What a legacy request without `MCP-Protocol-Version`, and without a session to tell, is taken to be. */
 const HEADERLESS_LEGACY_VERSION = "2025-03-26";
 
 /** The version `initialize` answers with: the requested one if we speak it, else our latest legacy one. */
@@ -46,14 +46,17 @@ function negotiateLegacyVersion(requested: unknown): string {
 
 /**
  * The era of a request without the 2026 envelope: `initialize` opens the legacy era; later legacy requests are
- * recognised by their `MCP-Protocol-Version` header, and a request with neither header nor modern `_meta` is taken as
- * 2025-03-26, as those revisions allow. An unknown version header gets -32022 (400) with the supported list.
+ * recognised by their `MCP-Protocol-Version` header. Without the header, a request presenting a session is in the
+ * version that session negotiated (2025-06-18 lets the server assume it; some clients, Gemini CLI among them, send no
+ * header after `initialize`), and one without a session is taken as 2025-03-26, as those revisions allow. An unknown
+ * version header gets -32022 (400) with the supported list.
  */
 export function selectLegacyEra(message: JsonRpcRequest, versionHeader: string | undefined): EraSelection {
   if (message.method === "initialize")
     return { era: "legacy", version: negotiateLegacyVersion(message.params.protocolVersion) };
   const header = versionHeader?.trim();
-  if (header === undefined) return { era: "legacy", version: HEADERLESS_LEGACY_VERSION };
+  if (header === undefined)
+    return { era: "legacy", version: presentedSession(message)?.version ?? HEADERLESS_LEGACY_VERSION };
   if (LEGACY_VERSIONS.includes(header)) return { era: "legacy", version: header };
   if (header === MODERN_PROTOCOL_VERSION) return { era: "modern" };
   throw unsupportedProtocolVersion(header, supportedProtocolVersions());

@@ -108,6 +108,15 @@ export const sessionNotFound = () =>
 
 export const sessionHeader = (event: H3Event): string | undefined => getRequestHeader(event, "mcp-session-id");
 
+/**
+ * The session each request being read presented, by its message: the core opens it (`checkSession`) before it selects
+ * the request's era, with the same message but not the event (`selectLegacyEra` reads it here).
+ */
+const presented = new WeakMap<JsonRpcRequest, LegacySession>();
+
+/** The session `message` presented, once `checkSession` opened it. */
+export const presentedSession = (message: JsonRpcRequest): LegacySession | undefined => presented.get(message);
+
 /** Before any state opens (`LegacyEra.openSession`): the session a 2025-era request presents, opened onto `event.context.legacySession`, or 404. */
 export async function checkSession(event: H3Event, message: JsonRpcRequest): Promise<Refusal | undefined> {
   const token = sessionHeader(event);
@@ -116,6 +125,7 @@ export async function checkSession(event: H3Event, message: JsonRpcRequest): Pro
   const session = await openSession(token, event.context.mcpAuth!.principal);
   if (!session) return { error: sessionNotFound() };
   event.context.legacySession = session;
+  presented.set(message, session);
   return undefined;
 }
 

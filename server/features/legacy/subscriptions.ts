@@ -4,20 +4,23 @@
  *
  * The sealed session stores nothing, so its subscriptions are the one thing remembered for it: a list of URIs in the
  * store (its atomic operations, which expire in every store), under a key derived from the session id, expiring with the
- * session. Each change of the list is also announced on the session's own bus channel, so a GET stream open on any
- * instance follows it. An update is sent only while its URI is still in the stored list: once `resources/unsubscribe`
- * is answered, no update for that URI follows. The stream ends by the core's stream deadline (as a 2026-07-28 listen
- * stream does), or when the client goes away; the client then opens another GET.
+ * session. A change replaces the list by compare-and-set; of requests of the same session changing it at once (on any
+ * instances) all but one lose each race, and each loser tries again after a random wait that doubles with each loss
+ * (CHANGE_BUDGET_MS in all), so that they spread out rather than collide again. Each change of the list is also
+ * announced on the session's own bus channel, so a GET stream open on any instance follows it. An update is sent only
+ * while its URI is still in the stored list: once `resources/unsubscribe` is answered, no update for that URI follows.
+ * The stream ends by the core's stream deadline (as a 2026-07-28 listen stream does), or when the client goes away; the
+ * client then opens another GET.
  */
 import { getRequestHeader, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
-import { useAtomicStore, type AtomicStore } from "../../mcp/atomic-store";
+import { StorageUnavailableError, useAtomicStore, type AtomicStore } from "../../mcp/atomic-store";
 import { useMessageBus, type BusSubscription, type MessageBus } from "../../mcp/bus";
 import type { McpContext } from "../../mcp/context";
 import { ErrorCode, McpError, invalidParams, invalidRequest } from "../../mcp/errors";
 import { authenticate } from "../../mcp/features";
 import { sendError } from "../../mcp/http/error-reply";
 import { ResponseChannel, SSE_HEADERS } from "../../mcp/http/respond";
-import { nowSeconds, utf8Encode } from "../../mcp/internal/basics";
+import { nowSeconds, utf8Encode, wait } from "../../mcp/internal/basics";
 import { logWarning } from "../../mcp/log";
 import { MAX_URI_LENGTH, MAX_URIS, mayRead, servedResource, streamDeadline } from "../../mcp/methods/listen";
 import type { Subscriber } from "../../mcp/bus";
@@ -28,8 +31,15 @@ import { resourceChannel } from "../../mcp/resource-updates";
 import { digestKeySegment } from "../../mcp/storage-keys";
 import { openSession, sessionHeader, sessionNotFound, type LegacySession } from "./session";
 
-/** Attempts at replacing the stored list while other requests of the same session change it too. */
-const MAX_ATTEMPTS = 8;
+/**
+ * How long one change may go on losing races to other changes of the same session's list before it gives up (503).
+ * Changes at once are written one after the other, each a read and a compare-and-set: the budget leaves room for a
+ * session's 20 URIs on a slow store. Only that session's own requests contend for its list.
+ */
+const CHANGE_BUDGET_MS = 10_000;
+/** The wait after a first lost race; it doubles after each, up to MAX_BACKOFF_MS, and each wait is a random part of it. */
+const FIRST_BACKOFF_MS = 4;
+const MAX_BACKOFF_MS = 250;
 
 const OPENED = utf8Encode(": resource updates of this session\n\n");
 
@@ -79,12 +89,15 @@ async function changeSubscriptions(
   const { store, bus, session } = needs(mcp);
   const key = await storeKey(session);
   const ttlSeconds = Math.max(1, session.expiresAt - nowSeconds());
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  const giveUpAt = Date.now() + CHANGE_BUDGET_MS;
+  for (let attempt = 0; ; attempt++) {
     const stored = await store.get(key);
     const next = change(parseUris(stored));
     if (next.length > MAX_URIS)
       throw invalidParams(`a session subscribes to at most ${MAX_URIS} resources: unsubscribe from one first`);
     const value = JSON.stringify(next);
+    // Nothing to change (a URI subscribed to twice, or never): nothing to write, and no race to lose.
+    if (value === (stored ?? "[]")) return {};
     const written =
       stored === null
         ? await store.setIfAbsent(key, value, ttlSeconds)
@@ -93,11 +106,14 @@ async function changeSubscriptions(
       await bus.publish(await sessionChannel(session), mcp.principal, {});
       return {};
     }
+    // Lost the race (another change came first): still within the rules, so try again, or answer "try again shortly".
+    if (Date.now() >= giveUpAt)
+      throw new StorageUnavailableError(
+        "compare-and-set",
+        `the session's list kept changing for ${CHANGE_BUDGET_MS} ms`,
+      );
+    await wait(Math.random() * Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** attempt));
   }
-  throw new McpError(
-    ErrorCode.InternalError,
-    `${mcp.method}: the session's subscriptions kept changing concurrently; try again`,
-  );
 }
 
 /** `resources/subscribe`: a URI this server serves and the caller may read (-32602 otherwise). */
