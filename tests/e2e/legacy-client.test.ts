@@ -10,7 +10,7 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueKey } from "../helpers/flows";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
-import { PACKAGE } from "../helpers/project.mjs";
+import { hasFeature, PACKAGE } from "../helpers/project.mjs";
 
 let server: RunningServer;
 let client: Client;
@@ -124,5 +124,30 @@ describe("legacy support turned off (NITRO_MCP_LEGACY=false)", () => {
       .catch((caught) => caught);
     expect(String(error)).toMatch(/this server speaks MCP 2026-07-28 only/);
     await modernOnly.stop();
+  });
+});
+
+describe.runIf(hasFeature("rate-limit"))("the official 1.x client against a rate limit", () => {
+  it("connects and lists again after its tool calls used up NITRO_MCP_RATE_LIMIT (the requests to connect have their own budget)", async () => {
+    const limited = await startServer({ env: { NITRO_MCP_RATE_LIMIT: "2/1h" } });
+    const connect = async () => {
+      const host = new Client({ name: "rate-limited-host", version: "1.0.0" }, { capabilities: {} });
+      await host.connect(new StreamableHTTPClientTransport(new URL(limited.url)));
+      return host;
+    };
+    try {
+      const first = await connect();
+      const call = () => first.callTool({ name: "structured_sum", arguments: { a: 1, b: 2 } });
+      await call();
+      await call();
+      await expect(call()).rejects.toThrow(/Rate limit exceeded \(requests\)/);
+      await first.close();
+      // A host reconnecting, as one does after an error: initialize, notifications/initialized, tools/list.
+      const again = await connect();
+      expect((await again.listTools()).tools.length).toBeGreaterThan(0);
+      await again.close();
+    } finally {
+      await limited.stop();
+    }
   });
 });

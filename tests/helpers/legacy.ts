@@ -218,8 +218,12 @@ export async function samplingAndRootsQuestions(call: OpenCall): Promise<{ sampl
 }
 
 /** GET /mcp on a session (the 2025-11-25 stream of resource updates): the response, and its messages as they arrive when it is one. */
-export async function openLegacyStream(url: string, session: string | undefined, extra: Record<string, string> = {}) {
-  const response = await fetch(url, {
+export async function openLegacyStream(
+  url: LegacyTarget,
+  session: string | undefined,
+  extra: Record<string, string> = {},
+) {
+  const response = await send(url, {
     headers: {
       accept: "text/event-stream",
       "mcp-protocol-version": LEGACY_VERSION,

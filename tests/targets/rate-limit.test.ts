@@ -11,7 +11,6 @@ import { post, type RpcOptions } from "../helpers/rpc";
 import { needs } from "../helpers/programs.mjs";
 import { hasFeature } from "../helpers/project.mjs";
 import { startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
-import { officialLegacyClient } from "../helpers/legacy";
 import { startInstancesOnRedis, startRedis } from "./redis.mjs";
 import { startUpstashStandIn } from "./upstash.mjs";
 
@@ -180,29 +179,6 @@ describe("the global limit's 429", () => {
     }
     await server.stop();
   });
-});
-
-describe("the requests a host needs to connect (NITRO_MCP_RATE_LIMIT_CONNECT)", () => {
-  it.runIf(hasFeature("legacy"))(
-    "let the official 2025-11-25 client connect and list after its tool calls used up NITRO_MCP_RATE_LIMIT",
-    async () => {
-      const server = await startServer({ env: { NITRO_MCP_RATE_LIMIT: "2/1h" } });
-      try {
-        const first = await officialLegacyClient(server.url, () => ({ action: "decline" }), {});
-        const call = () => first.client.callTool({ name: "structured_sum", arguments: { a: 1, b: 2 } });
-        await call();
-        await call();
-        await expect(call()).rejects.toThrow(/Rate limit exceeded \(requests\)/);
-        await first.client.close();
-        // A host reconnecting, as one does after an error: initialize, notifications/initialized, tools/list.
-        const again = await officialLegacyClient(server.url, () => ({ action: "decline" }), {});
-        expect((await again.client.listTools()).tools.length).toBeGreaterThan(0);
-        await again.client.close();
-      } finally {
-        await server.stop();
-      }
-    },
-  );
 });
 
 describe("anonymous callers, by address", () => {

@@ -26,6 +26,8 @@ import type { Retry } from "../../mcp/features";
 import { base64UrlEncode, isPlainObject } from "../../mcp/internal/basics";
 import { randomBytes } from "../../mcp/internal/random";
 import { clip } from "../../mcp/internal/text";
+import { streamDeadline } from "../../mcp/methods/listen";
+import { takeShare } from "../../mcp/shares";
 import { isInputRequiredOutcome, type InputRequiredOutcome } from "../../mcp/outcome";
 import type { InputRequest, RequestId } from "../../mcp/protocol";
 import { digestKeySegment } from "../../mcp/storage-keys";
@@ -56,7 +58,13 @@ export const answerStoreKey = async (round: string, key: string): Promise<string
   `legacy-answer:${await digestKeySegment(`${round}\n${key}`)}`;
 
 /** What asking needs besides the session: a bus to announce answers on, and the store's atomic operations to keep them. */
-function answerCarriers(): { bus: MessageBus; store: AtomicStore } | undefined {
+/** What carries a question's answer to the instance waiting for it: the bus announces it, the store keeps it. */
+interface AnswerCarriers {
+  readonly bus: MessageBus;
+  readonly store: AtomicStore;
+}
+
+function answerCarriers(): AnswerCarriers | undefined {
   const bus = useMessageBus();
   const store = useAtomicStore();
   return bus && store ? { bus, store } : undefined;
@@ -114,13 +122,16 @@ async function readAnswer(store: AtomicStore, round: string, key: string): Promi
 async function askRound(
   mcp: McpContext,
   session: LegacySession,
-  { bus, store }: { bus: MessageBus; store: AtomicStore },
+  { bus, store }: AnswerCarriers,
   channel: string,
   outcome: InputRequiredOutcome,
+  streamEnd: number,
 ): Promise<RoundEnd> {
-  const { legacyAskTimeoutSeconds: askTimeoutSeconds } = useSettings(SETTINGS);
+  const { legacyAskTimeoutSeconds } = useSettings(SETTINGS);
   const round = base64UrlEncode(randomBytes(12));
-  const until = Date.now() + askTimeoutSeconds * 1000;
+  // A round waits its own timeout, but never past the end of the stream it is asked on.
+  const until = Math.min(Date.now() + legacyAskTimeoutSeconds * 1000, streamEnd);
+  const askTimeoutSeconds = Math.max(1, Math.ceil((until - Date.now()) / 1000));
   // Subscribed before anything is sent: an answer published before the subscription would be lost.
   const subscription = await bus.subscribe(channel, { principal: mcp.principal, caller: mcp.caller });
   const stop = () => subscription.close();
@@ -208,13 +219,34 @@ export async function askLegacyClient(
 ): Promise<Record<string, unknown>> {
   const carriers = answerCarriers()!;
   const { legacyAskMaxRounds: askMaxRounds } = useSettings(SETTINGS);
+  // The call's stream stays open while it waits: one of the caller's streams, until the core's stream deadline.
+  const release = takeShare("streams", mcp.caller);
+  try {
+    return await askUntilAnswered(mcp, session, first, retry, shapes, {
+      carriers,
+      askMaxRounds,
+      streamEnd: streamDeadline(),
+    });
+  } finally {
+    release();
+  }
+}
+
+async function askUntilAnswered(
+  mcp: McpContext,
+  session: LegacySession,
+  first: InputRequiredOutcome,
+  retry: Retry,
+  shapes: LegacyShapes,
+  { carriers, askMaxRounds, streamEnd }: { carriers: AnswerCarriers; askMaxRounds: number; streamEnd: number },
+): Promise<Record<string, unknown>> {
   const channel = await callChannel(session, mcp.id);
   let outcome: unknown = first;
   for (let rounds = 0; isInputRequiredOutcome(outcome); rounds++) {
     if (!canAsk(session, outcome)) return shapes.cannotAsk(mcp, outcome);
     if (rounds === askMaxRounds)
       return ended(mcp, `This request asked more than ${askMaxRounds} rounds of questions without finishing.`);
-    const end = await askRound(mcp, session, carriers, channel, outcome);
+    const end = await askRound(mcp, session, carriers, channel, outcome, streamEnd);
     if ("cancelled" in end) {
       mcp.channel.cancel();
       throw new McpError(ErrorCode.InvalidRequest, "Request cancelled");

@@ -17,7 +17,7 @@ import { StorageUnavailableError, useAtomicStore, type AtomicStore } from "../..
 import { useMessageBus, type BusSubscription, type MessageBus } from "../../mcp/bus";
 import type { McpContext } from "../../mcp/context";
 import { ErrorCode, McpError, invalidParams, invalidRequest } from "../../mcp/errors";
-import { authenticate } from "../../mcp/features";
+import { authenticate, runRequestChecks } from "../../mcp/features";
 import { sendError } from "../../mcp/http/error-reply";
 import { ResponseChannel, SSE_HEADERS } from "../../mcp/http/respond";
 import { nowSeconds, utf8Encode, wait } from "../../mcp/internal/basics";
@@ -25,6 +25,7 @@ import { logWarning } from "../../mcp/log";
 import { MAX_URI_LENGTH, MAX_URIS, mayRead, servedResource, streamDeadline } from "../../mcp/methods/listen";
 import type { Subscriber } from "../../mcp/bus";
 import { callerKey } from "../../mcp/http/caller";
+import { takeShare } from "../../mcp/shares";
 import { notificationMessage } from "../../mcp/protocol";
 import { disconnectWatcher } from "../../mcp/read-request";
 import { resourceChannel } from "../../mcp/resource-updates";
@@ -145,14 +146,19 @@ export function sessionStream(event: H3Event): Promise<unknown> | undefined {
 
 async function openStream(event: H3Event, token: string, store: AtomicStore, bus: MessageBus): Promise<unknown> {
   let session: LegacySession | undefined;
+  let release: () => void;
+  // Who calls, then the same request checks as a POST (a rate limit counts this stream too), then the caller's share of streams.
   try {
     await authenticate(event);
     if (!event.context.mcpAuth) return undefined; // refused (401), answered
+    await runRequestChecks(event);
+    if (event.handled) return undefined; // refused (429), answered
     session = await openSession(token, event.context.mcpAuth.principal);
+    if (!session) return sendError(event, undefined, sessionNotFound());
+    release = takeShare("streams", callerKey(event, event.context.mcpAuth));
   } catch (error) {
     return sendError(event, undefined, error);
   }
-  if (!session) return sendError(event, undefined, sessionNotFound());
   const auth = event.context.mcpAuth;
   const channel = new ResponseChannel(disconnectWatcher(event));
   setResponseStatus(event, 200);
@@ -165,7 +171,10 @@ async function openStream(event: H3Event, token: string, store: AtomicStore, bus
     .catch((error) =>
       logWarning(`resource updates stream ended (${error instanceof Error ? error.message : String(error)})`),
     )
-    .finally(() => channel.cancel());
+    .finally(() => {
+      channel.cancel();
+      release();
+    });
   return stream;
 }
 

@@ -4,7 +4,7 @@
  * most its share of open streams and bus subscriptions on an instance, and of task slots across instances; past it, it
  * gets -32029 (429) naming the limit, while the next caller is served as if nothing happened. Also: one deadline for every
  * stream, and forwarded headers honoured only from a trusted proxy. Over real HTTP, with real addresses:
- * tests/targets/caller-addresses.test.ts.
+ * tests/targets/caller-addresses.test.ts; 2025-era streams and questions: legacy-shares.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { createTestServer, type TestServer } from "../../helpers/in-process";
