@@ -58,10 +58,9 @@ describe("Redis stops and comes back", needs("redis-server"), () => {
         { notifications: { resourceSubscriptions: ["fixture://items/1"] } },
         { id: "while-down" },
       );
-      expect(listen.messages.map((message) => message.params?.notifications ?? message.result?.resultType)).toEqual([
-        {},
-        "complete",
-      ]);
+      // A listen whose resources cannot be watched now is refused, never acknowledged as watching nothing.
+      expect(listen.status).toBe(503);
+      expect(listen.body.error).toEqual(STORAGE_UNAVAILABLE);
     }
     await expect.poll(() => server.logs().slice(mark)).toMatch(/storage unavailable \((setIfAbsent|getItem)\): /);
 

@@ -28,7 +28,10 @@ import { digestKeySegment } from "../../mcp/storage-keys";
 import { consumerFor, type Consume } from "./consume";
 import { parseRate, type Rate } from "./rate";
 
-/** What a host sends to connect (and to reconnect): counted apart from the rest when NITRO_MCP_RATE_LIMIT_CONNECT is set. */
+/**
+ * What a host sends to connect (and to reconnect), with the GET stream a 2025-era host opens: counted apart from the rest when
+ * NITRO_MCP_RATE_LIMIT_CONNECT is set.
+ */
 export const CONNECT_METHODS: ReadonlySet<string> = new Set([
   "initialize",
   "notifications/initialized",
@@ -142,12 +145,12 @@ export function rateLimitChecks(options: RateLimitOptions): { request?: RequestC
     return field && name !== null ? resolveTarget(method, { [field]: name })?.entry : undefined;
   }
 
-  /** The request counted against the budget its method belongs to. */
-  async function limitRequests(caller: string, method: string | undefined): Promise<Refusal | undefined> {
-    const connecting = options.connect && method !== undefined && CONNECT_METHODS.has(method);
-    const [scope, rate, what] = connecting
-      ? (["connect", options.connect!, "requests to connect"] as const)
-      : (["*", options.global!, "requests"] as const);
+  /** The request counted against the budget it belongs to (`connecting`: one of the requests a host makes to connect). */
+  async function limitRequests(caller: string, connecting: boolean): Promise<Refusal | undefined> {
+    const [scope, rate, what] =
+      connecting && options.connect
+        ? (["connect", options.connect, "requests to connect"] as const)
+        : (["*", options.global!, "requests"] as const);
     const retryAfterMs = await consume(caller, scope, rate);
     return retryAfterMs === undefined ? undefined : refusal(rate, what, retryAfterMs);
   }
@@ -163,7 +166,11 @@ export function rateLimitChecks(options: RateLimitOptions): { request?: RequestC
     const pending = !!options.global && event.method === "POST" && method === undefined;
     event.context.rateLimit = { counted, pending };
     if (options.global && !pending) {
-      const refused = await limitRequests(callerOf(event), method);
+      // A GET is a 2025-era host's stream, which it opens as it connects.
+      const refused = await limitRequests(
+        callerOf(event),
+        event.method === "GET" || (method !== undefined && CONNECT_METHODS.has(method)),
+      );
       if (refused) return refused;
     }
     return counted && limitDefinition(callerOf(event), counted);
@@ -175,7 +182,10 @@ export function rateLimitChecks(options: RateLimitOptions): { request?: RequestC
     const counting = event.context.rateLimit;
     if (!counting) return undefined;
     if (counting.pending) {
-      const refused = await limitRequests(callerOf(event), body.kind === "response" ? undefined : body.method);
+      const refused = await limitRequests(
+        callerOf(event),
+        body.kind !== "response" && CONNECT_METHODS.has(body.method),
+      );
       if (refused) return refused;
     }
     const entry = body.kind === "request" ? resolveTarget(body.method, body.params)?.entry : undefined;
