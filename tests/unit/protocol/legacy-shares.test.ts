@@ -77,3 +77,23 @@ describe.runIf(hasFeature("message-bus"))("2025-era streams and questions, by ca
     },
   );
 });
+
+describe.runIf(hasFeature("message-bus"))(
+  "2025-era streams end by the stream deadline (NITRO_MCP_STREAM_SECONDS)",
+  () => {
+    it("ends a GET stream of resource updates, and a question left unanswered, within the deadline", async () => {
+      const server = await createTestServer({ ...FIXTURES, env: { NITRO_MCP_STREAM_SECONDS: "1" } });
+      const local = { url: "http://localhost/mcp", fetch: (request: Request) => server.stream(request) };
+      const session = await initializeLegacy(local, { elicitation: {} }, {}, "2025-11-25");
+      const stream = await openLegacyStream(local, session);
+      expect(stream.response.status).toBe(200);
+      // The stream ends by itself: the reader sees its end rather than waiting for ever.
+      expect(await stream.stream?.next()).toBeUndefined();
+      const call = await openLegacyCall(local, session, "confirm_increment", { key: uniqueKey() });
+      expect(await call.next()).toMatchObject({ method: "elicitation/create" });
+      const final = await call.final();
+      expect(final?.result).toMatchObject({ isError: true });
+      expect(final?.result.content[0].text).toMatch(/did not answer/);
+    });
+  },
+);
