@@ -1,4 +1,5 @@
 /** The greeting card: shows `greet_card`'s result, and nothing else; it never calls the server. */
+import "../no-eval";
 import { App, applyDocumentTheme } from "@modelcontextprotocol/ext-apps";
 
 const app = new App({ name: "greet-card", version: "1.0.0" });

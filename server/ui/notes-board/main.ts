@@ -2,6 +2,7 @@
  * The notes board: shows the notes of `notes_board`'s result and deletes one through `delete_note`, called via the host
  * (the host's client asks the person to confirm, as for any call). Everything shown comes from tool results, as text.
  */
+import "../no-eval";
 import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables } from "@modelcontextprotocol/ext-apps";
 import type { McpUiHostContext } from "@modelcontextprotocol/ext-apps";
 

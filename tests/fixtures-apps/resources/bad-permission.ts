@@ -1,0 +1,3 @@
+import { inProcessView } from "../in-process-view";
+
+export default await inProcessView("bad-permission");
