@@ -10,8 +10,9 @@ import { viewResource } from "../../server/features/apps/view-resource";
 
 /** Each document is built once per test process: every test server loads its modules afresh, this one included. */
 const BUILT = Symbol.for("mcp-edge-template.fixture-views");
-const built: Map<string, Promise<string>> = ((globalThis as { [BUILT]?: Map<string, Promise<string>> })[BUILT] ??=
-  new Map());
+const cache = globalThis as { [BUILT]?: Map<string, Promise<string>> };
+cache[BUILT] ??= new Map();
+const built = cache[BUILT];
 
 export async function inProcessView(name: string) {
   const dir = fileURLToPath(new URL(`ui/${name}/`, import.meta.url));

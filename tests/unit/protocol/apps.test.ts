@@ -10,7 +10,7 @@ import Ajv2020 from "ajv/dist/2020";
 import { beforeAll, describe, expect, it } from "vitest";
 import { checkedUiMeta } from "../../../server/features/apps/view-resource";
 import { uiLink } from "../../../server/features/apps/author";
-import { createTestServer, TestRpcError, type Json, type TestServer } from "../../helpers/in-process";
+import { createTestServer, type TestRpcError, type Json, type TestServer } from "../../helpers/in-process";
 import { hasFeature } from "../../helpers/project.mjs";
 
 const UI = "io.modelcontextprotocol/ui";
