@@ -4,73 +4,18 @@
  * `delete_note` (confirm, decline) and `wizard` (three rounds). The Inspector needs Node >= 22.19: it runs on a Node 22
  * binary from the npm registry, and its packages are this folder's own (installed on first use).
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../helpers/chromium.mjs";
-import { MODERN_NODE, nodeBinary } from "../helpers/node-binary.mjs";
-import { ensureOwnDependencies } from "../helpers/own-dependencies.mjs";
 import { needs } from "../helpers/programs.mjs";
 import { hasFeature } from "../helpers/project.mjs";
-import { OUTPUT, startProcess, startServer, type RunningServer } from "../helpers/server.mjs";
+import { OUTPUT, startServer, type RunningServer } from "../helpers/server.mjs";
+import { connect, installInspector, openTool, startInspector } from "./inspector";
 
-const HERE = fileURLToPath(new URL(".", import.meta.url));
-const ROOT = join(HERE, "../..");
-const LAUNCHER = join(HERE, "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js");
-
-/** A port free right now: the Inspector's web server needs a fixed one (its allowed origins derive from it). */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.once("error", reject);
-  });
-
-/** The Inspector's web UI on `serverUrl`, in `era`; `base` is its page, with the session's API token. */
-async function startInspector(serverUrl: string, era: "modern" | "legacy"): Promise<RunningServer & { home: string }> {
-  const node = nodeBinary(MODERN_NODE);
-  const home = mkdtempSync(join(tmpdir(), "inspector-"));
-  const inspector = await startProcess({
-    command: node,
-    args: [LAUNCHER, "--transport", "http", "--server-url", serverUrl, "--protocol-era", era],
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      MCP_STORAGE_DIR: home,
-      MCP_INSPECTOR_SECRET_STORE: "memory",
-      MCP_AUTO_OPEN_ENABLED: "false",
-      CLIENT_PORT: String(await freePort()),
-      MCP_SANDBOX_PORT: "0",
-      MCP_APP_ORIGIN_PORT: "0",
-    },
-    ready: /running at:\s+(http:\/\/\S+MCP_INSPECTOR_API_TOKEN=[0-9a-f]+)/,
-    timeoutMs: 60_000,
-  });
-  return { ...inspector, home };
-}
-
-/** Connects the Inspector's one server (the page freshly loaded). */
-async function connect(page: Page): Promise<void> {
-  const toggle = page.getByRole("switch", { name: /Connect or disconnect/ });
-  // Right after the page loads, the switch may not be laid out yet (no box to click): wait until it is.
-  await toggle.waitFor({ state: "visible" });
-  // The switch's own track covers its input: the click goes to the input itself.
-  await toggle.check({ force: true });
-  await page.getByText("Connected", { exact: true }).waitFor();
-}
-
-/** Connects and opens `tool` on the Tools tab. */
-async function openTool(page: Page, tool: string): Promise<void> {
-  await connect(page);
-  await page.getByText("Tools", { exact: true }).first().click();
-  await page.getByText(tool, { exact: true }).first().click();
-}
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 const results = (page: Page): Locator => page.getByText("Results", { exact: true }).locator("xpath=ancestor::*[3]");
 
@@ -85,7 +30,7 @@ describe.each(hasFeature("message-bus") ? (["modern", "legacy"] as const) : (["m
     let page: Page;
 
     beforeAll(async () => {
-      ensureOwnDependencies(HERE, { node: nodeBinary(MODERN_NODE) });
+      installInspector();
       server = await startServer({ output: OUTPUT.product });
       inspector = await startInspector(server.url, era);
       browser = await launchChromium();
