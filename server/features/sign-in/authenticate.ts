@@ -14,11 +14,9 @@
  * (Workers) joins them with a comma, which no token holds (RFC 6750's b64token; static tokens are a comma-separated list).
  */
 import type { H3Event } from "h3";
-import { useMcpConfig, useSettings } from "../../mcp/config";
-import type { AuthInfo } from "../../mcp/context";
-import { requestHeader } from "../../mcp/request-meta";
+import { requestHeader, useMcpConfig, useSettings, type AuthInfo } from "../../mcp/kit";
 import { verifyAccessToken } from "./access-tokens";
-import { AuthError, sendAuthError } from "./auth-error";
+import { AuthError, refusalOf } from "./auth-error";
 import { oauthSettingsOf, type OAuthSettings } from "./oauth-settings";
 import { SETTINGS } from "./settings";
 import { createTokenTable, type TokenTable } from "./static-tokens";
@@ -73,19 +71,11 @@ export function credentialRequired(): boolean {
   return !!(oauth || tokens);
 }
 
-/** Answers `error` when it is a sign-in refusal; undefined for any other error. */
-export function refuse(event: H3Event, error: unknown): Promise<void> | undefined {
-  return error instanceof AuthError ? sendAuthError(event, error, useOAuthSettings()) : undefined;
-}
-
-/** The caller's identity, or undefined once the refusal is answered. */
-export async function authenticate(event: H3Event): Promise<AuthInfo | undefined> {
+/** The caller's identity; throws the refusal (a challenge, or 503 when the authorization server cannot be asked). */
+export async function authenticate(event: H3Event): Promise<AuthInfo> {
   try {
     return await authInfoOf(event);
   } catch (error) {
-    const refused = refuse(event, error);
-    if (!refused) throw error;
-    await refused;
-    return undefined;
+    throw refusalOf(error, useOAuthSettings());
   }
 }

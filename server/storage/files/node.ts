@@ -1,11 +1,12 @@
 /**
- * Atomic operations on files (development): each holds a lock file created exclusively (`wx`: one of any number of
- * racing processes wins) while it reads and writes; a value is replaced by renaming a complete file over it.
+ * The files store (development: `NITRO_MCP_STORAGE_DIR`): unstorage's files driver, and atomic operations that each hold a
+ * lock file created exclusively (`wx`: one of any number of racing processes wins) while they read and write; a value is
+ * replaced by renaming a complete file over it. Processes sharing the folder share its data and claims, not a message bus.
  */
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { nowSeconds } from "../mcp/internal/basics";
-import type { AtomicStore } from "../mcp/atomic-store";
+import fsLite from "unstorage/drivers/fs-lite";
+import { type AtomicStore, defineStore, nowSeconds } from "../../mcp/kit";
 
 /** A lock older than this was left by a process that died holding it. */
 const STALE_LOCK_MS = 10_000;
@@ -77,3 +78,13 @@ export function filesAtomicStore(base: string): AtomicStore {
     delete: (key) => withLock(key, (file) => rm(file, { force: true })),
   };
 }
+
+export default defineStore({
+  order: 30,
+  select(env) {
+    const dir = env.NITRO_MCP_STORAGE_DIR;
+    if (typeof dir !== "string" || !dir) return undefined;
+    const atomic = filesAtomicStore(dir);
+    return { name: `files in ${dir}`, driver: fsLite({ base: dir }), atomic, client: atomic };
+  },
+});

@@ -1,9 +1,9 @@
 /**
- * Atomic operations in this process's memory: each runs in one synchronous step. Expired entries are dropped by expiry
- * second, never by a scan of every key, so sustained single-use traffic keeps memory flat.
+ * The memory store: Nitro's own in-memory storage (no driver to mount) and atomic operations in this process's memory, each
+ * one synchronous step. One process only: the default when nothing else is configured, the last store tried. Expired
+ * entries are dropped by expiry second, never by a scan of every key, so sustained single-use traffic keeps memory flat.
  */
-import { nowSeconds } from "../mcp/internal/basics";
-import type { AtomicStore } from "../mcp/atomic-store";
+import { type AtomicStore, defineStore, nowSeconds } from "../../mcp/kit";
 
 export function memoryAtomicStore(): AtomicStore {
   const entries = new Map<string, { value: string; expiresAt: number }>();
@@ -57,3 +57,8 @@ export function memoryAtomicStore(): AtomicStore {
     delete: (key) => step(() => void entries.delete(key)),
   };
 }
+
+export default defineStore({
+  order: 100,
+  select: () => ({ name: "memory", atomic: memoryAtomicStore() }),
+});

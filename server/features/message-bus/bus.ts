@@ -1,18 +1,21 @@
 /**
- * What every bus driver shares: this instance's subscriptions by channel, the envelope, and the bounds.
- * A driver brings only its transport: how a published message travels (nothing for memory; Redis pub/sub,
- * Upstash polled, a Durable Object's stream), and a listener per channel while this instance has subscribers
- * to it, so a channel nobody here listens to costs nothing. A message reaches a subscription only when it is
- * for that subscription's principal (or for EVERY_PRINCIPAL).
+ * The message bus over a store's transport (`server/storage/<store>/bus.ts`: how a published message travels — in this
+ * process, Redis pub/sub, Upstash polled, a Durable Object's stream): this instance's subscriptions by channel, the envelope,
+ * and the bounds. A channel has a listener of the transport while this instance has subscribers to it, so a channel nobody
+ * here listens to costs nothing. A message reaches a subscription only when it is for that subscription's principal (or for
+ * EVERY_PRINCIPAL).
  */
-import { EVERY_PRINCIPAL, type BusSubscription, type MessageBus } from "../../mcp/bus";
-import { limitExceeded } from "../../mcp/errors";
-import { isPlainObject, utf8Encode } from "../../mcp/internal/basics";
-import { bounded } from "../../mcp/storage-guard";
+import {
+  EVERY_PRINCIPAL,
+  bounded,
+  decodeEnvelope,
+  limitExceeded,
+  type BusSubscription,
+  type BusSubscriptions,
+  type BusTransport,
+} from "../../mcp/kit";
 
 export const BUS_LIMITS = {
-  /** A message's JSON, envelope included; a larger one is refused when published. */
-  messageBytes: 64 * 1024,
   /** Subscriptions held by one instance, all channels together; one more is refused (each caller's share: the core's `bus.ts`). */
   subscriptionsPerInstance: 10_000,
   /** Messages kept for a subscription that has not asked for them yet; later ones are dropped (delivery is at most once). */
@@ -20,35 +23,6 @@ export const BUS_LIMITS = {
   /** The longest one `next` waits, whatever it asks. */
   maxWaitMs: 15 * 60_000,
 } as const;
-
-/** How a driver moves the envelopes (JSON text) between instances. */
-export interface BusTransport {
-  publish(channel: string, message: string): Promise<void>;
-  /**
-   * Starts hearing `channel`, handing each message to `deliver`; resolves once listening, with the function that stops.
-   * Calls `lost` if it stops hearing on its own (a Durable Object restarted): the channel's subscriptions then close.
-   */
-  listen(channel: string, deliver: (message: string) => void, lost: () => void): Promise<() => void>;
-}
-
-export function encodeEnvelope(principal: string, data: unknown): string {
-  const message = JSON.stringify({ principal, data });
-  if (utf8Encode(message).byteLength > BUS_LIMITS.messageBytes)
-    throw new Error(`a bus message is limited to ${BUS_LIMITS.messageBytes} bytes`);
-  return message;
-}
-
-/** What arrives is read as untrusted: anything but an envelope is dropped. */
-function decodeEnvelope(message: string): { principal: string; data: unknown } | undefined {
-  try {
-    const parsed: unknown = JSON.parse(message);
-    return isPlainObject(parsed) && typeof parsed.principal === "string"
-      ? { principal: parsed.principal, data: parsed.data }
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 class Subscription implements BusSubscription {
   private readonly queue: unknown[] = [];
@@ -98,8 +72,11 @@ interface Channel {
   readonly listening: Promise<() => void>;
 }
 
-/** A bus over `transport`: this instance's subscriptions fan out what its listeners hear. */
-export function busOver(name: string, transport: BusTransport): MessageBus & { readonly subscriberCount: number } {
+/** This instance's subscriptions over `transport`: they fan out what its listeners hear. */
+export function subscriptionsOver(
+  name: string,
+  transport: BusTransport,
+): BusSubscriptions & { readonly subscriberCount: number } {
   const channels = new Map<string, Channel>();
   let subscriberCount = 0;
 
@@ -124,7 +101,6 @@ export function busOver(name: string, transport: BusTransport): MessageBus & { r
     get subscriberCount() {
       return subscriberCount;
     },
-    publish: async (channel, principal, data) => transport.publish(channel, encodeEnvelope(principal, data)),
     async subscribe(name, { principal }) {
       const limit = BUS_LIMITS.subscriptionsPerInstance;
       if (subscriberCount >= limit) {
@@ -159,16 +135,4 @@ export function busOver(name: string, transport: BusTransport): MessageBus & { r
       return subscription;
     },
   };
-}
-
-/** One process: a message goes straight to this instance's subscriptions. */
-export function memoryBus(): MessageBus & { readonly subscriberCount: number } {
-  const listeners = new Map<string, (message: string) => void>();
-  return busOver("memory (this process)", {
-    publish: async (channel, message) => listeners.get(channel)?.(message),
-    listen: async (channel, deliver) => {
-      listeners.set(channel, deliver);
-      return () => listeners.get(channel) === deliver && listeners.delete(channel);
-    },
-  });
 }

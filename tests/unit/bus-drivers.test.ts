@@ -1,5 +1,5 @@
 /**
- * The message bus drivers themselves (server/features/message-bus/bus-*.ts), each the same way: fan-out to every subscription of
+ * The message bus (server/features/message-bus/bus.ts) over each store's transport (server/storage/<store>/bus.ts), each the same way: fan-out to every subscription of
  * a channel (on two instances of the bus, for a shared one), principals kept apart, `next` ending on its timeout or
  * on `close`, closed subscriptions leaving nothing behind, and the bounds. Memory in this process; Redis on a real
  * redis-server; Upstash through the local stand-in of its REST API on that Redis; the Durable Object's, its rendezvous
@@ -8,16 +8,36 @@
 import { Redis } from "ioredis";
 import upstash from "unstorage/drivers/upstash";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EVERY_PRINCIPAL, type MessageBus } from "../../server/mcp/bus";
-import { durableBus } from "../../server/features/message-bus/bus-durable";
-import { BUS_LIMITS, memoryBus } from "../../server/features/message-bus/bus-local";
-import { ioRedisBus, upstashBus } from "../../server/features/message-bus/bus-redis";
-import { BusRendezvous } from "../../server/features/message-bus/durable-object";
+import { BUS_LIMITS, subscriptionsOver } from "../../server/features/message-bus/bus";
+import {
+  EVERY_PRINCIPAL,
+  MAX_BUS_MESSAGE_BYTES,
+  encodeEnvelope,
+  type BusTransport,
+  type MessageBus,
+} from "../../server/mcp/store";
+import durableTransport, { BusRendezvous } from "../../server/storage/cloudflare/bus";
+import memoryTransport from "../../server/storage/memory/bus";
+import redisTransport from "../../server/storage/redis/bus";
+import upstashTransport from "../../server/storage/upstash/bus";
 import { needs } from "../helpers/programs.mjs";
-import { startRedis } from "./redis.mjs";
-import { startUpstashStandIn } from "./upstash.mjs";
+import { startRedis } from "../targets/redis.mjs";
+import { startUpstashStandIn } from "../targets/upstash.mjs";
 
 type CountedBus = MessageBus & { readonly subscriberCount: number };
+
+/**
+ * The message bus feature's subscriptions over a store's transport, publishing in the core's envelope: the bus its plugin
+ * gives the core, without the caller's shares the core adds (server/mcp/store.ts).
+ */
+function busOn(transport: BusTransport | undefined): CountedBus {
+  const subscriptions = subscriptionsOver("test", transport!);
+  return Object.assign(subscriptions, {
+    publish: async (channel: string, principal: string, data: unknown) =>
+      transport!.publish(channel, encodeEnvelope(principal, data)),
+  });
+}
+const memoryBus = () => busOn(memoryTransport());
 
 /** Two buses on the same transport (two instances), and what to stop after. */
 interface Drivers {
@@ -29,7 +49,7 @@ interface Drivers {
 }
 
 const channel = () => `test-${crypto.randomUUID()}`;
-/** Subscribers: the bus drivers take a caller for the core's fair shares, which only the core counts (server/mcp/bus.ts). */
+/** Subscribers: the bus takes a caller for the core's fair shares, which only the core counts (server/mcp/store.ts). */
 const ALICE = { principal: "alice", caller: "alice" };
 const BOB = { principal: "bob", caller: "bob" };
 const WAIT = 10_000;
@@ -95,7 +115,7 @@ function describeDriver(name: string, options: { skip?: boolean }, start: () => 
     });
 
     it("refuses a message over the size limit", async () => {
-      await expect(drivers.a.publish(channel(), "alice", "x".repeat(BUS_LIMITS.messageBytes))).rejects.toThrow(
+      await expect(drivers.a.publish(channel(), "alice", "x".repeat(MAX_BUS_MESSAGE_BYTES))).rejects.toThrow(
         /limited to/,
       );
     });
@@ -143,8 +163,8 @@ describeDriver("Durable Object (its rendezvous in this process)", {}, async () =
     }),
   };
   return {
-    a: durableBus(namespace) as CountedBus,
-    b: durableBus(namespace) as CountedBus,
+    a: busOn(durableTransport(namespace)),
+    b: busOn(durableTransport(namespace)),
     listened: async (name) => objects.get(`bus-${name}`)?.listening ?? 0,
     stop: async () => {},
   };
@@ -162,10 +182,12 @@ describe("the Durable Object bus", () => {
         .catch(() => {});
       return readable;
     };
-    const bus = durableBus({
-      idFromName: (name: string) => name,
-      get: () => ({ busPublish: async (message: string) => rendezvous.publish(message), busListen }),
-    }) as CountedBus;
+    const bus = busOn(
+      durableTransport({
+        idFromName: (name: string) => name,
+        get: () => ({ busPublish: async (message: string) => rendezvous.publish(message), busListen }),
+      }),
+    );
     const subscription = await bus.subscribe(channel(), ALICE);
     const pending = subscription.next(600_000);
     restart.abort();
@@ -183,7 +205,7 @@ describeDriver("Redis", needs("redis-server"), async () => {
     publish: (name: string, message: string) => client.publish(name, message),
     duplicate: () => subscribers[subscribers.push(client.duplicate()) - 1]!,
   });
-  const [a, b] = clients.map((client) => ioRedisBus(tracked(client)) as CountedBus) as [CountedBus, CountedBus];
+  const [a, b] = clients.map((client) => busOn(redisTransport(tracked(client)))) as [CountedBus, CountedBus];
   return {
     a,
     b,
@@ -198,8 +220,7 @@ describeDriver("Redis", needs("redis-server"), async () => {
 describeDriver("Upstash (local stand-in of its REST API)", needs("redis-server"), async () => {
   const redis = await startRedis();
   const standIn = await startUpstashStandIn(redis.url);
-  const bus = () =>
-    upstashBus(upstash({ url: standIn.url, token: standIn.token }).getInstance!() as never) as CountedBus;
+  const bus = () => busOn(upstashTransport(upstash({ url: standIn.url, token: standIn.token }).getInstance!()));
   return {
     a: bus(),
     b: bus(),

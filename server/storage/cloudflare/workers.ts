@@ -1,5 +1,10 @@
-/** Atomic operations on Workers (KV is eventually consistent): RPC to Durable Objects, keys spread over SHARDS by hash. */
-import type { AtomicStore } from "../mcp/atomic-store";
+/**
+ * The Cloudflare store, on Workers: KV (the binding `MCP_KV`) for general storage, and, because KV is eventually consistent,
+ * the atomic operations in the Durable Object of this build (`$DurableObject`), keys spread over SHARDS objects by hash,
+ * each a SQLite table (`atomic-table.ts`). Nitro's `process.env` on Workers also holds the bindings (as objects).
+ */
+import cloudflareKV from "unstorage/drivers/cloudflare-kv-binding";
+import { type AtomicStore, defineStore } from "../../mcp/kit";
 
 const SHARDS = 16;
 
@@ -34,3 +39,23 @@ export function durableAtomicStore(namespace: DurableObjectNamespaceLike): Atomi
     delete: (key) => objectFor(key).atomicDelete(key),
   };
 }
+
+export default defineStore({
+  order: 10,
+  select(env) {
+    const durable = env.$DurableObject as DurableObjectNamespaceLike | undefined;
+    return {
+      name: "Cloudflare KV (binding MCP_KV)",
+      driver: cloudflareKV({ binding: "MCP_KV" }),
+      sharedAcrossInstances: true,
+      ...(durable
+        ? { atomic: durableAtomicStore(durable), client: durable }
+        : {
+            missingAtomic:
+              "Workers KV is eventually consistent: bind the Durable Object $DurableObject (see the generated wrangler.json).",
+          }),
+    };
+  },
+});
+
+export { durableMethods } from "./atomic-table";

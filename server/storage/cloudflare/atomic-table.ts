@@ -74,3 +74,45 @@ export class AtomicTable {
     if (this.exec("SELECT 1 FROM atomic LIMIT 1").length) this.scheduleSweep(now);
   }
 }
+
+/** The parts of a Durable Object this table needs: its state, as Cloudflare's base class keeps it. */
+interface DurableObjectLike {
+  readonly ctx: DurableStorageState;
+}
+
+const tables = new WeakMap<object, AtomicTable>();
+
+/** The object's own table, made on its first use. */
+export function tableOf(object: DurableObjectLike): AtomicTable {
+  let table = tables.get(object);
+  if (!table) {
+    table = new AtomicTable(object.ctx);
+    tables.set(object, table);
+  }
+  return table;
+}
+
+/** The object's side of the atomic operations (`workers.ts` calls them over RPC), and its alarm sweeping the table. */
+export const durableMethods = {
+  atomicGet(this: DurableObjectLike, key: string): string | null {
+    return tableOf(this).get(key);
+  },
+  atomicSetIfAbsent(this: DurableObjectLike, key: string, value: string, ttlSeconds: number): boolean {
+    return tableOf(this).setIfAbsent(key, value, ttlSeconds);
+  },
+  atomicCompareAndSet(
+    this: DurableObjectLike,
+    key: string,
+    expected: string,
+    next: string,
+    ttlSeconds: number,
+  ): boolean {
+    return tableOf(this).compareAndSet(key, expected, next, ttlSeconds);
+  },
+  atomicDelete(this: DurableObjectLike, key: string): void {
+    tableOf(this).delete(key);
+  },
+  alarm(this: DurableObjectLike): void {
+    tableOf(this).sweep();
+  },
+};
