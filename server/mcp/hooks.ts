@@ -10,7 +10,7 @@
 import type { H3Event } from "h3";
 import type { AuthInfo, McpContext, RequestTarget } from "./context";
 import type { Entry, ResourceEntry } from "./entries";
-import type { McpError } from "./errors";
+import { HttpRefusal, type McpError } from "./errors";
 import { sendError } from "./http/error-reply";
 import type { MethodHandler, MethodResult } from "./methods/types";
 import type {
@@ -62,6 +62,8 @@ export interface AuthenticationInfo {
   readonly required: boolean;
   /** Where clients read how to sign in (RFC 9728 metadata), when there is such a place. */
   readonly metadataUrl?: string;
+  /** With `required`: the refusal of a caller no authenticator identified (e.g. 401 with its `WWW-Authenticate`). */
+  readonly challenge?: () => Error;
 }
 
 /** A check's refusal (its JSON-RPC error, HTTP status and headers), or undefined to let the request through. */
@@ -144,7 +146,11 @@ const listeners = {
   getResponders: [] as GetResponder[],
   adapters: [] as Adapter[],
   servedResources: [] as ServedResources[],
+  describers: [] as EntryDescriber[],
 };
+
+/** `_meta` fields a feature adds to a definition's descriptor in the lists (undefined: none for this one). */
+export type EntryDescriber = (entry: Entry) => Readonly<Record<string, unknown>> | undefined;
 
 /** A resource a feature serves, and the variables its URI decodes to. */
 export interface ResourceFound {
@@ -188,6 +194,7 @@ export const hooks = {
   addGetResponder: (responder: GetResponder) => void listeners.getResponders.push(responder),
   addAdapter: (adapter: Adapter) => void listeners.adapters.push(adapter),
   serveResources: (served: ServedResources) => void listeners.servedResources.push(served),
+  describeEntries: (describer: EntryDescriber) => void listeners.describers.push(describer),
 };
 
 // ——— what the core reads ———
@@ -197,6 +204,15 @@ export const listenSources = (): readonly ListenSource[] => listeners.listenSour
 export const getResponders = (): readonly GetResponder[] => listeners.getResponders;
 export const adapters = (): readonly Adapter[] => listeners.adapters;
 export const servedResources = (): readonly ServedResources[] => listeners.servedResources;
+
+/** A definition's descriptor as the lists show it: its own `_meta` and then what each describer adds, the last one winning. */
+export function listedDescriptor<Descriptor extends { _meta?: Record<string, unknown> }>(
+  entry: Entry & { readonly descriptor: Descriptor },
+): Descriptor {
+  const added = listeners.describers.map((describe) => describe(entry)).filter((meta) => meta !== undefined);
+  if (!added.length) return entry.descriptor;
+  return { ...entry.descriptor, _meta: Object.assign({}, entry.descriptor._meta, ...added) };
+}
 
 /** Each authenticator's word on signing in (for discovery documents); empty: anyone may call. */
 export const authenticationInfo = (): readonly AuthenticationInfo[] =>
@@ -281,7 +297,10 @@ export function observeEnd(event: H3Event): void {
 
 const ANONYMOUS: AuthInfo = { principal: "anonymous", via: "anonymous", scopes: [] };
 
-/** Step: the caller on `event.context.mcpAuth`, from the first authenticator that identifies it (none: `anonymous`), or its refusal. */
+/**
+ * Step: the caller on `event.context.mcpAuth`, from the first authenticator that identifies it, or its refusal. Nobody
+ * identified it: the challenge of the first authenticator that requires a credential, else `anonymous`.
+ */
 export async function authenticate(event: H3Event): Promise<void> {
   try {
     for (const { authenticate } of listeners.authenticators) {
@@ -291,6 +310,8 @@ export async function authenticate(event: H3Event): Promise<void> {
         return;
       }
     }
+    const required = listeners.authenticators.find(({ info }) => info?.required)?.info;
+    if (required) throw required.challenge?.() ?? new HttpRefusal(401, {}, "", "Authentication required");
     event.context.mcpAuth = ANONYMOUS;
   } catch (error) {
     return sendError(event, undefined, error);

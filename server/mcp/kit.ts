@@ -90,6 +90,12 @@ export const addAdapter = hooks.addAdapter;
  * @example serveResources({ find: (uri) => { const entry = files.get(uri); return entry && { entry, variables: {} }; }, listed: [readme] });
  */
 export const serveResources = hooks.serveResources;
+/**
+ * Adds `_meta` fields to a tool's, prompt's or resource's descriptor where the lists show it, from the options its feature
+ * declared (return undefined to add none).
+ * @example describeEntries((entry) => (entry.options.owner ? { "com.example/owner": entry.options.owner } : undefined));
+ */
+export const describeEntries = hooks.describeEntries;
 
 export type {
   Adapter,
@@ -97,6 +103,7 @@ export type {
   AuthenticationInfo,
   Authenticator,
   Authorizer,
+  EntryDescriber,
   GetResponder,
   ListenSource,
   MessageCheck,

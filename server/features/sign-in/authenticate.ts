@@ -49,11 +49,10 @@ function useAuthSetup() {
   return setup;
 }
 
-async function authInfoOf(event: H3Event): Promise<AuthInfo> {
+async function authInfoOf(event: H3Event): Promise<AuthInfo | undefined> {
   const { oauth, tokens } = useAuthSetup();
   const authorization = requestHeader(event, "authorization");
-  if (authorization === undefined)
-    throw new AuthError(401, undefined, "Authentication required: send Authorization: Bearer <token>");
+  if (authorization === undefined) return undefined;
   if (authorization.includes(",") || requestHeaderCount(event, "authorization") > 1) {
     throw new AuthError(400, "invalid_request", "Send one Authorization header, with one token: Bearer <token>");
   }
@@ -71,11 +70,21 @@ export function credentialRequired(): boolean {
   return !!(oauth || tokens);
 }
 
-/** The caller's identity; throws the refusal (a challenge, or 503 when the authorization server cannot be asked). */
-export async function authenticate(event: H3Event): Promise<AuthInfo> {
+/**
+ * The caller's identity from its bearer token (none: undefined, for the next authenticator); throws the refusal (a
+ * challenge, or 503 when the authorization server cannot be asked).
+ */
+export async function authenticate(event: H3Event): Promise<AuthInfo | undefined> {
   try {
     return await authInfoOf(event);
   } catch (error) {
     throw refusalOf(error, useOAuthSettings());
   }
 }
+
+/** The refusal of a caller nobody identified: 401 with the challenge that says where to sign in. */
+export const anonymousRefusal = (): Error =>
+  refusalOf(
+    new AuthError(401, undefined, "Authentication required: send Authorization: Bearer <token>"),
+    useOAuthSettings(),
+  ) as Error;

@@ -16,6 +16,7 @@ import {
   addedMethods,
   chainAround,
   inRequestScope,
+  listedDescriptor,
   servedResources,
   type Next,
   type Outcome,
@@ -61,7 +62,7 @@ async function getPrompt(mcp: McpContext): Promise<Outcome> {
 
 /** resources/list: the fixed resources, then those templates and features list at run time. */
 function listResources({ resources, templates }: Registry): MethodHandler {
-  const fixed = resources.map((entry) => entry.descriptor as Resource);
+  const fixed = resources.map((entry) => listedDescriptor(entry) as Resource);
   // Templates that list their resources at run time may list per caller: keep shared caches out.
   const scope = templates.some((entry) => entry.list) ? "private" : undefined;
   return async (mcp) => {
@@ -87,9 +88,9 @@ let chain: Next | undefined;
 function everyRevision(): Map<string, MethodHandler> {
   const capabilities = serverCapabilities();
   const definitions = registry();
-  const tools = definitions.tools.map((tool) => tool.descriptor);
-  const prompts = definitions.prompts.map((prompt) => prompt.descriptor);
-  const templates = definitions.templates.map((entry) => entry.descriptor);
+  const tools = definitions.tools.map(listedDescriptor);
+  const prompts = definitions.prompts.map(listedDescriptor);
+  const templates = definitions.templates.map(listedDescriptor);
   const methods = new Map<string, MethodHandler>();
   if (capabilities.tools)
     methods.set("tools/list", (mcp) => listResult("tools", tools, mcp)).set("tools/call", callTool);

@@ -3,7 +3,7 @@
  * NITRO_MCP_RESOURCE_URL… stop the server with a clear message), then, when either is configured, registers who may call.
  */
 import { addAuthenticator, addAuthorizer, logInfo } from "../../../mcp/kit";
-import { authenticate, credentialRequired, useOAuthSettings } from "../authenticate";
+import { anonymousRefusal, authenticate, credentialRequired, useOAuthSettings } from "../authenticate";
 import { protectedResourceMetadataUrl } from "../protected-resource";
 import { requireScopes } from "../scopes";
 
@@ -14,6 +14,7 @@ export default defineNitroPlugin(() => {
   addAuthenticator(authenticate, {
     required: true,
     metadataUrl: oauth && protectedResourceMetadataUrl(oauth.resource),
+    challenge: anonymousRefusal,
   });
   addAuthorizer(requireScopes(oauth));
 });
