@@ -1,6 +1,6 @@
 /** Protocol errors: an `McpError` reaches the client as it is; anything else is logged and answered -32603, never leaked. */
 import { clip } from "./internal/text";
-import type { ClientCapabilities, RequestId } from "./protocol";
+import type { ClientCapabilities, InputRequest, RequestId } from "./protocol";
 
 /** Longest error message sent: messages may quote what the client sent, never all of it. */
 const MAX_MESSAGE = 500;
@@ -31,9 +31,38 @@ export class McpError extends Error {
     message: string,
     readonly data?: unknown,
     readonly httpStatus = 200,
+    /** HTTP headers for the answer, e.g. `Retry-After`. */
+    readonly headers?: Readonly<Record<string, string>>,
   ) {
     super(clip(message, MAX_MESSAGE));
     this.name = "McpError";
+  }
+}
+
+/**
+ * A refusal answered as it is rather than as a JSON-RPC error: its own status, headers and body (a sign-in challenge, 401
+ * with `WWW-Authenticate` and an OAuth error body). Thrown by a step (an authenticator, an authorizer) to end the request.
+ */
+export class HttpRefusal extends Error {
+  override name = "HttpRefusal";
+  constructor(
+    readonly status: number,
+    readonly headers: Readonly<Record<string, string>>,
+    readonly body: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The store could not be reached or failed: answered -32603 "storage unavailable" (HTTP 503), the reason logged. */
+export class StorageUnavailableError extends Error {
+  override name = "StorageUnavailableError";
+  constructor(
+    readonly operation: string,
+    cause: unknown,
+  ) {
+    super(`storage unavailable (${operation}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }
 
@@ -54,13 +83,27 @@ export const invalidParams = (message: string, data?: unknown, httpStatus = 200)
 export const headerMismatch = (message: string) =>
   new McpError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`, undefined, 400);
 
+/**
+ * -32021 (HTTP 400): the client lacks a capability the request needs. `unanswerable` keeps the questions that could not be
+ * asked (never sent): an adapter for another protocol revision may ask them another way.
+ */
+export class MissingCapabilitiesError extends McpError {
+  constructor(
+    requiredCapabilities: ClientCapabilities,
+    what: string,
+    readonly unanswerable: Readonly<Record<string, InputRequest>> = {},
+  ) {
+    super(
+      ErrorCode.MissingRequiredClientCapability,
+      `Missing required client capability: ${what}`,
+      { requiredCapabilities },
+      400,
+    );
+  }
+}
+
 export const missingClientCapabilities = (requiredCapabilities: ClientCapabilities, what: string) =>
-  new McpError(
-    ErrorCode.MissingRequiredClientCapability,
-    `Missing required client capability: ${what}`,
-    { requiredCapabilities },
-    400,
-  );
+  new MissingCapabilitiesError(requiredCapabilities, what);
 
 export const unsupportedProtocolVersion = (
   requested: string,
@@ -83,8 +126,11 @@ export class ResourceNotFoundError extends McpError {
  * `data` says which, for a client that reacts to it.
  * @example throw limitExceeded("At most 20 open streams per caller (NITRO_MCP_CALLER_STREAMS): close one first", { limit: 20 })
  */
-export const limitExceeded = (message: string, data: Readonly<Record<string, unknown>>) =>
-  new McpError(ErrorCode.LimitExceeded, message, data, 429);
+export const limitExceeded = (
+  message: string,
+  data: Readonly<Record<string, unknown>>,
+  headers?: Readonly<Record<string, string>>,
+) => new McpError(ErrorCode.LimitExceeded, message, data, 429, headers);
 
 export const internalError = (message = "Internal error") =>
   new McpError(ErrorCode.InternalError, message, undefined, 500);

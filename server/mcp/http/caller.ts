@@ -10,7 +10,7 @@
 import type { H3Event } from "h3";
 import { useMcpConfig } from "../config";
 import type { AuthInfo } from "../context";
-import { requestHeader } from "../request-meta";
+import { requestHeader } from "../protocol";
 
 /** workerd says so in `navigator.userAgent`; Node says "Node.js/…" (or has no navigator). */
 const ON_WORKERS = globalThis.navigator?.userAgent === "Cloudflare-Workers";

@@ -8,7 +8,7 @@ import { useMcpConfig, type McpConfig } from "../config";
 import { invalidRequest } from "../errors";
 import { clip } from "../internal/text";
 import { logWarning } from "../log";
-import { requestHeader } from "../request-meta";
+import { requestHeader } from "../protocol";
 import { sendError } from "./error-reply";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);

@@ -1,6 +1,6 @@
 /** `x-mcp-header` annotations, validated at definition: clients must drop a tool with an invalid one from tools/list. */
 import { isPlainObject } from "../internal/basics";
-import type { HeaderParam } from "../request-meta";
+import type { HeaderParam } from "../protocol";
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_TYPES = new Set(["string", "integer", "boolean"]);
