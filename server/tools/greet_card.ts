@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { uiLink } from "#mcp-apps";
 
 /** A greeting card (server/ui/greet-card/): the UI only shows the result; text-only clients read the same words. */
 export default defineTool({
@@ -12,7 +11,7 @@ export default defineTool({
     message: z.string().max(200).default("Have a wonderful day!").describe("The card's message"),
   },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  _meta: uiLink("greet-card"),
+  ui: { resourceUri: "ui://greet-card" },
   run: ({ name, message }) => ({
     content: [{ type: "text", text: `A card for ${name}: “${message}”` }],
     structuredContent: { name, message },

@@ -1,4 +1,4 @@
-import { clientRendersUi, uiLink } from "#mcp-apps";
+import { clientRendersUi } from "#mcp-apps";
 import { listNotes } from "../examples/notes";
 
 /**
@@ -11,7 +11,7 @@ export default defineTool({
   description:
     "Shows every note on an interactive board where the person can delete notes (each deletion asks them to confirm). Clients without UIs get the list as text.",
   annotations: { readOnlyHint: true, openWorldHint: false },
-  _meta: uiLink("notes-board"),
+  ui: { resourceUri: "ui://notes-board" },
   async run(_args, mcp) {
     const notes = await listNotes();
     const lines = notes.map((note) => `#${note.id} ${note.title}: ${note.text}`).join("\n");

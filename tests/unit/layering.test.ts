@@ -12,6 +12,8 @@
  *   its code may read the virtual module its `module.ts` defines;
  * - a feature never imports another feature; a store imports only the kit and the storage files it shares with others;
  * - the core's virtual modules (`#mcp-definitions`, `#mcp-stores`, `#mcp-platform`) are read by the core alone;
+ * - the app enters a feature by one door only: the feature's own alias `#mcp-<name>` (package.json `imports`, mapped into
+ *   `server/features/<name>/`, e.g. `#mcp-apps`), which the feature's removal takes away with it;
  * - no file outside the helpers calls a helper through Nitro's auto-imports (the core never names one);
  * - no route but `POST /mcp` loads `respond.ts` (the method table) or a method handler (type-only imports, erased at build, aside).
  */
@@ -28,6 +30,7 @@ const APP = [
   "server/resources/",
   "server/examples/",
   "server/skills/",
+  "server/ui/",
   "routes/connect/",
 ];
 
@@ -126,17 +129,26 @@ describe("the layers", () => {
     expect(wrong.map(describeImport)).toEqual([]);
   });
 
-  it("keeps the core's virtual modules to the core, and a feature's to that feature", () => {
+  it("keeps the core's virtual modules to the core, a feature's to that feature, and its alias to it and the app", () => {
     const owners = new Map<string, string>();
     for (const file of files.filter((file) => /^server\/features\/[^/]+\/module\.ts$/.test(file))) {
       for (const match of readFileSync(join(ROOT, file), "utf8").matchAll(/["'](#mcp-[\w-]+)["']/g)) {
         owners.set(match[1]!, partOf(file));
       }
     }
+    // A feature's alias for the app: `#mcp-<name>` in package.json `imports`, mapped to a file of `server/features/<name>/`.
+    const { imports: aliases = {} } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+    const forTheApp = new Set<string>();
+    for (const [name, target] of Object.entries(aliases as Record<string, string>)) {
+      if (partOf(normalize(target)) !== `feature:${name.slice("#mcp-".length)}`) continue;
+      owners.set(name, partOf(normalize(target)));
+      forTheApp.add(name);
+    }
     const wrong = files.flatMap((file) =>
       virtualImportsOf(file)
         .filter((name) => name.startsWith("#mcp-"))
         .filter((name) => (owners.get(name) ?? "core") !== partOf(file))
+        .filter((name) => !(forTheApp.has(name) && partOf(file) === "app"))
         .map((name) => `${file} → ${name}`),
     );
     expect(wrong).toEqual([]);

@@ -1,13 +1,14 @@
 /**
  * Build time: each folder of `ui/` in the definition roots (`server/ui/<name>/`, and a test build's fixtures) is built
  * with Vite into one HTML document (build-view.ts); the documents and the folders' `resource.ts` become `#mcp-app-views`,
- * which ui-resources.ts serves as `ui://<name>` resources. `npm run dev` rebuilds when anything in those folders changes.
+ * which the plugin this adds (views-plugin.ts) serves as `ui://<name>` resources. `npm run dev` rebuilds when anything in
+ * those folders changes.
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Nitro } from "nitropack";
-import { addResourceModule, definitionRoots, watchForReload } from "../../build/definitions-module";
+import { definitionRoots, watchForReload } from "../../build/definitions-module";
 import { buildView } from "./build-view";
 
 /** The UI folders under `dir`: each holds an `index.html`. */
@@ -36,6 +37,6 @@ async function generateViewsModule(dirs: readonly string[]): Promise<string> {
 export default (nitro: Nitro) => {
   const dirs = definitionRoots(nitro).map((root) => join(root, "ui"));
   nitro.options.virtual["#mcp-app-views"] = () => generateViewsModule(dirs);
-  addResourceModule(nitro, fileURLToPath(new URL("ui-resources.ts", import.meta.url)));
+  nitro.options.plugins.push(fileURLToPath(new URL("views-plugin.ts", import.meta.url)));
   watchForReload(nitro, dirs, true);
 };

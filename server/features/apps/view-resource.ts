@@ -4,9 +4,11 @@
  */
 import type { McpUiResourceMeta } from "@modelcontextprotocol/ext-apps";
 import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
-import { DEFINITION, type ResourceEntry } from "../../mcp/entries";
-import type { Resource } from "../../mcp/protocol";
-import { UI_NAME, uiResourceUri, type UiResourceOptions } from "./author";
+import { entryBase, isPlainObject, type Resource, type ResourceEntry } from "../../mcp/kit";
+import type { UiResourceOptions } from "./author";
+
+/** A UI's name: its folder's name under `ui/`, and the host of its `ui://` URI. */
+const UI_NAME = /^[a-z0-9][a-z0-9-]*$/;
 
 /** A UI folder after the build: its name, its one document, and its `resource.ts` (if any). */
 export interface BuiltView {
@@ -27,15 +29,12 @@ const ORIGIN = /^(?:https|wss):\/\/(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::\d{1,
 const LOOPBACK_ORIGIN = /^(?:https?|wss?):\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?$/;
 const HOST_NAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** The `_meta.ui` of a UI's options; throws naming the UI and the first thing wrong. */
 export function checkedUiMeta(name: string, options: unknown): McpUiResourceMeta {
   const fail = (problem: string): never => {
     throw new Error(`UI "${name}" (ui/${name}/resource.ts): ${problem}`);
   };
-  if (!isObject(options)) return fail("the default export must be an object");
+  if (!isPlainObject(options)) return fail("the default export must be an object");
   for (const key of Object.keys(options))
     if (!OPTION_KEYS.includes(key)) fail(`unknown option "${key}" (known: ${OPTION_KEYS.join(", ")})`);
   for (const key of ["title", "description", "domain"] as const)
@@ -45,7 +44,7 @@ export function checkedUiMeta(name: string, options: unknown): McpUiResourceMeta
 
   const meta: McpUiResourceMeta = { prefersBorder: prefersBorder as boolean };
   if (csp !== undefined) {
-    if (!isObject(csp)) fail("csp must be an object");
+    if (!isPlainObject(csp)) fail("csp must be an object");
     const checked: Record<string, string[]> = {};
     for (const [key, origins] of Object.entries(csp as Record<string, unknown>)) {
       if (!(CSP_KEYS as readonly string[]).includes(key))
@@ -62,11 +61,11 @@ export function checkedUiMeta(name: string, options: unknown): McpUiResourceMeta
     meta.csp = checked;
   }
   if (permissions !== undefined) {
-    if (!isObject(permissions)) fail("permissions must be an object");
+    if (!isPlainObject(permissions)) fail("permissions must be an object");
     for (const [key, value] of Object.entries(permissions as Record<string, unknown>)) {
       if (!(PERMISSIONS as readonly string[]).includes(key))
         fail(`unknown permission "${key}" (known: ${PERMISSIONS.join(", ")})`);
-      if (!isObject(value) || Object.keys(value).length > 0) fail(`permissions.${key} must be {}`);
+      if (!isPlainObject(value) || Object.keys(value).length > 0) fail(`permissions.${key} must be {}`);
     }
     meta.permissions = Object.fromEntries(Object.keys(permissions as object).map((key) => [key, {}]));
   }
@@ -82,7 +81,7 @@ export function checkedUiMeta(name: string, options: unknown): McpUiResourceMeta
 export function viewResource(view: BuiltView): ResourceEntry {
   if (!UI_NAME.test(view.name))
     throw new Error(`UI folder ui/${view.name}/: a UI's name is lower-case letters, digits and -`);
-  const uri = uiResourceUri(view.name);
+  const uri = `ui://${view.name}`;
   const ui = checkedUiMeta(view.name, view.options);
   const { title, description } = view.options;
   const descriptor: Resource = {
@@ -96,13 +95,11 @@ export function viewResource(view: BuiltView): ResourceEntry {
   };
   const contents = [{ uri, mimeType: RESOURCE_MIME_TYPE, text: view.html, _meta: { ui } }];
   return {
-    [DEFINITION]: true,
+    ...entryBase({}),
     kind: "resource",
     descriptor,
     cache: VIEW_CACHE,
     completers: {},
-    singleUseState: false,
-    scopes: [],
     read: async () => ({ contents }),
   };
 }

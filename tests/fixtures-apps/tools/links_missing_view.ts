@@ -1,9 +1,8 @@
-import { uiLink } from "#mcp-apps";
 import { defineTool } from "../../../utils/define-tool";
 
 export default defineTool({
   name: "links_missing_view",
   description: "Linked to a UI no folder provides.",
-  _meta: uiLink("no-such-view"),
+  ui: { resourceUri: "ui://no-such-view" },
   run: () => "never shown",
 });

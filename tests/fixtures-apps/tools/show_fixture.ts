@@ -1,10 +1,10 @@
-import { clientRendersUi, uiLink } from "#mcp-apps";
+import { clientRendersUi } from "#mcp-apps";
 import { defineTool } from "../../../utils/define-tool";
 
 export default defineTool({
   name: "show_fixture",
   description: "Shows the fixture view; says whether this request's client renders UIs.",
-  _meta: uiLink("fixture-view"),
+  ui: { resourceUri: "ui://fixture-view" },
   run: (_args, mcp) => ({
     content: [{ type: "text", text: clientRendersUi(mcp) ? "shown in the view" : "text only" }],
     structuredContent: { rendersUi: clientRendersUi(mcp) },

@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import Ajv2020 from "ajv/dist/2020";
 import { beforeAll, describe, expect, it } from "vitest";
+import { checkedToolUi } from "../../../server/features/apps/tool-ui";
 import { checkedUiMeta } from "../../../server/features/apps/view-resource";
-import { uiLink } from "../../../server/features/apps/author";
 import { createTestServer, type TestRpcError, type Json, type TestServer } from "../../helpers/in-process";
 import { hasFeature } from "../../helpers/project.mjs";
 
@@ -220,6 +220,12 @@ describe("start-up", () => {
       ]),
     ).toMatch(/Tool "links_missing_view" links the UI ui:\/\/no-such-view, which this build does not serve/);
   });
+
+  it("stops on a malformed ui option, even where no UI is served", async () => {
+    expect(await starting(["tests/fixtures-apps/tools/malformed_ui.ts"])).toMatch(
+      /Tool "malformed_ui": ui resourceUri "ui:\/\/Notes Board" is not a ui:\/\/ URI/,
+    );
+  });
 });
 
 describe("the checks, one by one", () => {
@@ -268,12 +274,24 @@ describe("the checks, one by one", () => {
   });
 
   it.each([
-    ["Notes Board", {}],
-    ["ui://notes", {}],
-    ["notes", { visibility: [] }],
-    ["notes", { visibility: ["agent"] }],
-    ["notes", { visibility: ["app", "app"] }],
-  ])("uiLink refuses %j with %j", (name, options) => {
-    expect(() => uiLink(name, options as never)).toThrow(/uiLink/);
+    ["ui://notes-board", /must be an object/],
+    [{ resourceUri: "notes-board" }, /resourceUri "notes-board" is not a ui:\/\/ URI/],
+    [{ resourceUri: "ui://notes board" }, /resourceUri "ui:\/\/notes board" is not a ui:\/\/ URI/],
+    [{ resourceUri: "ui://" }, /is not a ui:\/\/ URI/],
+    [{ resourceUri: 42 }, /resourceUri 42 is not a ui:\/\/ URI/],
+    [{ resourceUri: "ui://notes", visibility: [] }, /visibility lists/],
+    [{ resourceUri: "ui://notes", visibility: ["agent"] }, /visibility lists/],
+    [{ resourceUri: "ui://notes", visibility: ["app", "app"] }, /visibility lists/],
+    [{ resourceUri: "ui://notes", visibility: "app" }, /visibility lists/],
+    [{ resourceUri: "ui://notes", csp: {} }, /has no option "csp"/],
+  ])("the ui option refuses %j", (ui, message) => {
+    expect(() => checkedToolUi("notes_board", ui)).toThrow(message);
+  });
+
+  it("the ui option fills in the default visibility", () => {
+    expect(checkedToolUi("notes_board", { resourceUri: "ui://notes-board" })).toEqual({
+      resourceUri: "ui://notes-board",
+      visibility: ["model", "app"],
+    });
   });
 });
