@@ -1,5 +1,4 @@
 /** Every tool, prompt and resource found at build time (`#mcp-definitions`), indexed once at start-up, and their capabilities. */
-import { prompts as promptModules, resources as resourceModules, tools as toolModules } from "#mcp-definitions";
 import type { RequestTarget } from "./context";
 import { invalidParams } from "./errors";
 import { isEntry, type Entry, type PromptEntry, type ResourceEntry, type ToolEntry } from "./entries";
@@ -100,16 +99,30 @@ function buildRegistry(modules: { tools: Definitions; prompts: Definitions; reso
   };
 }
 
+type Found = Readonly<Record<"tools" | "prompts" | "resources", Definitions>>;
+
+let found: Found | undefined;
 let built: Registry | undefined;
 
 /**
- * The registry, indexed on first use: the definition files import the kit, which exports this module, so the definitions
- * are still loading while it loads.
+ * Hands the registry the build's definitions, once at start-up (`server/plugins/mcp-startup.ts`, the first plugin). The
+ * definition files import the kit, which exports this module: importing them here would make a cycle.
+ *
+ * @example setDefinitions(await import("#mcp-definitions"));
+ */
+export function setDefinitions(definitions: Found): void {
+  found = definitions;
+  built = undefined;
+}
+
+/**
+ * The registry, indexed on first use after start-up.
  *
  * @example const tool = registry().toolsByName.get("delete_note");
  */
 export function registry(): Registry {
-  built ??= buildRegistry({ tools: toolModules, prompts: promptModules, resources: resourceModules });
+  if (!found) throw new Error("programming error: the registry was read before start-up handed it the definitions");
+  built ??= buildRegistry(found);
   return built;
 }
 
