@@ -198,7 +198,10 @@ export const getResponders = (): readonly GetResponder[] => listeners.getRespond
 export const adapters = (): readonly Adapter[] => listeners.adapters;
 export const servedResources = (): readonly ServedResources[] => listeners.servedResources;
 
-/** Each authenticator's word on signing in (for discovery documents); empty: anyone may call. */
+/**
+ * Each authenticator's word on signing in (for discovery documents); empty: anyone may call.
+ * @example const signIn = authenticationInfo().find((info) => info.required); // where the server card says to sign in
+ */
 export const authenticationInfo = (): readonly AuthenticationInfo[] =>
   listeners.authenticators.flatMap(({ info }) => (info ? [info] : []));
 
@@ -281,7 +284,13 @@ export function observeEnd(event: H3Event): void {
 
 const ANONYMOUS: AuthInfo = { principal: "anonymous", via: "anonymous", scopes: [] };
 
-/** Step: the caller on `event.context.mcpAuth`, from the first authenticator that identifies it (none: `anonymous`), or its refusal. */
+/**
+ * Step: the caller on `event.context.mcpAuth`, from the first authenticator that identifies it (none: `anonymous`), or
+ * its refusal.
+ * @example
+ * await authenticate(event); // a feature's own route that calls as POST /mcp does
+ * if (!event.context.mcpAuth) return; // refused (401), and already answered
+ */
 export async function authenticate(event: H3Event): Promise<void> {
   try {
     for (const { authenticate } of listeners.authenticators) {
@@ -297,7 +306,12 @@ export async function authenticate(event: H3Event): Promise<void> {
   }
 }
 
-/** Step, after `authenticate`: the request checks, in order, until one refuses (before the body is read). */
+/**
+ * Step, after `authenticate`: the request checks, in order, until one refuses (before the body is read).
+ * @example
+ * await runRequestChecks(event); // a stream a feature opens counts against the rate limit too
+ * if (event.handled) return; // refused (429), and already answered
+ */
 export async function runRequestChecks(event: H3Event): Promise<void> {
   try {
     for (const check of listeners.requestChecks) {
@@ -328,7 +342,11 @@ export async function authorize(event: H3Event): Promise<void> {
   }
 }
 
-/** Whether every authorizer lets `mcp`'s caller act on `target` as `method` would (e.g. read a resource it listens to). */
+/**
+ * Whether every authorizer lets `mcp`'s caller act on `target` as `method` would (e.g. read a resource it listens to).
+ * @example
+ * if (!mayAct(mcp, "resources/read", servedResource(uri))) throw invalidParams("You may not read this resource");
+ */
 export function mayAct(mcp: McpContext, method: string, target: RequestTarget): boolean {
   const as: McpContext = Object.create(mcp, { method: { value: method }, target: { value: target } });
   try {
