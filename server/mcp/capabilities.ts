@@ -41,6 +41,11 @@ function declares(declared: Declared, required: ClientCapabilities): boolean {
   return true;
 }
 
+/**
+ * Whether a client that declared `declared` can answer `request` (a URL-mode elicitation needs `elicitation.url`).
+ * @example
+ * if (!clientCanAnswer(mcp.clientCapabilities, ask)) return toolErrorResult("Open the settings page to connect.");
+ */
 export function clientCanAnswer(declared: Declared, request: InputRequest): boolean {
   return declares(declared, requiredCapabilities(request));
 }

@@ -14,6 +14,11 @@ import type {
   Tool,
 } from "./protocol";
 
+/**
+ * The mark every definition carries (`entryBase` sets it): how the registry knows a definition file's default export
+ * for a definition.
+ * @example if (!(DEFINITION in definition)) throw new Error(`${file} must default-export defineTool(...)`);
+ */
 export const DEFINITION = Symbol.for("mcp-edge-template.definition");
 
 /** Suggests values for one argument; `context` holds the arguments already filled in. */
@@ -57,6 +62,11 @@ interface EntryBase {
   readonly options: Readonly<DefinitionOptions & ToolDefinitionOptions>;
 }
 
+/**
+ * The fields every definition shares (its mark, `singleUseState`, the options features read), from its options: for a
+ * feature that makes definitions of its own.
+ * @example const file: ResourceEntry = { ...entryBase({}), kind: "resource", descriptor, cache, completers: {}, read };
+ */
 export const entryBase = (options: DefinitionOptions): EntryBase => ({
   [DEFINITION]: true,
   singleUseState: options.singleUseState ?? false,

@@ -5,6 +5,10 @@ import type { ClientCapabilities, InputRequest, RequestId } from "./protocol";
 /** Longest error message sent: messages may quote what the client sent, never all of it. */
 const MAX_MESSAGE = 500;
 
+/**
+ * The JSON-RPC error codes this server answers with: JSON-RPC's own, those MCP defines, and its own `LimitExceeded`.
+ * @example throw new McpError(ErrorCode.InvalidRequest, "Request cancelled");
+ */
 export const ErrorCode = {
   ParseError: -32700,
   InvalidRequest: -32600,
@@ -22,6 +26,12 @@ export const ErrorCode = {
   LimitExceeded: -32029,
 } as const;
 
+/**
+ * An error the client gets as it is: its JSON-RPC code, message (clipped) and `data`, with the answer's HTTP status
+ * and headers.
+ * @example
+ * throw new McpError(ErrorCode.MethodNotFound, "resources/subscribe is not offered: this store has no message bus");
+ */
 export class McpError extends Error {
   /** Set when the error is raised before the envelope was fully parsed but its id was readable. */
   requestId?: RequestId;
@@ -42,6 +52,9 @@ export class McpError extends Error {
 /**
  * A refusal answered as it is rather than as a JSON-RPC error: its own status, headers and body (a sign-in challenge, 401
  * with `WWW-Authenticate` and an OAuth error body). Thrown by a step (an authenticator, an authorizer) to end the request.
+ * @example
+ * const headers = { "content-type": "application/json", "www-authenticate": 'Bearer realm="mcp"' };
+ * throw new HttpRefusal(401, headers, JSON.stringify({ error: "invalid_token" }), "the token has expired");
  */
 export class HttpRefusal extends Error {
   override name = "HttpRefusal";
@@ -55,7 +68,10 @@ export class HttpRefusal extends Error {
   }
 }
 
-/** The store could not be reached or failed: answered -32603 "storage unavailable" (HTTP 503), the reason logged. */
+/**
+ * The store could not be reached or failed: answered -32603 "storage unavailable" (HTTP 503), the reason logged.
+ * @example if (!counter) throw new StorageUnavailableError("count", new Error("the store has no rate counter"));
+ */
 export class StorageUnavailableError extends Error {
   override name = "StorageUnavailableError";
   constructor(
@@ -69,14 +85,21 @@ export class StorageUnavailableError extends Error {
 export const parseError = (message = "Parse error: the body is not valid JSON") =>
   new McpError(ErrorCode.ParseError, message, undefined, 400);
 
-/** -32600. Transport-level refusals reuse it with their own status (403, 413, 415). */
+/**
+ * -32600. Transport-level refusals reuse it with their own status (403, 413, 415).
+ * @example
+ * throw invalidRequest(`${mcp.method} needs a session: send the Mcp-Session-Id that initialize answered with`);
+ */
 export const invalidRequest = (message: string, httpStatus = 400) =>
   new McpError(ErrorCode.InvalidRequest, message, undefined, httpStatus);
 
 export const methodNotFound = (method: string) =>
   new McpError(ErrorCode.MethodNotFound, `Method not found: ${clip(method)}`, undefined, 404);
 
-/** -32602. Malformed request metadata is a 400; a bad argument inside a valid request stays 200. */
+/**
+ * -32602. Malformed request metadata is a 400; a bad argument inside a valid request stays 200.
+ * @example if (typeof taskId !== "string") throw invalidParams("params.taskId (a string) is required");
+ */
 export const invalidParams = (message: string, data?: unknown, httpStatus = 200) =>
   new McpError(ErrorCode.InvalidParams, message, data, httpStatus);
 
@@ -86,6 +109,8 @@ export const headerMismatch = (message: string) =>
 /**
  * -32021 (HTTP 400): the client lacks a capability the request needs. `unanswerable` keeps the questions that could not be
  * asked (never sent): an adapter for another protocol revision may ask them another way.
+ * @example
+ * if (error instanceof MissingCapabilitiesError) return finalResult(cannotAsk(mcp, Object.values(error.unanswerable)));
  */
 export class MissingCapabilitiesError extends McpError {
   constructor(
@@ -102,16 +127,27 @@ export class MissingCapabilitiesError extends McpError {
   }
 }
 
+/**
+ * -32021 (HTTP 400): the client did not declare capabilities (or extensions) the request needs, which `data` names.
+ * @example throw missingClientCapabilities({ extensions: { [TASKS_EXTENSION]: {} } }, "the tasks extension, to poll");
+ */
 export const missingClientCapabilities = (requiredCapabilities: ClientCapabilities, what: string) =>
   new MissingCapabilitiesError(requiredCapabilities, what);
 
+/**
+ * -32022 (HTTP 400): the client asked for a protocol version this server does not speak; `data` lists those it does.
+ * @example throw unsupportedProtocolVersion(header, supportedProtocolVersions());
+ */
 export const unsupportedProtocolVersion = (
   requested: string,
   supported: readonly string[],
   message = "Unsupported protocol version",
 ) => new McpError(ErrorCode.UnsupportedProtocolVersion, message, { supported, requested: clip(requested) }, 400);
 
-/** -32602 with `data.uri`, 2026-07-28's "resource not found"; its own class so the legacy era can answer -32002. */
+/**
+ * -32602 with `data.uri`, 2026-07-28's "resource not found"; its own class so the legacy era can answer -32002.
+ * @example if (contents.length === 0) throw new ResourceNotFoundError(uri);
+ */
 export class ResourceNotFoundError extends McpError {
   readonly uri: string;
   constructor(uri: string) {
@@ -132,6 +168,12 @@ export const limitExceeded = (
   headers?: Readonly<Record<string, string>>,
 ) => new McpError(ErrorCode.LimitExceeded, message, data, 429, headers);
 
+/**
+ * -32603 with HTTP 500: the server failed. The client reads `message` (by default only "Internal error"): the reason
+ * goes to the log.
+ * @example
+ * throw internalError("This server cannot ask for input: its operator has not configured NITRO_MCP_STATE_SECRET");
+ */
 export const internalError = (message = "Internal error") =>
   new McpError(ErrorCode.InternalError, message, undefined, 500);
 

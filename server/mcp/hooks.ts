@@ -214,7 +214,10 @@ export function listedDescriptor<Descriptor extends { _meta?: Record<string, unk
   return { ...entry.descriptor, _meta: Object.assign({}, entry.descriptor._meta, ...added) };
 }
 
-/** Each authenticator's word on signing in (for discovery documents); empty: anyone may call. */
+/**
+ * Each authenticator's word on signing in (for discovery documents); empty: anyone may call.
+ * @example const signIn = authenticationInfo().find((info) => info.required); // where the server card says to sign in
+ */
 export const authenticationInfo = (): readonly AuthenticationInfo[] =>
   listeners.authenticators.flatMap(({ info }) => (info ? [info] : []));
 
@@ -300,6 +303,9 @@ const ANONYMOUS: AuthInfo = { principal: "anonymous", via: "anonymous", scopes: 
 /**
  * Step: the caller on `event.context.mcpAuth`, from the first authenticator that identifies it, or its refusal. Nobody
  * identified it: the challenge of the first authenticator that requires a credential, else `anonymous`.
+ * @example
+ * await authenticate(event); // a feature's own route that calls as POST /mcp does
+ * if (!event.context.mcpAuth) return; // refused (401), and already answered
  */
 export async function authenticate(event: H3Event): Promise<void> {
   try {
@@ -318,7 +324,12 @@ export async function authenticate(event: H3Event): Promise<void> {
   }
 }
 
-/** Step, after `authenticate`: the request checks, in order, until one refuses (before the body is read). */
+/**
+ * Step, after `authenticate`: the request checks, in order, until one refuses (before the body is read).
+ * @example
+ * await runRequestChecks(event); // a stream a feature opens counts against the rate limit too
+ * if (event.handled) return; // refused (429), and already answered
+ */
 export async function runRequestChecks(event: H3Event): Promise<void> {
   try {
     for (const check of listeners.requestChecks) {
@@ -349,7 +360,11 @@ export async function authorize(event: H3Event): Promise<void> {
   }
 }
 
-/** Whether every authorizer lets `mcp`'s caller act on `target` as `method` would (e.g. read a resource it listens to). */
+/**
+ * Whether every authorizer lets `mcp`'s caller act on `target` as `method` would (e.g. read a resource it listens to).
+ * @example
+ * if (!mayAct(mcp, "resources/read", servedResource(uri))) throw invalidParams("You may not read this resource");
+ */
 export function mayAct(mcp: McpContext, method: string, target: RequestTarget): boolean {
   const as: McpContext = Object.create(mcp, { method: { value: method }, target: { value: target } });
   try {

@@ -16,12 +16,22 @@ const TOOL_ERROR = Symbol.for("mcp-edge-template.tool-error");
 /** A tool result marked as the author's own error (`isError: true`). */
 export type ToolErrorResult = CallToolResult & { readonly [TOOL_ERROR]: true };
 
+/**
+ * A tool result that tells the model the tool failed (`isError: true`), for the core and features (a tool returns
+ * `toolError(…)`, which makes one).
+ * @example return toolErrorResult(`The tool "${tool.descriptor.name}" failed unexpectedly (reference ${reference}).`);
+ */
 export const toolErrorResult = (message: string): ToolErrorResult => ({
   content: [{ type: "text", text: message }],
   isError: true,
   [TOOL_ERROR]: true,
 });
 
+/**
+ * Whether a tool's result is its own failure (`toolError(…)`), which no output schema applies to.
+ * @example
+ * if (options.output && !isToolErrorResult(value)) checkStructured(value); // a failure has no structured result
+ */
 export const isToolErrorResult = (value: unknown): value is ToolErrorResult =>
   typeof value === "object" && value !== null && (value as Partial<ToolErrorResult>)[TOOL_ERROR] === true;
 
@@ -34,6 +44,12 @@ export interface InputRequiredOutcome {
   readonly state: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * The "ask first" outcome (what `inputRequired(…)` returns): checked here, where it is built, so a mistake surfaces in
+ * its handler. Only tools/call, prompts/get and resources/read may ask (else -32603, logged), and only what the client
+ * can answer (else -32021).
+ * @example return createInputRequiredOutcome(mcp, { confirm: elicitForm("Delete it?", Confirm) }, { step: 2 });
+ */
 export function createInputRequiredOutcome(
   mcp: McpContext,
   inputRequests: Readonly<Record<string, InputRequest>>,
@@ -49,6 +65,12 @@ export function createInputRequiredOutcome(
   return { [OUTCOME]: true, inputRequests, state };
 }
 
+/**
+ * Whether a handler's outcome asks the client for input (`inputRequired(…)`) rather than answering.
+ * @example
+ * const outcome = await next(mcp);
+ * if (isInputRequiredOutcome(outcome)) return askOnTheStream(mcp, outcome.inputRequests); // a 2025-era client's way
+ */
 export const isInputRequiredOutcome = (value: unknown): value is InputRequiredOutcome =>
   typeof value === "object" && value !== null && (value as Partial<InputRequiredOutcome>)[OUTCOME] === true;
 
@@ -66,13 +88,20 @@ export interface FinalResult {
  */
 export const finalResult = (result: Readonly<Record<string, unknown>>): FinalResult => ({ [FINAL]: true, result });
 
+/**
+ * Whether a middleware shaped the outcome itself (`finalResult(…)`): it goes out as it is.
+ * @example if (isFinalResult(outcome)) return outcome.result;
+ */
 export const isFinalResult = (value: unknown): value is FinalResult =>
   typeof value === "object" && value !== null && (value as Partial<FinalResult>)[FINAL] === true;
 
 // ——— results on the wire ———
 
 let serverInfoMeta: Record<string, unknown> | undefined;
-/** `_meta` with the server's identity, as every result carries it. */
+/**
+ * `_meta` with the server's identity, as every result carries it.
+ * @example serverInfo(); // { "io.modelcontextprotocol/serverInfo": { name: "my-server", version: "1.0.0" } }
+ */
 export const serverInfo = (): Record<string, unknown> =>
   (serverInfoMeta ??= { [META.serverInfo]: useMcpConfig().serverInfo });
 

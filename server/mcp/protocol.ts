@@ -41,8 +41,18 @@ export interface UrlElicitationParams {
   url: string;
 }
 
+/**
+ * The protocol revision this server speaks itself, with the per-request `_meta` envelope (adapters serve older ones).
+ * @example const headers = { "mcp-protocol-version": MODERN_PROTOCOL_VERSION, "mcp-method": "server/discover" };
+ */
 export const MODERN_PROTOCOL_VERSION = "2026-07-28";
 
+/**
+ * The `_meta` keys of the 2026-07-28 envelope (a request's version, client and log level; a result's `serverInfo`), and
+ * where a request's progress token sits.
+ * @example
+ * const params = { _meta: { [META.protocolVersion]: MODERN_PROTOCOL_VERSION, [META.clientCapabilities]: {} } };
+ */
 export const META = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",
   clientInfo: "io.modelcontextprotocol/clientInfo",
@@ -53,7 +63,10 @@ export const META = {
   progressToken: "progressToken",
 } as const;
 
-/** RFC 5424 severities, lowest first: a message is sent when its index is >= the requested level's. */
+/**
+ * RFC 5424 severities, lowest first: a message is sent when its index is >= the requested level's.
+ * @example if (!LOG_LEVELS.includes(mcp.params.level as LoggingLevel)) throw invalidParams("Unknown log level");
+ */
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 
 /** The only requests that may answer `resultType: "input_required"`. */
@@ -69,6 +82,11 @@ const NAME_FIELDS: Readonly<Record<string, "name" | "uri" | "taskId">> = {
   "tasks/cancel": "taskId",
 };
 
+/**
+ * The body field a method names its target by, which the `Mcp-Name` header mirrors (`name`, `uri` or `taskId`);
+ * undefined for a method without one.
+ * @example const field = nameFieldOf(message.method); // "uri" for resources/read
+ */
 export const nameFieldOf = (method: string): "name" | "uri" | "taskId" | undefined => NAME_FIELDS[method];
 
 export type CacheScope = "public" | "private";
@@ -106,7 +124,12 @@ export interface JsonRpcErrorBody {
   data?: unknown;
 }
 
-/** Deeper than any MCP message needs; far below what would exhaust the stack of the later recursive walks (binding, schemas). */
+/**
+ * Deeper than any MCP message needs; far below what would exhaust the stack of the later recursive walks (binding,
+ * schemas).
+ * @example
+ * if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new Error(`the answer nests deeper than ${MAX_JSON_DEPTH} levels`);
+ */
 export const MAX_JSON_DEPTH = 64;
 
 function isEscaped(text: string, quote: number): boolean {
@@ -115,7 +138,11 @@ function isEscaped(text: string, quote: number): boolean {
   return backslashes % 2 === 1;
 }
 
-/** Whether valid JSON `text` nests deeper than `limit`: one pass, no recursion or allocation, whatever its size. */
+/**
+ * Whether valid JSON `text` nests deeper than `limit`: one pass, no recursion or allocation, whatever its size.
+ * @example
+ * if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new Error("the answer nests too deep"); // before a recursive walk
+ */
 export function nestsDeeperThan(text: string, limit: number): boolean {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
@@ -181,10 +208,18 @@ export function errorMessage(id: RequestId | undefined, error: JsonRpcErrorBody)
   return JSON.stringify(id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error });
 }
 
+/**
+ * A JSON-RPC notification, as the text a response channel sends.
+ * @example mcp.channel.send(notificationMessage("notifications/resources/updated", { _meta: tag, uri }));
+ */
 export function notificationMessage(method: string, params: Record<string, unknown>): string {
   return JSON.stringify({ jsonrpc: "2.0", method, params });
 }
 
+/**
+ * The JSON-RPC `error` member for an `McpError`: its code and message, and its `data` when it has some.
+ * @example return endedTask(record, { status: "failed", statusMessage: error.message, error: errorBody(error) });
+ */
 export const errorBody = (error: McpError): JsonRpcErrorBody =>
   error.data === undefined
     ? { code: error.code, message: error.message }
@@ -192,7 +227,10 @@ export const errorBody = (error: McpError): JsonRpcErrorBody =>
 
 // ——— headers ———
 
-/** One request header (Node's names are already lower case): cheaper than `event.headers`, a new `Headers` per request. */
+/**
+ * One request header (Node's names are already lower case): cheaper than `event.headers`, a new `Headers` per request.
+ * @example const authorization = requestHeader(event, "authorization"); // several values: joined with ", "
+ */
 export function requestHeader(event: H3Event, lowerCaseName: string): string | undefined {
   const value = event.node.req.headers[lowerCaseName];
   return Array.isArray(value) ? value.join(", ") : value;
@@ -217,7 +255,10 @@ const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 /** HTTP's optional whitespace is ASCII space and tab only: any other space is part of the value (and fails its check). */
 export const trimOptionalWhitespace = (value: string): string => value.replace(/^[ \t]+|[ \t]+$/g, "");
 
-/** A header value trimmed, visible ASCII, its `=?base64?…?=` sentinel decoded (strict padding, valid UTF-8); else null. */
+/**
+ * A header value trimmed, visible ASCII, its `=?base64?…?=` sentinel decoded (strict padding, valid UTF-8); else null.
+ * @example decodeHeaderValue("=?base64?bm90ZXM=?="); // "notes"
+ */
 export function decodeHeaderValue(raw: string): string | null {
   const value = trimOptionalWhitespace(raw);
   if (!VISIBLE_ASCII.test(value)) return null;

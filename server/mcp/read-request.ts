@@ -42,6 +42,7 @@ const JSON_CONTENT_TYPE = /^application\/json\s*(?:;|$)/i;
 /**
  * What a request acts on (the tool or prompt `name`, the resource `uri`) and its definition; undefined when the method has
  * none or names it with a non-string. Resolved once: the `Mcp-Name` check, the state's binding and the methods read it.
+ * @example const entry = resolveTarget("tools/call", { name: "delete_note" })?.entry; // its ToolEntry, if registered
  */
 export function resolveTarget(method: string, params: Readonly<Record<string, unknown>>): RequestTarget | undefined {
   if (!INPUT_REQUIRED_METHODS.has(method)) return undefined;
@@ -57,12 +58,18 @@ export function resolveTarget(method: string, params: Readonly<Record<string, un
 
 const malformed = (message: string) => invalidParams(message, undefined, 400);
 
-/** True when the params carry the 2026-07-28 per-request metadata. */
+/**
+ * True when the params carry the 2026-07-28 per-request metadata.
+ * @example hasModernMeta({ _meta: { [META.protocolVersion]: MODERN_PROTOCOL_VERSION } }); // true
+ */
 export function hasModernMeta(params: Readonly<Record<string, unknown>>): boolean {
   return isPlainObject(params._meta) && META.protocolVersion in params._meta;
 }
 
-/** `_meta.progressToken`: a string or an integer (-32602, 400, otherwise). */
+/**
+ * `_meta.progressToken`: a string or an integer (-32602, 400, otherwise).
+ * @example const progressToken = readProgressToken(isPlainObject(message.params._meta) ? message.params._meta : {});
+ */
 export function readProgressToken(meta: Readonly<Record<string, unknown>>): ProgressToken | undefined {
   const token = meta[META.progressToken];
   if (token === undefined) return undefined;

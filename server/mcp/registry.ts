@@ -1,5 +1,4 @@
 /** Every tool, prompt and resource found at build time (`#mcp-definitions`), indexed once at start-up, and their capabilities. */
-import { prompts as promptModules, resources as resourceModules, tools as toolModules } from "#mcp-definitions";
 import type { RequestTarget } from "./context";
 import { invalidParams } from "./errors";
 import { isEntry, type Entry, type PromptEntry, type ResourceEntry, type ToolEntry } from "./entries";
@@ -100,16 +99,30 @@ function buildRegistry(modules: { tools: Definitions; prompts: Definitions; reso
   };
 }
 
+type Found = Readonly<Record<"tools" | "prompts" | "resources", Definitions>>;
+
+let found: Found | undefined;
 let built: Registry | undefined;
 
 /**
- * The registry, indexed on first use: the definition files import the kit, which exports this module, so the definitions
- * are still loading while it loads.
+ * Hands the registry the build's definitions, once at start-up (`server/plugins/mcp-startup.ts`, the first plugin). The
+ * definition files import the kit, which exports this module: importing them here would make a cycle.
+ *
+ * @example setDefinitions(await import("#mcp-definitions"));
+ */
+export function setDefinitions(definitions: Found): void {
+  found = definitions;
+  built = undefined;
+}
+
+/**
+ * The registry, indexed on first use after start-up.
  *
  * @example const tool = registry().toolsByName.get("delete_note");
  */
 export function registry(): Registry {
-  built ??= buildRegistry({ tools: toolModules, prompts: promptModules, resources: resourceModules });
+  if (!found) throw new Error("programming error: the registry was read before start-up handed it the definitions");
+  built ??= buildRegistry(found);
   return built;
 }
 
@@ -117,6 +130,7 @@ export function registry(): Registry {
  * What `server/discover` declares (`adapted`: what an adapter's own handshake, e.g. `initialize`, declares): the registry's
  * capabilities, the capabilities features declared (merged one level deep: e.g. `resources.subscribe`), and the extensions
  * features declared for it.
+ * @example return { protocolVersion: mcp.protocolVersion, capabilities: serverCapabilities(true), serverInfo };
  */
 export function serverCapabilities(adapted = false): ServerCapabilities {
   const extensions = declaredExtensions(adapted);
@@ -125,18 +139,32 @@ export function serverCapabilities(adapted = false): ServerCapabilities {
   return { ...merged, ...(Object.keys(extensions).length ? { extensions } : {}) } as ServerCapabilities;
 }
 
-/** Bounds of a resource subscription, whatever the protocol revision: URIs per stream or session, length of one. */
+/**
+ * Bounds of a resource subscription, whatever the protocol revision: URIs per stream or session, length of one.
+ * @example if (uris.length > MAX_SUBSCRIBED_URIS) throw invalidParams(`at most ${MAX_SUBSCRIBED_URIS} resource URIs`);
+ */
 export const MAX_SUBSCRIBED_URIS = 20;
+/**
+ * The longest resource URI a subscription takes, in characters.
+ * @example
+ * if (uri.length > MAX_URI_LENGTH) throw invalidParams(`params.uri is longer than ${MAX_URI_LENGTH} characters`);
+ */
 export const MAX_URI_LENGTH = 2048;
 
-/** The resource at `uri` as a request target, or -32602 when no resource on this server has that URI. */
+/**
+ * The resource at `uri` as a request target, or -32602 when no resource on this server has that URI.
+ * @example const readable = uris.map(servedResource).filter((target) => mayAct(mcp, "resources/read", target));
+ */
 export function servedResource(uri: string): RequestTarget {
   const found = registry().findResource(uri);
   if (!found) throw invalidParams(`no resource on this server has the URI ${JSON.stringify(uri)}`);
   return { field: "uri", name: uri, ...found };
 }
 
-/** Every version a client may use, newest first (as listed in discover and in -32022): 2026-07-28, then the adapters'. */
+/**
+ * Every version a client may use, newest first (as listed in discover and in -32022): 2026-07-28, then the adapters'.
+ * @example throw unsupportedProtocolVersion(header, supportedProtocolVersions());
+ */
 export function supportedProtocolVersions(): readonly string[] {
   return [MODERN_PROTOCOL_VERSION, ...adapters().flatMap((adapter) => adapter.versions)];
 }

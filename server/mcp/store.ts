@@ -75,6 +75,10 @@ export interface StoreDefinition {
   select(env: Readonly<Record<string, unknown>>): OpenedStore | undefined;
 }
 
+/**
+ * Declares a store, as the default export of its `node.ts` or `workers.ts` (types it, nothing more).
+ * @example export default defineStore({ order: 100, select: () => ({ name: "memory", atomic: memoryAtomicStore() }) });
+ */
 export const defineStore = (definition: StoreDefinition): StoreDefinition => definition;
 
 /** A port file of a store's folder: the port, made from the store's own client; undefined when this client cannot give it. */
@@ -92,8 +96,15 @@ export function setStore(store: SelectedStore): void {
   selected = store;
 }
 
-/** The store chosen at start-up (undefined before the storage plugin ran). */
+/**
+ * The store chosen at start-up (undefined before the storage plugin ran).
+ * @example const counter = useStore()?.ports.counter; // undefined when the store counts nothing
+ */
 export const useStore = (): SelectedStore | undefined => selected;
+/**
+ * The chosen store's atomic operations, each bounded and observed; undefined when the store has none.
+ * @example const claimed = await useAtomicStore()?.setIfAbsent(`claim:${id}`, "1", 600); // true for one caller only
+ */
 export const useAtomicStore = (): AtomicStore | undefined => selected?.atomic;
 
 // ——— keys ———
@@ -102,17 +113,25 @@ export const useAtomicStore = (): AtomicStore | undefined => selected?.atomic;
  * A storage key segment taken as it is: unstorage reads `:` and `/` as separators, drops what follows `?` or `#`, and folds
  * `..`, so a raw identifier from a client could alias another record or reach outside its prefix. Anything else goes in as
  * a digest (`digestKeySegment`).
+ * @example if (!KEY_SEGMENT.test(id)) return null; // no such record: a raw id never reaches a key
  */
 export const KEY_SEGMENT = /^[A-Za-z0-9_-]{1,128}$/;
 
-/** A key segment for any text (a principal, a URI): its SHA-256, base64url. Distinct texts never share one. */
+/**
+ * A key segment for any text (a principal, a URI): its SHA-256, base64url. Distinct texts never share one.
+ * @example const key = `legacy-subscriptions:${await digestKeySegment(session.id)}`;
+ */
 export async function digestKeySegment(text: string): Promise<string> {
   return base64UrlEncode(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8Encode(text))));
 }
 
 // ——— the message bus ———
 
-/** The principal of a message for every subscriber (a public resource changed): it starts with NUL, as no caller's can. */
+/**
+ * The principal of a message for every subscriber (a public resource changed): it starts with NUL, as no caller's can.
+ * @example
+ * if (envelope.principal === subscription.principal || envelope.principal === EVERY_PRINCIPAL) deliver(envelope);
+ */
 export const EVERY_PRINCIPAL = "\u0000every";
 
 /** One subscription to a channel, for one principal. */
@@ -150,7 +169,11 @@ export interface BusSubscriptions {
   subscribe(channel: string, subscriber: Subscriber): Promise<BusSubscription>;
 }
 
-/** A message's JSON, envelope included; a larger one is refused when published. */
+/**
+ * A message's JSON, envelope included; a larger one is refused when published.
+ * @example
+ * if (utf8Encode(JSON.stringify(answer)).byteLength > MAX_BUS_MESSAGE_BYTES / 2) return storeAndAnnounce(answer);
+ */
 export const MAX_BUS_MESSAGE_BYTES = 64 * 1024;
 
 /** What travels on a channel: the data and whose it is. */
@@ -159,7 +182,10 @@ export interface BusEnvelope {
   readonly data: unknown;
 }
 
-/** The message `data` travels as, for `principal`; throws past MAX_BUS_MESSAGE_BYTES. */
+/**
+ * The message `data` travels as, for `principal`; throws past MAX_BUS_MESSAGE_BYTES.
+ * @example await transport.publish(channel, encodeEnvelope(principal, { uri }));
+ */
 export function encodeEnvelope(principal: string, data: unknown): string {
   const message = JSON.stringify({ principal, data });
   if (utf8Encode(message).byteLength > MAX_BUS_MESSAGE_BYTES)
@@ -167,7 +193,10 @@ export function encodeEnvelope(principal: string, data: unknown): string {
   return message;
 }
 
-/** A message heard on a channel, read as untrusted: anything but an envelope is undefined (and dropped). */
+/**
+ * A message heard on a channel, read as untrusted: anything but an envelope is undefined (and dropped).
+ * @example const envelope = decodeEnvelope(message); // then delivered only to its principal's subscribers
+ */
 export function decodeEnvelope(message: string): BusEnvelope | undefined {
   try {
     const parsed: unknown = JSON.parse(message);
@@ -184,6 +213,7 @@ let bus: MessageBus | undefined;
 /**
  * Set once at start-up by the feature that keeps this instance's subscriptions: published messages travel on the store's
  * transport in the core's envelope, and each subscription takes one unit of its caller's share (`shares.ts`) until it closes.
+ * @example if (transport) setMessageBus(subscriptionsOver(`${store.name}, as a message bus`, transport), transport);
  */
 export function setMessageBus(subscriptions: BusSubscriptions, transport: BusTransport): void {
   bus = {
@@ -208,13 +238,24 @@ export function setMessageBus(subscriptions: BusSubscriptions, transport: BusTra
   };
 }
 
-/** The message bus; undefined when the store has no transport (or no feature keeps subscriptions). */
+/**
+ * The message bus; undefined when the store has no transport (or no feature keeps subscriptions).
+ * @example const bus = useMessageBus(); // then: if (!bus) offer nothing that needs one
+ */
 export const useMessageBus = (): MessageBus | undefined => bus;
 
-/** The bus channel of a resource's updates. */
+/**
+ * The bus channel of a resource's updates.
+ * @example
+ * const updates = await bus.subscribe(await resourceChannel(uri), { principal: mcp.principal, caller: mcp.caller });
+ */
 export const resourceChannel = async (uri: string): Promise<string> => `resource-${await digestKeySegment(uri)}`;
 
-/** Never throws: the change itself is done, and an update that cannot be sent is lost (and logged): at most once. */
+/**
+ * Tells every listener for `uri` (its principal's, or everyone's) that the resource changed.
+ * Never throws: the change itself is done, and an update that cannot be sent is lost (and logged): at most once.
+ * @example await publishResourceChange(`note://${id}`); // once the change is stored
+ */
 export async function publishResourceChange(uri: string, principal: string = EVERY_PRINCIPAL): Promise<void> {
   try {
     await bus?.publish(await resourceChannel(uri), principal, { uri });
@@ -227,7 +268,10 @@ export async function publishResourceChange(uri: string, principal: string = EVE
 
 const OPERATION_TIMEOUT_MS = 5000;
 
-/** `work`, or a StorageUnavailableError once it failed or took OPERATION_TIMEOUT_MS. */
+/**
+ * `work`, or a StorageUnavailableError once it failed or took OPERATION_TIMEOUT_MS.
+ * @example await bounded("subscribe", listening); // a transport that never answers is a 503, not a hang
+ */
 export function bounded<T>(operation: string, work: Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const fail = (error: unknown) =>
@@ -249,7 +293,11 @@ export function bounded<T>(operation: string, work: Promise<T>): Promise<T> {
   });
 }
 
-/** Each operation bounded, and traced as a child span (`storage <operation>`) of the request or task round that made it. */
+/**
+ * Each operation bounded, and traced as a child span (`storage <operation>`) of the request or task round that made it.
+ * @example
+ * const bus = guarded({ name: opened.name, ...transport }, new Set(["listen"])); // listen: bounded by the bus itself
+ */
 export function guarded<T extends { name?: string }>(target: T, passThrough: ReadonlySet<PropertyKey> = new Set()): T {
   const attributes = { "mcp.storage.name": target.name ?? "unknown" };
   // Made once per method, not per call.

@@ -11,14 +11,22 @@ import { notificationMessage, type ProgressToken } from "../protocol";
 const encoder = new TextEncoder();
 const sseFrame = (json: string) => encoder.encode(`event: message\ndata: ${json}\n\n`);
 
-/** The headers of every SSE response. */
+/**
+ * The headers of every SSE response.
+ * @example
+ * setResponseHeaders(event, SSE_HEADERS);
+ * return channel.openStream();
+ */
 export const SSE_HEADERS = {
   "content-type": "text/event-stream",
   "cache-control": "no-cache, no-transform",
   "x-accel-buffering": "no",
 } as const;
 
-/** Watches a Node client for a `ResponseChannel`: `cancel` runs once it disconnects before the response is complete. */
+/**
+ * Watches a Node client for a `ResponseChannel`: `cancel` runs once it disconnects before the response is complete.
+ * @example const channel = new ResponseChannel(disconnectWatcher(event)); // closed once the client goes away
+ */
 export function disconnectWatcher(event: H3Event): ((cancel: () => void) => void) | undefined {
   const response = event.node?.res;
   // Workers' stand-in response has `once` too (and finishes before it closes); without it, a stream's own cancel ends it.
@@ -30,6 +38,13 @@ export function disconnectWatcher(event: H3Event): ((cancel: () => void) => void
   };
 }
 
+/**
+ * One request's way back to its client (`mcp.channel`): notifications before the response, then the final message,
+ * in one JSON body or an SSE stream; every send is a no-op once the client has gone.
+ * @example
+ * const channel = new ResponseChannel(disconnectWatcher(event));
+ * channel.send(notificationMessage("notifications/resources/updated", { uri }));
+ */
 export class ResponseChannel {
   private buffer: string[] = [];
   private controller: ReadableStreamDefaultController<Uint8Array> | undefined;

@@ -20,7 +20,10 @@ export interface JsonRpcReply {
   readonly outcome: RequestOutcome;
 }
 
-/** Any thrown value as an `McpError`; an unexpected one is logged with a reference, never echoed. */
+/**
+ * Any thrown value as an `McpError`; an unexpected one is logged with a reference, never echoed.
+ * @example const error = errorBody(toMcpError(caught)); // a task that failed, recorded as a client may read it
+ */
 export function toMcpError(error: unknown): McpError {
   if (error instanceof McpError) return error;
   if (error instanceof StorageUnavailableError) {
@@ -43,6 +46,8 @@ export function errorReply(id: RequestId | undefined, caught: unknown): JsonRpcR
 /**
  * Ends the request with a JSON-RPC error (`id` when it was readable), with the error's own headers and `headers`: for the
  * steps that refuse a request. An `HttpRefusal` is answered as it is.
+ * @example
+ * if (!session) return sendError(event, undefined, invalidRequest("Unknown session", 404));
  */
 export function sendError(
   event: H3Event,

@@ -16,6 +16,13 @@ function countAnnotations(value: unknown): number {
   );
 }
 
+/**
+ * The parameters a tool's input schema mirrors into `Mcp-Param-*` headers (`x-mcp-header`), found once, at
+ * definition: an invalid annotation throws there, naming the tool.
+ * @example
+ * findHeaderParams("greet", { type: "object", properties: { locale: { type: "string", "x-mcp-header": "Locale" } } });
+ * // [{ header: "Locale", path: ["locale"], type: "string" }]
+ */
 export function findHeaderParams(toolName: string, inputSchema: Schema): HeaderParam[] {
   const found: HeaderParam[] = [];
   const fail = (reason: string): never => {
