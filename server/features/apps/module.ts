@@ -37,6 +37,10 @@ async function generateViewsModule(dirs: readonly string[]): Promise<string> {
 export default (nitro: Nitro) => {
   const dirs = definitionRoots(nitro).map((root) => join(root, "ui"));
   nitro.options.virtual["#mcp-app-views"] = () => generateViewsModule(dirs);
-  nitro.options.plugins.push(fileURLToPath(new URL("views-plugin.ts", import.meta.url)));
+  // Just before the feature's own plugin, which checks the tools' links against the UIs served (Nitro lists the scanned
+  // plugins before it runs the modules, the core's start-up plugin first).
+  const checks = nitro.options.plugins.indexOf(fileURLToPath(new URL("plugins/apps.ts", import.meta.url)));
+  if (checks < 0) throw new Error("apps: plugins/apps.ts is not among the build's plugins");
+  nitro.options.plugins.splice(checks, 0, fileURLToPath(new URL("views-plugin.ts", import.meta.url)));
   watchForReload(nitro, dirs, true);
 };

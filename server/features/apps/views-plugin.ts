@@ -1,5 +1,5 @@
 /**
- * The Nitro plugin `module.ts` adds to a build (it runs before the scanned plugins): serves the views the build made from
+ * The Nitro plugin `module.ts` adds to a build, just before `plugins/apps.ts`: serves the views the build made from
  * the `ui/` folders (`#mcp-app-views`) as `ui://<name>` resources, each `resource.ts` checked as it starts.
  */
 import { views } from "#mcp-app-views";
