@@ -5,6 +5,7 @@ import { mcpCloudflareModule } from "./server/build/cloudflare-module";
 import { mcpDefinitionsModule } from "./server/build/definitions-module";
 import { featureDirs, mcpFeaturesModule } from "./server/build/features-module";
 import { mcpPlatformModule } from "./server/build/platform-module";
+import { mcpStoresModule } from "./server/build/stores-module";
 import { SETTINGS, settingDefaults } from "./server/mcp/settings";
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
@@ -26,6 +27,7 @@ export default defineNitroConfig({
   modules: [
     mcpDefinitionsModule(),
     mcpPlatformModule(),
+    mcpStoresModule(),
     mcpCloudflareModule(),
     mcpFeaturesModule(),
     (nitro) => {
@@ -71,7 +73,6 @@ export default defineNitroConfig({
     tsConfig: {
       compilerOptions: {
         paths: {
-          "#mcp-storage-driver": ["../../server/storage/drivers.node.ts"],
           "#mcp-state-cipher": ["../../server/mcp/state/cipher.node.ts"],
         },
       },

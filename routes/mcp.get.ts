@@ -1,5 +1,5 @@
 /** GET /mcp: after the guard, the first feature responder that takes it (`addGetResponder`), else 405: 2026-07-28 has no GET stream. */
-import { getResponders } from "../server/mcp/features";
+import { getResponders } from "../server/mcp/hooks";
 import { guardOriginAndHost } from "../server/mcp/http/guard";
 import { refuseMethod } from "../server/mcp/http/not-allowed";
 

@@ -1,16 +1,14 @@
 /**
  * POST /mcp: each step lets the request through or answers it itself (server/mcp/README.md, "How a request flows"):
- * guard → authenticate → features' checks → read and validate → open its `requestState` → respond (JSON, or SSE).
+ * guard → authenticate → request checks → read and validate → authorize → open its `requestState` → respond (JSON, or SSE).
  */
-import { authenticate, runRequestChecks } from "../server/mcp/features";
+import { authenticate, authorize, runRequestChecks } from "../server/mcp/hooks";
 import { guardOriginAndHost } from "../server/mcp/http/guard";
 import { respond } from "../server/mcp/http/respond";
 import { readMcpRequest } from "../server/mcp/read-request";
-import { openIncomingState, openRequestState, sealRequestState } from "../server/mcp/state/request-state";
-
-const stateSteps = { seal: sealRequestState, open: openIncomingState };
+import { openRequestState } from "../server/mcp/state/request-state";
 
 export default defineEventHandler({
-  onRequest: [guardOriginAndHost, authenticate, runRequestChecks, readMcpRequest, openRequestState],
-  handler: (event) => respond(event, event.context.mcp!, stateSteps),
+  onRequest: [guardOriginAndHost, authenticate, runRequestChecks, readMcpRequest, authorize, openRequestState],
+  handler: respond,
 });

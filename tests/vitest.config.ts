@@ -27,8 +27,7 @@ const inProcess = {
   resolve: {
     alias: [
       { find: /^nitropack\/runtime$/, replacement: RUNTIME },
-      { find: /^#mcp-(?:definitions|skills|features)$/, replacement: RUNTIME },
-      { find: /^#mcp-storage-driver$/, replacement: root("server/storage/drivers.node.ts") },
+      { find: /^#mcp-(?:definitions|skills|stores)$/, replacement: RUNTIME },
       { find: /^#mcp-state-cipher$/, replacement: root("server/mcp/state/cipher.node.ts") },
     ],
   },

@@ -8,19 +8,19 @@ import {
   type Completer,
   type GetPromptResult,
   type InputRequiredOutcome,
-  type EntryOptions,
+  type DefinitionOptions,
   type McpContext,
   type Prompt,
   type PromptArgument,
   type PromptEntry,
   type PromptMessage,
-} from "../server/mcp/author";
+} from "../server/mcp/kit";
 
 type StringArguments = Record<string, z.ZodType<string | undefined>>;
 
 export type PromptReturn = string | PromptMessage[] | GetPromptResult | InputRequiredOutcome;
 
-export interface PromptOptions<Args extends StringArguments> extends EntryOptions {
+export interface PromptOptions<Args extends StringArguments> extends DefinitionOptions {
   name: string;
   title?: string;
   description: string;

@@ -8,20 +8,20 @@ import {
   type CacheHints,
   type Completer,
   type InputRequiredOutcome,
-  type EntryOptions,
+  type DefinitionOptions,
   type McpContext,
   type ReadResourceResult,
   type Resource,
   type ResourceEntry,
   type ResourceTemplate,
-} from "../server/mcp/author";
+} from "../server/mcp/kit";
 
 type Contents = ReadResourceResult["contents"];
 
 /** Text, bytes, explicit contents, or `undefined` for "no such resource". */
 export type ResourceReturn = string | Uint8Array | Contents | undefined | InputRequiredOutcome;
 
-interface ResourceMetadata extends EntryOptions {
+interface ResourceMetadata extends DefinitionOptions {
   name: string;
   title?: string;
   description?: string;

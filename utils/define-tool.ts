@@ -15,14 +15,16 @@ import {
   type ContentBlock,
   type InputOf,
   type InputRequiredOutcome,
-  type EntryOptions,
+  type DefinitionOptions,
   type McpContext,
   type ObjectInput,
   type Tool,
   type ToolAnnotations,
+  type ToolDefinitionOptions,
   type ToolEntry,
   type ToolErrorResult,
-} from "../server/mcp/author";
+  type ValidArguments,
+} from "../server/mcp/kit";
 
 type StructuredOutput = z.ZodType<Record<string, unknown>>;
 
@@ -34,7 +36,7 @@ export type StructuredToolReturn<Output extends StructuredOutput> =
   | ToolErrorResult
   | InputRequiredOutcome;
 
-interface ToolOptionsBase<Input extends ObjectInput, Prepared extends Prepared_ | undefined> extends EntryOptions {
+interface ToolOptionsBase<Input extends ObjectInput> extends DefinitionOptions, ToolDefinitionOptions<InputOf<Input>> {
   /** Unique among the server's tools; what the model calls. */
   name: string;
   title?: string;
@@ -47,41 +49,20 @@ interface ToolOptionsBase<Input extends ObjectInput, Prepared extends Prepared_ 
   annotations?: ToolAnnotations;
   icons?: Tool["icons"];
   _meta?: Record<string, unknown>;
-  /**
-   * Runs as a task (`io.modelcontextprotocol/tasks`, the tasks feature): the call answers at once with a task the client polls while `run`
-   * goes on, on any instance, each round with the parsed arguments (stored as JSON); `sendProgress` sets its status, `inputRequired` parks
-   * it, `mcp.signal` fires on cancel. `"optional"`: if the client declares it; `"required"`: always (-32021 without; 2025-era: isError).
-   */
-  task?: "optional" | "required";
-  /** Task tools only: asks the job's questions before the task exists (the extension's advice); returns `run`'s 3rd argument. */
-  prepare?(
-    args: InputOf<Input>,
-    mcp: McpContext,
-  ): Prepared | InputRequiredOutcome | Promise<Prepared | InputRequiredOutcome>;
 }
 
-type Prepared_ = Record<string, unknown>;
-
-export interface ToolOptions<Input extends ObjectInput, Prepared extends Prepared_ | undefined = undefined>
-  extends ToolOptionsBase<Input, Prepared> {
+export interface ToolOptions<Input extends ObjectInput> extends ToolOptionsBase<Input> {
   output?: undefined;
-  /** Runs on every call (and on every round of a multi-round call or a task) with the validated arguments. */
-  run(args: InputOf<Input>, mcp: McpContext, prepared: Prepared): ToolReturn | Promise<ToolReturn>;
+  /** Runs on every call (and on every round of a multi-round call) with the validated arguments. */
+  run(args: InputOf<Input>, mcp: McpContext): ToolReturn | Promise<ToolReturn>;
 }
 
-export interface StructuredToolOptions<
-  Input extends ObjectInput,
-  Output extends StructuredOutput,
-  Prepared extends Prepared_ | undefined = undefined,
-> extends ToolOptionsBase<Input, Prepared> {
+export interface StructuredToolOptions<Input extends ObjectInput, Output extends StructuredOutput>
+  extends ToolOptionsBase<Input> {
   /** Structured output: `run` returns an object of this shape; it is sent as `structuredContent` and as JSON text. */
   output: Output;
-  /** Runs on every call (and on every round of a multi-round call or a task) with the validated arguments. */
-  run(
-    args: InputOf<Input>,
-    mcp: McpContext,
-    prepared: Prepared,
-  ): StructuredToolReturn<Output> | Promise<StructuredToolReturn<Output>>;
+  /** Runs on every call (and on every round of a multi-round call) with the validated arguments. */
+  run(args: InputOf<Input>, mcp: McpContext): StructuredToolReturn<Output> | Promise<StructuredToolReturn<Output>>;
 }
 
 const isToolResult = (value: unknown): value is CallToolResult =>
@@ -104,25 +85,18 @@ const isToolResult = (value: unknown): value is CallToolResult =>
 export function defineTool<
   // biome-ignore lint/complexity/noBannedTypes: the type of `z.object({})`; `Record<string, never>` makes a different ZodObject
   Input extends ObjectInput = z.ZodObject<{}>,
-  Prepared extends Prepared_ | undefined = undefined,
->(options: ToolOptions<Input, Prepared>): ToolEntry;
+>(options: ToolOptions<Input>): ToolEntry;
 /** Declares a tool with structured output (as in the example above). */
-export function defineTool<
-  Input extends ObjectInput,
-  Output extends StructuredOutput,
-  Prepared extends Prepared_ | undefined = undefined,
->(options: StructuredToolOptions<Input, Output, Prepared>): ToolEntry;
+export function defineTool<Input extends ObjectInput, Output extends StructuredOutput>(
+  options: StructuredToolOptions<Input, Output>,
+): ToolEntry;
 export function defineTool(
-  options:
-    | ToolOptions<ObjectInput, Prepared_ | undefined>
-    | StructuredToolOptions<ObjectInput, StructuredOutput, Prepared_ | undefined>,
+  options: ToolOptions<ObjectInput> | StructuredToolOptions<ObjectInput, StructuredOutput>,
 ): ToolEntry {
   const input = objectSchema(options.input);
   const inputSchema = (options.inputJsonSchema ?? z.toJSONSchema(input, { io: "input" })) as Tool["inputSchema"];
   if (inputSchema.type !== "object")
     throw new Error(`Tool "${options.name}": the input schema must describe an object`);
-  if (options.prepare && !options.task)
-    throw new Error(`Tool "${options.name}": prepare() only runs before a task: set task: "optional" or "required"`);
   const outputSchema = options.output
     ? (z.toJSONSchema(options.output, { io: "output" }) as Tool["outputSchema"])
     : undefined;
@@ -153,19 +127,18 @@ export function defineTool(
     throw new TypeError(`tool "${options.name}" returned something that is not a tool result`);
   }
 
-  async function guarded<T>(
-    args: unknown,
-    work: (parsed: Record<string, unknown>) => Promise<T>,
-  ): Promise<T | CallToolResult> {
+  function parse(args: unknown): { arguments: ValidArguments } | { invalid: CallToolResult } {
     const parsed = input.safeParse(args);
-    if (!parsed.success)
-      return toolErrorResult(`Invalid arguments for tool "${options.name}": ${describeIssues(parsed.error)}`);
-    return caught(() => work(parsed.data));
+    if (parsed.success) return { arguments: parsed.data };
+    return {
+      invalid: toolErrorResult(`Invalid arguments for tool "${options.name}": ${describeIssues(parsed.error)}`),
+    };
   }
 
-  async function caught<T>(work: () => Promise<T>): Promise<T | CallToolResult> {
+  async function run(args: ValidArguments, mcp: McpContext): Promise<CallToolResult | InputRequiredOutcome> {
     try {
-      return await work();
+      const value: unknown = await options.run(args, mcp);
+      return isInputRequiredOutcome(value) ? value : toResult(value);
     } catch (error) {
       // Protocol errors and an unreachable store are the server's to answer, not the tool's.
       if (error instanceof McpError || error instanceof StorageUnavailableError) throw error;
@@ -174,36 +147,16 @@ export function defineTool(
     }
   }
 
-  async function runOnce(
-    parsed: Readonly<Record<string, unknown>>,
-    mcp: McpContext,
-    prepared: Prepared_ | undefined,
-  ): Promise<CallToolResult | InputRequiredOutcome> {
-    const value: unknown = await options.run(parsed, mcp, prepared);
-    return isInputRequiredOutcome(value) ? value : toResult(value);
-  }
-
-  const { prepare } = options;
   return {
     ...entryBase(options),
     kind: "tool",
     descriptor,
     headerParams: findHeaderParams(options.name, inputSchema as Record<string, unknown>),
-    ...(options.task && {
-      task: {
-        mode: options.task,
-        async prepare(args, mcp) {
-          const value = await guarded(args, async (parsed) => ({
-            parsed,
-            value: prepare ? await prepare(parsed, mcp) : undefined,
-          }));
-          if (!("value" in value)) return { answer: value }; // invalid arguments, or prepare threw
-          if (isInputRequiredOutcome(value.value)) return { answer: value.value };
-          return { arguments: value.parsed as Record<string, unknown>, prepared: value.value as Prepared_ | undefined };
-        },
-        run: (args, mcp, prepared) => caught(() => runOnce(args, mcp, prepared)),
-      },
-    }),
-    call: (args, mcp) => guarded(args, (parsed) => runOnce(parsed, mcp, undefined)),
+    parse,
+    run,
+    async call(args, mcp) {
+      const parsed = parse(args);
+      return "invalid" in parsed ? parsed.invalid : run(parsed.arguments, mcp);
+    },
   };
 }

@@ -1,5 +1,5 @@
 /** How a handler reports a failure: a tool returns `toolError(…)`; a prompt or resource throws `invalidArguments(…)`. */
-import { invalidParams, toolErrorResult, type McpError, type ToolErrorResult } from "../server/mcp/author";
+import { invalidParams, toolErrorResult, type McpError, type ToolErrorResult } from "../server/mcp/kit";
 
 /**
  * A failed tool call the model can read and act on (`isError: true`), not a protocol error.

@@ -15,7 +15,7 @@ import {
   type ListRootsResult,
   type McpContext,
   type UrlElicitationParams,
-} from "../server/mcp/author";
+} from "../server/mcp/kit";
 
 const PARSE_ANSWER = Symbol.for("mcp-edge-template.parse-answer");
 

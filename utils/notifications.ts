@@ -1,33 +1,20 @@
 /** A handler's notifications: progress and logs on its own response (then an SSE stream), resource updates to listeners. */
 import {
   LOG_LEVELS,
-  logWarning,
   notificationMessage,
   publishResourceChange,
   type LoggingLevel,
   type McpContext,
-} from "../server/mcp/author";
+} from "../server/mcp/kit";
 
 /**
  * Reports progress on the request's own response stream, when the client asked for it with `_meta.progressToken`. Values must
- * increase; a non-increasing value is dropped. Inside a task, progress becomes the task's status message (what `tasks/get` shows).
+ * increase; a non-increasing value is dropped. Where a feature reports progress elsewhere (a task: its status message), it goes there.
  * @example
  * sendProgress(mcp, 50, 100, "Half way");
  */
 export function sendProgress(mcp: McpContext, progress: number, total?: number, message?: string): void {
-  if (mcp.task) {
-    mcp.task.progress(progress, total, message);
-    return;
-  }
-  if (mcp.progressToken === undefined || mcp.channel.closed) return;
-  if (!mcp.channel.acceptProgress(progress)) {
-    logWarning(`dropped a non-increasing progress value (${progress}) on ${mcp.method}`);
-    return;
-  }
-  const params: Record<string, unknown> = { progressToken: mcp.progressToken, progress };
-  if (total !== undefined) params.total = total;
-  if (message !== undefined) params.message = message;
-  mcp.channel.send(notificationMessage("notifications/progress", params));
+  mcp.channel.progress(progress, total, message);
 }
 
 /**

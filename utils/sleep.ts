@@ -1,4 +1,4 @@
-import { wait } from "../server/mcp/author";
+import { wait } from "../server/mcp/kit";
 
 /**
  * Waits `ms` milliseconds, or less: returns once `signal` fires (client gone, task cancelled); check `signal.aborted` afterwards.

@@ -1,7 +1,7 @@
 /** The page a URL-mode elicitation of `connect_account` opens. */
 import { expiredLinkPage, htmlPage } from "../../server/examples/connect-page";
 import { getConnectAttempt } from "../../server/examples/connections";
-import { escapeHtml } from "../../server/mcp/author";
+import { escapeHtml } from "../../server/mcp/kit";
 
 export default defineEventHandler(async (event) => {
   const attempt = await getConnectAttempt(getRouterParam(event, "code") ?? "");

@@ -1,6 +1,6 @@
 /**
  * The virtual module `#mcp-definitions`: each file in a scan dir's `tools/`, `prompts/`, `resources/` (or `mcp.definitionDirs`)
- * default-exports one definition, so adding a tool is dropping a file in. Features add build-time resources with `addResourceModule`.
+ * default-exports one definition, so adding a tool is dropping a file in.
  */
 import { existsSync, readdirSync, watch } from "node:fs";
 import { join, relative, resolve } from "node:path";
@@ -17,8 +17,8 @@ function listDefinitionFiles(dir: string): string[] {
     .map((file) => join(dir, file));
 }
 
-/** `export const tools = [[definition, "server/tools/add.ts"], …]`, and the same for prompts and resources (with the features' resource modules). */
-function generateRegistryModule(rootDir: string, roots: string[], resourceModules: readonly string[]): string {
+/** `export const tools = [[definition, "server/tools/add.ts"], …]`, and the same for prompts and resources. */
+function generateRegistryModule(rootDir: string, roots: string[]): string {
   const lines: string[] = [];
   const exports: string[] = [];
   let counter = 0;
@@ -31,13 +31,6 @@ function generateRegistryModule(rootDir: string, roots: string[], resourceModule
         entries.push(`[${local}, ${JSON.stringify(relative(rootDir, file))}]`);
       }
     }
-    if (kind === "resources") {
-      for (const file of resourceModules) {
-        const local = `extra_${counter++}`;
-        lines.push(`import ${local} from ${JSON.stringify(file)};`);
-        entries.push(`...${local}`);
-      }
-    }
     exports.push(`export const ${kind} = [${entries.join(", ")}];`);
   }
   return [...lines, ...exports].join("\n");
@@ -46,8 +39,6 @@ function generateRegistryModule(rootDir: string, roots: string[], resourceModule
 interface McpBuildOptions {
   /** Folders to read definitions from instead of the scan dirs (the conformance build). */
   definitionDirs?: string[];
-  /** Modules whose default export is a list of `[resource entry, label]`, added to the resources (see above). */
-  resourceModules?: string[];
 }
 
 const mcpOptions = (nitro: Nitro): McpBuildOptions => ((nitro.options as { mcp?: McpBuildOptions }).mcp ??= {});
@@ -56,12 +47,6 @@ const mcpOptions = (nitro: Nitro): McpBuildOptions => ((nitro.options as { mcp?:
 export function definitionRoots(nitro: Nitro): string[] {
   const chosen = mcpOptions(nitro).definitionDirs;
   return chosen ? chosen.map((dir) => resolve(nitro.options.rootDir, dir)) : nitro.options.scanDirs;
-}
-
-export function addResourceModule(nitro: Nitro, file: string): void {
-  const options = mcpOptions(nitro);
-  options.resourceModules ??= [];
-  options.resourceModules.push(file);
 }
 
 /** Rebuilds in `nitropack dev` when something in `dir` changes (a file added or removed; with `recursive`, any change). */
@@ -82,8 +67,7 @@ export function watchForReload(nitro: Nitro, dirs: readonly string[], recursive:
 export function mcpDefinitionsModule() {
   return (nitro: Nitro) => {
     const roots = definitionRoots(nitro);
-    nitro.options.virtual["#mcp-definitions"] = () =>
-      generateRegistryModule(nitro.options.rootDir, roots, mcpOptions(nitro).resourceModules ?? []);
+    nitro.options.virtual["#mcp-definitions"] = () => generateRegistryModule(nitro.options.rootDir, roots);
     watchForReload(
       nitro,
       roots.flatMap((root) => KINDS.map((kind) => join(root, kind))),

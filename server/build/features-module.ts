@@ -1,6 +1,7 @@
 /**
  * Build time: each folder of `server/features/` is a feature and its own scan dir (`featureDirs`), so deleting it removes
- * the feature: its settings' defaults join the runtime config, its `module.ts` runs, its `durable-object.ts` is gathered.
+ * the feature: its plugins, routes and definitions go with it, its settings' defaults join the runtime config, its
+ * `module.ts` (build-time work of its own) runs.
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -30,14 +31,5 @@ export function mcpFeaturesModule() {
       if (existsSync(join(dir, "module.ts")))
         await ((await import(join(dir, "module.ts"))) as { default: (nitro: Nitro) => void }).default(nitro);
     }
-    nitro.options.virtual["#mcp-features"] =
-      `export const features = ${JSON.stringify(dirs.map((dir) => dir.slice(FEATURES.length + 1)))};`;
-    const durable = dirs
-      .map((dir) => join(nitro.options.rootDir, dir, "durable-object.ts"))
-      .filter((file) => existsSync(file));
-    nitro.options.virtual["#mcp-durable-methods"] = [
-      ...durable.map((file, index) => `import methods${index} from ${JSON.stringify(file)};`),
-      `export const durableMethods = [${durable.map((_, index) => `methods${index}`).join(", ")}];`,
-    ].join("\n");
   };
 }

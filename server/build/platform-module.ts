@@ -1,6 +1,6 @@
 /**
- * Per preset, the storage drivers and the state cipher, so a bundle never carries code its runtime cannot run. The two
- * ciphers (`node:crypto`, Web Crypto) produce the same bytes, so a fleet mixing them opens every state.
+ * Per preset, the state cipher (and the stores: `stores-module.ts`), so a bundle never carries code its runtime cannot run.
+ * The two ciphers (`node:crypto`, Web Crypto) produce the same bytes, so a fleet mixing them opens every state.
  */
 import { fileURLToPath } from "node:url";
 import type { Nitro } from "nitropack";
@@ -13,9 +13,6 @@ const runsOnNode = (preset: string) => preset.startsWith("node") || preset.start
 export function mcpPlatformModule() {
   return (nitro: Nitro) => {
     const preset = nitro.options.preset;
-    nitro.options.alias["#mcp-storage-driver"] = file(
-      `../storage/drivers.${preset.startsWith("cloudflare") ? "cloudflare" : "node"}.ts`,
-    );
     nitro.options.alias["#mcp-state-cipher"] = file(`../mcp/state/cipher.${runsOnNode(preset) ? "node" : "web"}.ts`);
   };
 }

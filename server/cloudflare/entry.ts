@@ -1,6 +1,6 @@
 /**
  * The Worker entry: Nitro's `cloudflare-durable` one, bounding bodies before Nitro buffers them whole (413, 408, a refused body drained up
- * to a cap), and a Durable Object with `atomic-table.ts` and the features' `durable-object.ts` methods (RPC only, no URL reaches them).
+ * to a cap), and its Durable Object with the methods of this build's stores (RPC only, no URL reaches them).
  */
 import nitroWorker, {
   $DurableObject as NitroDurableObject,
@@ -8,8 +8,7 @@ import nitroWorker, {
 import { BodyTimeoutError, BodyTooLargeError } from "../mcp/http/body";
 import { errorBody, errorMessage } from "../mcp/protocol";
 import { SETTINGS } from "../mcp/settings";
-import { AtomicTable, type DurableStorageState } from "./atomic-table";
-import { durableMethods } from "#mcp-durable-methods";
+import { durableMethods } from "#mcp-stores";
 
 /** Past this many bytes, a refused body is no longer drained: the connection is dropped instead. */
 const DRAIN_CAP = 8 * 1024 * 1024;
@@ -87,38 +86,15 @@ export default {
   },
 };
 
-/** Nitro's Durable Object, with the atomic operations (RPC methods), and its alarm sweeping the atomic table. */
+/**
+ * Nitro's Durable Object, with the methods this build's stores give it (`#mcp-stores`: the atomic table, the bus's
+ * rendezvous, the rate counter), reached over RPC only.
+ */
 export class $DurableObject extends (NitroDurableObject as unknown as new (
-  state: DurableStorageState,
+  state: unknown,
   env: Record<string, unknown>,
-) => object) {
-  private readonly table: AtomicTable;
+) => object) {}
 
-  constructor(state: DurableStorageState, env: Record<string, unknown>) {
-    super(state, env);
-    this.table = new AtomicTable(state);
-  }
-
-  atomicGet(key: string): string | null {
-    return this.table.get(key);
-  }
-
-  atomicSetIfAbsent(key: string, value: string, ttlSeconds: number): boolean {
-    return this.table.setIfAbsent(key, value, ttlSeconds);
-  }
-
-  atomicCompareAndSet(key: string, expected: string, next: string, ttlSeconds: number): boolean {
-    return this.table.compareAndSet(key, expected, next, ttlSeconds);
-  }
-
-  atomicDelete(key: string): void {
-    this.table.delete(key);
-  }
-
-  alarm(): void {
-    this.table.sweep();
-  }
-}
-
-for (const methods of durableMethods)
+for (const methods of durableMethods) {
   Object.defineProperties($DurableObject.prototype, Object.getOwnPropertyDescriptors(methods));
+}

@@ -8,7 +8,7 @@
  * else would connect their account to yours. See server/mcp/README.md, "Security".
  */
 import { useStorage } from "nitropack/runtime";
-import { base64UrlEncode, digestKeySegment } from "../mcp/author";
+import { base64UrlEncode, digestKeySegment } from "../mcp/kit";
 import { expiringStore } from "./expiring-storage";
 
 const ATTEMPT_TTL_SECONDS = 600;

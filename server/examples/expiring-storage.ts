@@ -5,7 +5,7 @@
  * are swept on those drivers at most once a minute (a sweep reads every key).
  */
 import { useStorage } from "nitropack/runtime";
-import { logError, nowSeconds as now } from "../mcp/author";
+import { logError, nowSeconds as now } from "../mcp/kit";
 
 interface Stored<T> {
   value: T;

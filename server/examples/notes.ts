@@ -4,7 +4,7 @@
  */
 import { useStorage } from "nitropack/runtime";
 import { z } from "zod";
-import { KEY_SEGMENT } from "../mcp/author";
+import { KEY_SEGMENT } from "../mcp/kit";
 
 export interface Note {
   id: string;

@@ -1,5 +1,5 @@
 /** What the client can answer, read strictly (untrusted): a non-object declares nothing; `elicitation: {}` is form only. */
-import { missingClientCapabilities } from "./errors";
+import { MissingCapabilitiesError } from "./errors";
 import { isPlainObject } from "./internal/basics";
 import type { ClientCapabilities, InputRequest } from "./protocol";
 
@@ -41,6 +41,11 @@ function declares(declared: Declared, required: ClientCapabilities): boolean {
   return true;
 }
 
+/**
+ * Whether a client that declared `declared` can answer `request` (a URL-mode elicitation needs `elicitation.url`).
+ * @example
+ * if (!clientCanAnswer(mcp.clientCapabilities, ask)) return toolErrorResult("Open the settings page to connect.");
+ */
 export function clientCanAnswer(declared: Declared, request: InputRequest): boolean {
   return declares(declared, requiredCapabilities(request));
 }
@@ -54,16 +59,21 @@ function merge(target: Record<string, Record<string, unknown>>, fragment: Client
 /** Throws -32021 (HTTP 400) naming every missing capability at once when any request cannot be answered. */
 export function requireClientCapabilities(declared: Declared, requests: Readonly<Record<string, InputRequest>>): void {
   const missing: Record<string, Record<string, unknown>> = {};
-  const keys: string[] = [];
+  const unanswerable: Record<string, InputRequest> = {};
   for (const [key, request] of Object.entries(requests)) {
     const required = requiredCapabilities(request);
     if (declares(declared, required)) continue;
     merge(missing, required);
-    keys.push(key);
+    unanswerable[key] = request;
   }
+  const keys = Object.keys(unanswerable);
   if (keys.length === 0) return;
   const names = Object.entries(missing)
     .map(([name, sub]) => (Object.keys(sub).length ? `${name} (${Object.keys(sub).join(", ")})` : name))
     .join(", ");
-  throw missingClientCapabilities(missing as ClientCapabilities, `${names}, needed to ask for ${keys.join(", ")}`);
+  throw new MissingCapabilitiesError(
+    missing as ClientCapabilities,
+    `${names}, needed to ask for ${keys.join(", ")}`,
+    unanswerable,
+  );
 }

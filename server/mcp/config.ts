@@ -38,13 +38,19 @@ export function parseMcpConfig(
 
 let cached: McpConfig | undefined;
 
-/** The configuration, parsed once per process (Workers populate `process.env` from their vars and secrets). */
+/**
+ * The configuration, parsed once per process (Workers populate `process.env` from their vars and secrets).
+ * @example const { pageSize, serverInfo } = useMcpConfig();
+ */
 export function useMcpConfig(): McpConfig {
   cached ??= parseMcpConfig(useRuntimeConfig().mcp as Record<string, unknown>, process.env);
   return cached;
 }
 
-/** A feature's own settings (its `settings.ts` table), parsed from the same runtime config, once per table. */
+/**
+ * A feature's own settings (its `settings.ts` table), parsed from the same runtime config, once per table.
+ * @example const { taskMaxActive } = useSettings(SETTINGS); // SETTINGS: the feature's settings.ts
+ */
 export function useSettings<Table extends SettingTable>(table: Table): ParsedSettings<Table> {
   let parsed = parsedTables.get(table);
   if (!parsed) {

@@ -1,24 +1,20 @@
 /** `McpContext`: what a handler (its `mcp` argument) knows about its request, built once by `readMcpRequest`. */
 import type { H3Event } from "h3";
 import type { Entry } from "./entries";
-import type { ResponseChannel } from "./http/respond";
-import type { RequestId } from "./protocol";
-import type { RequestMeta } from "./request-meta";
+import type { ResponseChannel } from "./http/channel";
+import type { Implementation, LoggingLevel, ProgressToken, RequestId } from "./protocol";
 
 export interface AuthInfo {
   /** A stable name for the caller, sealed into every requestState: `<issuer>#<subject>` for a signed-in user, the name of a static token, or `anonymous`. */
   readonly principal: string;
-  /** How: an OAuth access token or a static token (the sign-in feature), or nobody asked. */
-  readonly via: "oauth" | "static" | "anonymous";
-  /** The OAuth scopes granted (only checked for `via: "oauth"`). */
+  /** How the caller was identified (`anonymous`: by nobody); an authenticator names its own way (e.g. `oauth`, `static`). */
+  readonly via: string;
+  /** The OAuth scopes granted, when the caller signed in with a token that has scopes. */
   readonly scopes: readonly string[];
   readonly clientId?: string;
-  /** The verified claims of the access token (or the introspection answer). */
+  /** The verified claims of the caller's credential (e.g. an access token's). */
   readonly claims?: Readonly<Record<string, unknown>>;
 }
-
-/** `modern`: 2026-07-28 per-request `_meta`. `legacy`: 2025-11-25 and earlier, opened with `initialize`. */
-export type Era = "modern" | "legacy";
 
 /** What tools/call, prompts/get and resources/read act on, resolved once per request. */
 export interface RequestTarget {
@@ -37,11 +33,13 @@ export interface OpenedState {
   readonly data: Readonly<Record<string, unknown>>;
 }
 
-/** The task a round runs in (the tasks extension), for the helpers that behave differently there. */
-export interface TaskRound {
-  readonly id: string;
-  /** Progress inside a task becomes its status message (tasks have no progress notifications). */
-  progress(progress: number, total?: number, message?: string): void;
+/** What a request says about its client: from its 2026-07-28 `_meta`, or from an adapter (another protocol revision). */
+export interface RequestMeta {
+  readonly protocolVersion: string;
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  readonly clientInfo?: Implementation;
+  readonly logLevel?: LoggingLevel;
+  readonly progressToken?: ProgressToken;
 }
 
 export interface McpContext extends RequestMeta {
@@ -49,7 +47,8 @@ export interface McpContext extends RequestMeta {
   readonly method: string;
   /** The request params, `_meta` included, exactly as sent. */
   readonly params: Readonly<Record<string, unknown>>;
-  readonly era: Era;
+  /** The adapter that read a request of another protocol revision (e.g. "legacy"); undefined for 2026-07-28. */
+  readonly adapter?: string;
   /** Present for tools/call, prompts/get and resources/read when the body names a target. */
   readonly target?: RequestTarget;
   /** The same as `auth.principal`. */
@@ -67,10 +66,8 @@ export interface McpContext extends RequestMeta {
   /** Present when the request carried a valid `requestState`. */
   readonly state?: OpenedState;
   readonly event: H3Event;
-  /** @internal the response this request writes to. */
+  /** The response this request writes its notifications to (progress, logs). */
   readonly channel: ResponseChannel;
-  /** Present while the handler runs as a round of a task. */
-  readonly task?: TaskRound;
 }
 
 declare module "h3" {

@@ -1,6 +1,6 @@
 /** What `defineTool`, `definePrompt`, `defineResource` compile to; the costly parts (JSON Schema, header scan) run once, at load. */
 import type { McpContext } from "./context";
-import type { HeaderParam } from "./request-meta";
+import type { HeaderParam } from "./protocol";
 import type { InputRequiredOutcome } from "./outcome";
 import type { UriTemplate } from "./uri-template";
 import type {
@@ -14,6 +14,11 @@ import type {
   Tool,
 } from "./protocol";
 
+/**
+ * The mark every definition carries (`entryBase` sets it): how the registry knows a definition file's default export
+ * for a definition.
+ * @example if (!(DEFINITION in definition)) throw new Error(`${file} must default-export defineTool(...)`);
+ */
 export const DEFINITION = Symbol.for("mcp-edge-template.definition");
 
 /** Suggests values for one argument; `context` holds the arguments already filled in. */
@@ -23,46 +28,50 @@ export type Completer = (
   mcp: McpContext,
 ) => readonly string[] | Promise<readonly string[]>;
 
-/** What every definition may declare besides its own options (`defineTool`, `definePrompt`, `defineResource`). */
-export interface EntryOptions {
+/**
+ * Options every definition takes (`defineTool`, `definePrompt`, `defineResource`) besides its own: the core's, and those
+ * optional features add by declaration merging (as h3's `H3EventContext` is extended), each validated by its feature:
+ *
+ * @example
+ * declare module "../../mcp/kit" {
+ *   interface DefinitionOptions {
+ *     // At most this many calls per caller, e.g. "10/60s".
+ *     readonly rateLimit?: string;
+ *   }
+ * }
+ *
+ * Without the feature its option is unknown to the type checker: a definition that still sets it does not compile.
+ */
+export interface DefinitionOptions {
   /** Each `requestState` it issues opens once on any instance (claimed before it runs); answers need it: one confirmation, one action. */
   readonly singleUseState?: boolean;
-  /** With sign-in, the OAuth scopes a call needs (e.g. `["notes:write"]`), else 403 `insufficient_scope`; lists are never restricted. */
-  readonly scopes?: readonly string[];
-  /**
-   * At most this many calls per caller (principal, or address) across every instance, e.g. `"10/60s"` (ms, s, m, h):
-   * past it a call gets 429 and runs nothing. Needs the rate-limit feature: without it the server refuses to start.
-   */
-  readonly rateLimit?: string;
 }
 
-type EntryBase = { readonly [DEFINITION]: true } & Required<Omit<EntryOptions, "rateLimit">> &
-  Pick<EntryOptions, "rateLimit">;
+/**
+ * Options features add to tools only (`defineTool`), by declaration merging as `DefinitionOptions` above; `Args` is the
+ * tool's validated arguments, for an option that is a function of them (declared with the same parameter and default).
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: empty until features declare their options in it
+// biome-ignore lint/correctness/noUnusedVariables: `Args` is for those options (e.g. a function of the arguments)
+export interface ToolDefinitionOptions<Args = ValidArguments> {}
 
-export const entryBase = ({ singleUseState = false, scopes = [], rateLimit }: EntryOptions): EntryBase => ({
+interface EntryBase {
+  readonly [DEFINITION]: true;
+  readonly singleUseState: boolean;
+  /** The options the definition was given, features' included: each feature reads its own. */
+  readonly options: Readonly<DefinitionOptions & ToolDefinitionOptions>;
+}
+
+/**
+ * The fields every definition shares (its mark, `singleUseState`, the options features read), from its options: for a
+ * feature that makes definitions of its own.
+ * @example const file: ResourceEntry = { ...entryBase({}), kind: "resource", descriptor, cache, completers: {}, read };
+ */
+export const entryBase = (options: DefinitionOptions): EntryBase => ({
   [DEFINITION]: true,
-  singleUseState,
-  scopes,
-  ...(rateLimit !== undefined && { rateLimit }),
+  singleUseState: options.singleUseState ?? false,
+  options,
 });
-
-/** The author's data from `prepare`, handed to `run`. */
-export type Prepared = Readonly<Record<string, unknown>>;
-
-/** How a tool runs as a task (the tasks extension): see `defineTool`'s `task` option. */
-export interface TaskSupport {
-  readonly mode: "optional" | "required";
-  /** Runs in the request, before any task: checks the arguments (invalid ones get an answer, no task), then `prepare`. */
-  prepare(
-    args: unknown,
-    mcp: McpContext,
-  ): Promise<
-    | { readonly answer: CallToolResult | InputRequiredOutcome }
-    | { readonly arguments: ValidArguments; readonly prepared: Prepared | undefined }
-  >;
-  /** Runs one round on the arguments `prepare` validated, as they are: never parsed again, so every round sees the same value. */
-  run(args: ValidArguments, mcp: McpContext, prepared?: Prepared): Promise<CallToolResult | InputRequiredOutcome>;
-}
 
 /** A tool's arguments once its input schema has parsed them (unknown keys dropped, defaults filled in). */
 export type ValidArguments = Readonly<Record<string, unknown>>;
@@ -71,9 +80,12 @@ export interface ToolEntry extends EntryBase {
   readonly kind: "tool";
   readonly descriptor: Tool;
   readonly headerParams: readonly HeaderParam[];
-  readonly task?: TaskSupport;
-  /** Validates `args` and runs the tool once (one round of a plain call; a task's rounds go through `task`). */
+  /** Validates `args` and runs the tool once (one round of a call). */
   call(args: unknown, mcp: McpContext): Promise<CallToolResult | InputRequiredOutcome>;
+  /** Its arguments validated, or the `isError` result that invalid ones get. */
+  parse(args: unknown): { readonly arguments: ValidArguments } | { readonly invalid: CallToolResult };
+  /** Runs one round on arguments `parse` validated, as they are: never parsed again, so every round sees the same value. */
+  run(args: ValidArguments, mcp: McpContext): Promise<CallToolResult | InputRequiredOutcome>;
 }
 
 export interface PromptEntry extends EntryBase {
@@ -90,8 +102,6 @@ export interface ResourceEntry extends EntryBase {
   readonly completers: Readonly<Record<string, Completer>>;
   /** For templates: the compiled `uriTemplate` (fixed resources are found by their URI). */
   readonly template?: UriTemplate;
-  /** Served (`resources/read`) but left out of `resources/list`: a skill's files other than its SKILL.md. */
-  readonly unlisted?: boolean;
   /** For templates: the concrete resources to show in `resources/list`. */
   list?(mcp: McpContext): Promise<readonly Resource[]>;
   read(

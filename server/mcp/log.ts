@@ -198,18 +198,39 @@ function isPlainAscii(text: string): boolean {
   return true;
 }
 
-/** A value for `logInfoMembers`: its JSON, every control character escaped; the common plain string with neither JSON.stringify nor a scan. */
+/**
+ * A value for `logInfoMembers`: its JSON, every control character escaped; the common plain string with neither
+ * JSON.stringify nor a scan.
+ * @example logInfoMembers("request", `"status":${status},"method":${logValue(method)}`);
+ */
 export const logValue = (value: unknown): string =>
   typeof value === "string" && isPlainAscii(value)
     ? `"${value}"`
     : escapeControlCharacters(JSON.stringify(value) ?? "null");
 
+/**
+ * Writes an info line: something the operator may like to know, such as what a feature turned on at start-up.
+ * @example logInfo(`rate limit: ${limit} requests per ${windowMs} ms per caller`);
+ */
 export const logInfo = (message: string, fields?: LogFields): void => log("info", message, fields);
+/**
+ * Writes a warning line: something refused or lost that the operator may need to know about.
+ * @example logWarning(`legacy answer rejected: ${reason}`);
+ */
 export const logWarning = (message: string, fields?: LogFields): void => log("warn", message, fields);
+/**
+ * Writes an error line, with the error's name, message and stack when one is given.
+ * @example runRound(taskId).catch((error) => logError(`task ${taskId}: a round could not finish`, error));
+ */
 export const logError = (message: string, error?: unknown): void =>
   log("error", message, error === undefined ? {} : { error: errorFields(error) });
 
-/** Logs `error` under a fresh reference and returns the reference, to quote in what the client sees. */
+/**
+ * Logs `error` under a fresh reference and returns the reference, to quote in what the client sees.
+ * @example
+ * const reference = logWithReference(`tool "${name}" threw`, error);
+ * return toolErrorResult(`The tool "${name}" failed unexpectedly (reference ${reference}).`);
+ */
 export function logWithReference(context: string, error: unknown): string {
   const reference = crypto.randomUUID();
   log("error", `${context} (reference ${reference})`, { reference, error: errorFields(error) });

@@ -24,7 +24,10 @@ function decodeCursor(cursor: unknown, list: string): number {
   return Number(match[2]);
 }
 
-/** One page of `items` (already in their deterministic order) starting at `cursor`. */
+/**
+ * One page of `items` (already in their deterministic order) starting at `cursor`.
+ * @example const page = paginate(children, mcp.params.cursor, useMcpConfig().pageSize, "directory");
+ */
 export function paginate<T>(items: readonly T[], cursor: unknown, pageSize: number, list: string): Page<T> {
   const start = cursor === undefined ? 0 : decodeCursor(cursor, list);
   const end = start + pageSize;

@@ -1,7 +1,12 @@
-/** The wire: MCP's types (type imports only: the SDK's values live in bundles unwanted at the edge), the JSON-RPC envelope. */
+/**
+ * The wire: MCP's types (type imports only: the SDK's values live in bundles unwanted at the edge), the JSON-RPC envelope,
+ * and a request's headers, among them those a 2026-07-28 request mirrors from its body, which must equal it (-32020/400,
+ * naming the header), so that a proxy routing on headers and this server acting on the body agree.
+ */
 import type { RequestId } from "@modelcontextprotocol/server";
-import { type McpError, invalidRequest, parseError } from "./errors";
-import { isPlainObject } from "./internal/basics";
+import type { H3Event } from "h3";
+import { type McpError, headerMismatch, invalidRequest, parseError } from "./errors";
+import { isPlainObject, utf8Decode } from "./internal/basics";
 
 export type {
   CallToolResult,
@@ -36,8 +41,18 @@ export interface UrlElicitationParams {
   url: string;
 }
 
+/**
+ * The protocol revision this server speaks itself, with the per-request `_meta` envelope (adapters serve older ones).
+ * @example const headers = { "mcp-protocol-version": MODERN_PROTOCOL_VERSION, "mcp-method": "server/discover" };
+ */
 export const MODERN_PROTOCOL_VERSION = "2026-07-28";
 
+/**
+ * The `_meta` keys of the 2026-07-28 envelope (a request's version, client and log level; a result's `serverInfo`), and
+ * where a request's progress token sits.
+ * @example
+ * const params = { _meta: { [META.protocolVersion]: MODERN_PROTOCOL_VERSION, [META.clientCapabilities]: {} } };
+ */
 export const META = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",
   clientInfo: "io.modelcontextprotocol/clientInfo",
@@ -48,10 +63,11 @@ export const META = {
   progressToken: "progressToken",
 } as const;
 
-/** RFC 5424 severities, lowest first: a message is sent when its index is >= the requested level's. */
+/**
+ * RFC 5424 severities, lowest first: a message is sent when its index is >= the requested level's.
+ * @example if (!LOG_LEVELS.includes(mcp.params.level as LoggingLevel)) throw invalidParams("Unknown log level");
+ */
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
-
-export const EXTENSIONS = { tasks: "io.modelcontextprotocol/tasks", skills: "io.modelcontextprotocol/skills" } as const;
 
 /** The only requests that may answer `resultType: "input_required"`. */
 export const INPUT_REQUIRED_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
@@ -66,6 +82,11 @@ const NAME_FIELDS: Readonly<Record<string, "name" | "uri" | "taskId">> = {
   "tasks/cancel": "taskId",
 };
 
+/**
+ * The body field a method names its target by, which the `Mcp-Name` header mirrors (`name`, `uri` or `taskId`);
+ * undefined for a method without one.
+ * @example const field = nameFieldOf(message.method); // "uri" for resources/read
+ */
 export const nameFieldOf = (method: string): "name" | "uri" | "taskId" | undefined => NAME_FIELDS[method];
 
 export type CacheScope = "public" | "private";
@@ -103,7 +124,12 @@ export interface JsonRpcErrorBody {
   data?: unknown;
 }
 
-/** Deeper than any MCP message needs; far below what would exhaust the stack of the later recursive walks (binding, schemas). */
+/**
+ * Deeper than any MCP message needs; far below what would exhaust the stack of the later recursive walks (binding,
+ * schemas).
+ * @example
+ * if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new Error(`the answer nests deeper than ${MAX_JSON_DEPTH} levels`);
+ */
 export const MAX_JSON_DEPTH = 64;
 
 function isEscaped(text: string, quote: number): boolean {
@@ -112,7 +138,11 @@ function isEscaped(text: string, quote: number): boolean {
   return backslashes % 2 === 1;
 }
 
-/** Whether valid JSON `text` nests deeper than `limit`: one pass, no recursion or allocation, whatever its size. */
+/**
+ * Whether valid JSON `text` nests deeper than `limit`: one pass, no recursion or allocation, whatever its size.
+ * @example
+ * if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new Error("the answer nests too deep"); // before a recursive walk
+ */
 export function nestsDeeperThan(text: string, limit: number): boolean {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
@@ -178,11 +208,137 @@ export function errorMessage(id: RequestId | undefined, error: JsonRpcErrorBody)
   return JSON.stringify(id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error });
 }
 
+/**
+ * A JSON-RPC notification, as the text a response channel sends.
+ * @example mcp.channel.send(notificationMessage("notifications/resources/updated", { _meta: tag, uri }));
+ */
 export function notificationMessage(method: string, params: Record<string, unknown>): string {
   return JSON.stringify({ jsonrpc: "2.0", method, params });
 }
 
+/**
+ * The JSON-RPC `error` member for an `McpError`: its code and message, and its `data` when it has some.
+ * @example return endedTask(record, { status: "failed", statusMessage: error.message, error: errorBody(error) });
+ */
 export const errorBody = (error: McpError): JsonRpcErrorBody =>
   error.data === undefined
     ? { code: error.code, message: error.message }
     : { code: error.code, message: error.message, data: error.data };
+
+// ——— headers ———
+
+/**
+ * One request header (Node's names are already lower case): cheaper than `event.headers`, a new `Headers` per request.
+ * @example const authorization = requestHeader(event, "authorization"); // several values: joined with ", "
+ */
+export function requestHeader(event: H3Event, lowerCaseName: string): string | undefined {
+  const value = event.node.req.headers[lowerCaseName];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+export type HeaderReader = (lowerCaseName: string) => string | undefined;
+
+/** A tool parameter mirrored into `Mcp-Param-{header}` (from `x-mcp-header` in its input schema). */
+export interface HeaderParam {
+  /** The name part as declared, e.g. `Region` for `Mcp-Param-Region`. */
+  readonly header: string;
+  /** Chain of `properties` keys from the schema root to the parameter. */
+  readonly path: readonly string[];
+  readonly type: "string" | "integer" | "boolean";
+}
+
+const VISIBLE_ASCII = /^[\x20-\x7e\t]*$/;
+const SENTINEL = /^=\?base64\?(.*)\?=$/;
+const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
+
+/** HTTP's optional whitespace is ASCII space and tab only: any other space is part of the value (and fails its check). */
+export const trimOptionalWhitespace = (value: string): string => value.replace(/^[ \t]+|[ \t]+$/g, "");
+
+/**
+ * A header value trimmed, visible ASCII, its `=?base64?…?=` sentinel decoded (strict padding, valid UTF-8); else null.
+ * @example decodeHeaderValue("=?base64?bm90ZXM=?="); // "notes"
+ */
+export function decodeHeaderValue(raw: string): string | null {
+  const value = trimOptionalWhitespace(raw);
+  if (!VISIBLE_ASCII.test(value)) return null;
+  const sentinel = SENTINEL.exec(value);
+  if (!sentinel) return value;
+  const encoded = sentinel[1]!;
+  if (!STRICT_BASE64.test(encoded)) return null;
+  try {
+    const binary = atob(encoded);
+    return utf8Decode(Uint8Array.from(binary, (char) => char.charCodeAt(0)));
+  } catch {
+    return null;
+  }
+}
+
+function requireHeader(read: HeaderReader, name: string): string {
+  const raw = read(name.toLowerCase());
+  if (raw === undefined) throw headerMismatch(`missing required ${name} header`);
+  return raw;
+}
+
+/** Mcp-Name and Mcp-Param-* may carry the base64 sentinel; decoded before comparison. */
+function decodedHeader(name: string, raw: string): string {
+  const value = decodeHeaderValue(raw);
+  if (value === null) throw headerMismatch(`${name} header contains invalid characters or a malformed base64 value`);
+  return value;
+}
+
+/** `MCP-Protocol-Version` must be present and equal `_meta`'s version (checked before the version itself). */
+export function checkVersionHeader(read: HeaderReader, protocolVersion: string): void {
+  const version = trimOptionalWhitespace(requireHeader(read, "MCP-Protocol-Version"));
+  if (version !== protocolVersion)
+    throw headerMismatch("MCP-Protocol-Version header value does not match the protocol version in _meta");
+}
+
+/** `Mcp-Method` (compared literally: values are case-sensitive) and `Mcp-Name` against the body. */
+export function checkMethodHeaders(read: HeaderReader, message: JsonRpcRequest): void {
+  const method = trimOptionalWhitespace(requireHeader(read, "Mcp-Method"));
+  if (method !== message.method) throw headerMismatch("Mcp-Method header value does not match the body's method");
+  const field = nameFieldOf(message.method);
+  if (!field) return;
+  const header = decodedHeader("Mcp-Name", requireHeader(read, "Mcp-Name"));
+  const value = message.params[field];
+  // A missing or non-string body value is reported by the method itself (-32602).
+  if (typeof value === "string" && header !== value)
+    throw headerMismatch(`Mcp-Name header value does not match the body's ${field}`);
+}
+
+function valueAt(args: unknown, path: readonly string[]): unknown {
+  let value = args;
+  for (const key of path) {
+    if (!isPlainObject(value)) return undefined;
+    value = value[key];
+  }
+  return value;
+}
+
+function matches(header: string, body: unknown, type: HeaderParam["type"]): boolean {
+  switch (type) {
+    case "string":
+      return header === body;
+    case "boolean":
+      return header === String(body) && typeof body === "boolean";
+    case "integer":
+      // Compared numerically ("42.0" and 42 are the same value), decimal notation only.
+      return typeof body === "number" && DECIMAL.test(header) && Number(header) === body;
+  }
+}
+
+export function checkParamHeaders(read: HeaderReader, params: readonly HeaderParam[], args: unknown): void {
+  for (const param of params) {
+    const name = `Mcp-Param-${param.header}`;
+    const raw = read(name.toLowerCase());
+    const body = valueAt(args, param.path);
+    if (raw === undefined) {
+      if (body === undefined || body === null) continue;
+      throw headerMismatch(`missing ${name} header for parameter '${param.path.join(".")}'`);
+    }
+    if (!matches(decodedHeader(name, raw), body, param.type)) {
+      throw headerMismatch(`${name} header value does not match parameter '${param.path.join(".")}' in the body`);
+    }
+  }
+}

@@ -1,16 +1,15 @@
 /** Every tool, prompt and resource found at build time (`#mcp-definitions`), indexed once at start-up, and their capabilities. */
-import { prompts as promptModules, resources as resourceModules, tools as toolModules } from "#mcp-definitions";
-import type { Era } from "./context";
+import type { RequestTarget } from "./context";
+import { invalidParams } from "./errors";
 import { isEntry, type Entry, type PromptEntry, type ResourceEntry, type ToolEntry } from "./entries";
-import { useMessageBus } from "./bus";
-import { declaredExtensions, offersResourceSubscriptions } from "./features";
-import type { ServerCapabilities } from "./protocol";
+import { adapters, declaredCapabilities, declaredExtensions, servedResources } from "./hooks";
+import { MODERN_PROTOCOL_VERSION, type ServerCapabilities } from "./protocol";
 
 export interface Registry {
   /** In deterministic (name) order. */
   readonly tools: readonly ToolEntry[];
   readonly prompts: readonly PromptEntry[];
-  /** Fixed resources listed in `resources/list`, by URI order (not those marked `unlisted`). */
+  /** Fixed resources, listed in `resources/list`, by URI order. */
   readonly resources: readonly ResourceEntry[];
   readonly templates: readonly ResourceEntry[];
   readonly all: readonly Entry[];
@@ -18,7 +17,10 @@ export interface Registry {
   readonly promptsByName: ReadonlyMap<string, PromptEntry>;
   /** The capabilities of what is registered; `serverCapabilities` adds the extensions features declared. */
   readonly capabilities: ServerCapabilities;
-  /** The resource a URI belongs to: a fixed resource first, then the first matching template. */
+  /**
+   * The resource a URI belongs to: a fixed resource first, then the first matching template, then what features serve
+   * without listing it (`findResources`).
+   */
   findResource(uri: string): { entry: ResourceEntry; variables: Readonly<Record<string, string>> } | undefined;
   findTemplate(uriTemplate: string): ResourceEntry | undefined;
 }
@@ -55,7 +57,6 @@ function buildRegistry(modules: { tools: Definitions; prompts: Definitions; reso
   const prompts = entries(modules.prompts, "prompt").sort(byKey((prompt) => prompt.descriptor.name));
   const allResources = entries(modules.resources, "resource").sort(byKey(uriOf));
   const fixed = allResources.filter((entry) => "uri" in entry.descriptor);
-  const resources = fixed.filter((entry) => !entry.unlisted);
   const templates = allResources.filter((entry) => "uriTemplate" in entry.descriptor);
 
   const toolsByName = indexBy(tools, (tool) => tool.descriptor.name, "tool name");
@@ -75,7 +76,7 @@ function buildRegistry(modules: { tools: Definitions; prompts: Definitions; reso
   return {
     tools,
     prompts,
-    resources,
+    resources: fixed,
     templates,
     all: [...tools, ...prompts, ...allResources],
     toolsByName,
@@ -88,23 +89,82 @@ function buildRegistry(modules: { tools: Definitions; prompts: Definitions; reso
         const variables = entry.template!.match(uri);
         if (variables) return { entry, variables };
       }
+      for (const served of servedResources()) {
+        const found = served.find(uri);
+        if (found) return found;
+      }
       return undefined;
     },
     findTemplate: (uriTemplate) => templatesByTemplate.get(uriTemplate),
   };
 }
 
-export const registry = buildRegistry({ tools: toolModules, prompts: promptModules, resources: resourceModules });
+type Found = Readonly<Record<"tools" | "prompts" | "resources", Definitions>>;
+
+let found: Found | undefined;
+let built: Registry | undefined;
 
 /**
- * What `server/discover` or `initialize` declares: the registry's capabilities, `resources.subscribe` where the era offers
- * updates (`offerResourceSubscriptions`) and a message bus carries them, and the extensions features declared for it.
+ * Hands the registry the build's definitions, once at start-up (`server/plugins/mcp-startup.ts`, the first plugin). The
+ * definition files import the kit, which exports this module: importing them here would make a cycle.
+ *
+ * @example setDefinitions(await import("#mcp-definitions"));
  */
-export function serverCapabilities(era: Era): ServerCapabilities {
-  const extensions = declaredExtensions(era);
-  const subscribe =
-    offersResourceSubscriptions(era) && registry.capabilities.resources && useMessageBus()
-      ? { resources: { subscribe: true } }
-      : {};
-  return { ...registry.capabilities, ...subscribe, ...(Object.keys(extensions).length ? { extensions } : {}) };
+export function setDefinitions(definitions: Found): void {
+  found = definitions;
+  built = undefined;
+}
+
+/**
+ * The registry, indexed on first use after start-up.
+ *
+ * @example const tool = registry().toolsByName.get("delete_note");
+ */
+export function registry(): Registry {
+  if (!found) throw new Error("programming error: the registry was read before start-up handed it the definitions");
+  built ??= buildRegistry(found);
+  return built;
+}
+
+/**
+ * What `server/discover` declares (`adapted`: what an adapter's own handshake, e.g. `initialize`, declares): the registry's
+ * capabilities, the capabilities features declared (merged one level deep: e.g. `resources.subscribe`), and the extensions
+ * features declared for it.
+ * @example return { protocolVersion: mcp.protocolVersion, capabilities: serverCapabilities(true), serverInfo };
+ */
+export function serverCapabilities(adapted = false): ServerCapabilities {
+  const extensions = declaredExtensions(adapted);
+  const merged: Record<string, Record<string, unknown>> = { ...registry().capabilities };
+  for (const [name, value] of Object.entries(declaredCapabilities())) merged[name] = { ...merged[name], ...value };
+  return { ...merged, ...(Object.keys(extensions).length ? { extensions } : {}) } as ServerCapabilities;
+}
+
+/**
+ * Bounds of a resource subscription, whatever the protocol revision: URIs per stream or session, length of one.
+ * @example if (uris.length > MAX_SUBSCRIBED_URIS) throw invalidParams(`at most ${MAX_SUBSCRIBED_URIS} resource URIs`);
+ */
+export const MAX_SUBSCRIBED_URIS = 20;
+/**
+ * The longest resource URI a subscription takes, in characters.
+ * @example
+ * if (uri.length > MAX_URI_LENGTH) throw invalidParams(`params.uri is longer than ${MAX_URI_LENGTH} characters`);
+ */
+export const MAX_URI_LENGTH = 2048;
+
+/**
+ * The resource at `uri` as a request target, or -32602 when no resource on this server has that URI.
+ * @example const readable = uris.map(servedResource).filter((target) => mayAct(mcp, "resources/read", target));
+ */
+export function servedResource(uri: string): RequestTarget {
+  const found = registry().findResource(uri);
+  if (!found) throw invalidParams(`no resource on this server has the URI ${JSON.stringify(uri)}`);
+  return { field: "uri", name: uri, ...found };
+}
+
+/**
+ * Every version a client may use, newest first (as listed in discover and in -32022): 2026-07-28, then the adapters'.
+ * @example throw unsupportedProtocolVersion(header, supportedProtocolVersions());
+ */
+export function supportedProtocolVersions(): readonly string[] {
+  return [MODERN_PROTOCOL_VERSION, ...adapters().flatMap((adapter) => adapter.versions)];
 }

@@ -17,19 +17,39 @@ export interface Setting<T, Default extends string | number | boolean = string |
 }
 
 type Widen<Value> = Value extends string ? string : Value extends number ? number : boolean;
+/**
+ * One setting of a settings table: its variable, default and parser (the default's type widened: `50` is a number).
+ * @example pageSize: setting({ env: "NITRO_MCP_PAGE_SIZE", default: 50, parse: integer("NITRO_MCP_PAGE_SIZE", 1) }),
+ */
 export const setting = <T, Default extends string | number | boolean>(
   spec: Setting<T, Default>,
 ): Setting<T, Widen<Default>> => spec as unknown as Setting<T, Widen<Default>>;
 
+/**
+ * Parses a comma-separated setting into its entries, trimmed, empty ones dropped.
+ * @example parseList(" notes:read, notes:write,,"); // ["notes:read", "notes:write"]
+ */
 export const parseList = (raw: unknown): string[] =>
   String(raw ?? "")
     .split(",")
     .map((entry) => entry.trim())
     .filter(Boolean);
 
+/**
+ * Parses a text setting as it is (unset: the empty string).
+ * @example stateSecret: setting({ env: "NITRO_MCP_STATE_SECRET", default: "", text: true, parse: text }),
+ */
 export const text = (raw: unknown): string => String(raw ?? "");
+/**
+ * Parses a text setting that may be unset: empty is undefined.
+ * @example resourceUrl: setting({ env: "NITRO_MCP_RESOURCE_URL", default: "", text: true, parse: optionalText }),
+ */
 export const optionalText = (raw: unknown): string | undefined => text(raw) || undefined;
 
+/**
+ * The parser of an integer setting of at least `min`; any other value throws, naming the variable.
+ * @example parse: integer("NITRO_MCP_STATE_TTL_SECONDS", 1),
+ */
 export const integer =
   (env: string, min: number) =>
   (raw: unknown): number => {
@@ -38,6 +58,11 @@ export const integer =
     return number;
   };
 
+/**
+ * The parser of an integer setting from `min` to `max` (the kit exports it as `boundedInteger`); any other value
+ * throws, naming the variable.
+ * @example parse: boundedInteger("NITRO_MCP_IPV6_PREFIX", 16, 128),
+ */
 export const bounded =
   (env: string, min: number, max: number) =>
   (raw: unknown): number => {
@@ -46,6 +71,10 @@ export const bounded =
     return number;
   };
 
+/**
+ * Parses a boolean setting: anything but `false` (or the text "false") is true.
+ * @example boolean("false"); // false; anything else ("0" and "no" too) is true
+ */
 export const boolean = (raw: unknown): boolean => raw !== false && raw !== "false";
 
 /** The settings under `runtimeConfig.mcp`, by key. */

@@ -2,7 +2,7 @@
  * Each caller's share of what every caller of an instance shares: open streams and message-bus subscriptions. A caller (a
  * principal, or an anonymous address: `http/caller.ts`) holding its whole share is refused more (-32029, HTTP 429, naming the
  * limit) while every other caller is served as before: no single caller can use up a bound that others need. The shares are
- * counted per instance, in memory, as the streams and subscriptions they bound are.
+ * counted per instance, in memory, as the streams and subscriptions they bound are. Every stream also ends by one deadline.
  */
 import { limitExceeded } from "./errors";
 import { SETTINGS } from "./settings";
@@ -20,9 +20,19 @@ const limits: Record<ShareKind, number> = {
   subscriptions: SETTINGS.callerSubscriptions.default,
 };
 
-/** Sets each caller's shares (the start-up plugin, from `NITRO_MCP_CALLER_*`). */
-export function configureShares(shares: Readonly<Record<ShareKind, number>>): void {
+let streamSeconds: number = SETTINGS.streamSeconds.default;
+
+/**
+ * When a stream opened now must end (`NITRO_MCP_STREAM_SECONDS`, under every platform's limit on a response): every stream
+ * the server holds open waiting (a listen, an adapter's stream or question) ends by then; the client opens another.
+ * @example const deadline = streamDeadline(); while (Date.now() < deadline && !mcp.signal.aborted) await waitForNext();
+ */
+export const streamDeadline = (): number => Date.now() + streamSeconds * 1000;
+
+/** Sets each caller's shares and the streams' deadline (the start-up plugin, from `NITRO_MCP_CALLER_*`, `NITRO_MCP_STREAM_SECONDS`). */
+export function configureShares(shares: Readonly<Record<ShareKind, number>>, seconds: number): void {
   Object.assign(limits, shares);
+  streamSeconds = seconds;
 }
 
 const held: Record<ShareKind, Map<string, number>> = { streams: new Map(), subscriptions: new Map() };

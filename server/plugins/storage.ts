@@ -1,28 +1,43 @@
 /**
- * Mounts the shared store at `mcp:` and sets its atomic operations, both guarded. A definition needing atomics the store
+ * Opens the store this environment configures (the first of this build's stores, in their order, whose `select` answers:
+ * `#mcp-stores`), mounts it at `mcp:`, and makes its ports, every operation guarded. A definition needing atomics the store
  * lacks stops the start-up: exactly once never silently degrades. Synchronous: Nitro does not await async plugins.
  */
-import { selectStorage } from "#mcp-storage-driver";
+import { stores } from "#mcp-stores";
 import { registry } from "../mcp/registry";
 import { logInfo, logWarning } from "../mcp/log";
-import { setStorage } from "../mcp/atomic-store";
-import { guardAtomicStore, guardDriver } from "../mcp/storage-guard";
+import { guardAtomicStore, guardDriver, guarded } from "../mcp/store";
+import { setStore, type StorePorts } from "../mcp/store";
 
 export default defineNitroPlugin(() => {
-  const selected = selectStorage(process.env);
-  if (selected.driver) useStorage().mount("mcp", guardDriver(selected.driver));
-  setStorage(selected, selected.atomic && guardAtomicStore(selected.atomic));
-  logInfo(`storage: ${selected.name}`);
+  const env = process.env as Record<string, unknown>;
+  const chosen = [...stores]
+    .sort((a, b) => a.definition.order - b.definition.order)
+    .map(({ definition, ports }) => ({ opened: definition.select(env), ports }))
+    .find(({ opened }) => opened !== undefined);
+  if (!chosen?.opened) throw new Error("No store in this build answers the environment: keep server/storage/memory");
+  const { opened } = chosen;
+  const bus = chosen.ports.bus?.(opened.client);
+  const counter = chosen.ports.counter?.(opened.client);
+  // Each port bounded and traced like any storage operation (a fault: StorageUnavailableError); hearing a channel is
+  // bounded by the bus itself, which closes what it gave up on.
+  const ports: StorePorts = {
+    bus: bus && guarded({ name: opened.name, ...bus }, new Set(["listen"])),
+    counter: counter && guarded({ name: opened.name, count: counter }).count,
+  };
+  if (opened.driver) useStorage().mount("mcp", guardDriver(opened.driver));
+  setStore({ ...opened, atomic: opened.atomic && guardAtomicStore(opened.atomic), ports });
+  logInfo(`storage: ${opened.name}`);
 
-  const needing = registry.all
-    .filter((entry) => entry.singleUseState || (entry.kind === "tool" && entry.task))
+  const needing = registry()
+    .all.filter((entry) => entry.singleUseState)
     .map((entry) => entry.descriptor.name);
-  if (!selected.atomic && needing.length) {
+  if (!opened.atomic && needing.length) {
     throw new Error(
-      `${selected.name} cannot claim a single-use requestState or keep a task atomically, which ${needing.join(", ")} need${needing.length === 1 ? "s" : ""}. ${selected.missingAtomic}`,
+      `${opened.name} cannot claim a single-use requestState, which ${needing.join(", ")} need${needing.length === 1 ? "s" : ""}. ${opened.missingAtomic}`,
     );
   }
-  if (selected.name === "memory" && !import.meta.dev) {
+  if (opened.name === "memory" && !import.meta.dev) {
     logWarning(
       "storage: in memory, this process only. Several instances need shared storage: set REDIS_URL or UPSTASH_REDIS_REST_URL/UPSTASH_REDIS_REST_TOKEN (on Cloudflare, the bindings in wrangler.json).",
     );

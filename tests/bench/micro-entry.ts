@@ -1,11 +1,12 @@
 /** Micro-benchmarks of the hot path, bundled by micro.mjs: the state codec, and per-request validation. */
 import { createRequestStateCodec } from "@modelcontextprotocol/server";
-import { checkMethodHeaders, checkVersionHeader, parseRequestMeta } from "../../server/mcp/request-meta";
+import { checkMethodHeaders, checkVersionHeader } from "../../server/mcp/protocol";
+import { parseRequestMeta } from "../../server/mcp/read-request";
 import { parseJsonRpcMessage, type JsonRpcRequest } from "../../server/mcp/protocol";
 import type { StateCipher } from "../../server/mcp/state/cipher";
 import { stateCipher as nodeCipher } from "../../server/mcp/state/cipher.node";
 import { stateCipher as webCipher } from "../../server/mcp/state/cipher.web";
-import { openRequestState, sealRequestState, type RequestBinding } from "../../server/mcp/state/codec";
+import { openClaims, sealClaims, type RequestBinding } from "../../server/mcp/state/codec";
 import { createStateKeyRing } from "../../server/mcp/state/keys";
 
 const SECRET = "bench-secret-0123456789abcdef0123456789";
@@ -34,16 +35,16 @@ export async function runMicroBenchmarks(smoke: boolean): Promise<Record<string,
   /** Seal, open, and both, with one cipher backend. */
   const codec = async (label: string, cipher: StateCipher) => {
     const ring = await createStateKeyRing({ cipher, secret: SECRET, previous: [], allowEphemeral: false });
-    const token = await sealRequestState(ring, binding, payload, { ttlSeconds: 600 });
+    const token = await sealClaims(ring, binding, payload, { ttlSeconds: 600 });
     return {
       [`seal requestState (${label})`]: await measure(size, batches, () =>
-        sealRequestState(ring, binding, payload, { ttlSeconds: 600 }),
+        sealClaims(ring, binding, payload, { ttlSeconds: 600 }),
       ),
       [`open requestState (${label})`]: await measure(size, batches, () =>
-        openRequestState(ring, token, binding, { maxLength: 16384 }),
+        openClaims(ring, token, binding, { maxLength: 16384 }),
       ),
       [`seal + open (${label})`]: await measure(size, batches, async () =>
-        openRequestState(ring, await sealRequestState(ring, binding, payload, { ttlSeconds: 600 }), binding, {
+        openClaims(ring, await sealClaims(ring, binding, payload, { ttlSeconds: 600 }), binding, {
           maxLength: 16384,
         }),
       ),

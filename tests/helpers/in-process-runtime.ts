@@ -1,7 +1,7 @@
 /**
  * What a Nitro build gives the server at run time, for the in-process test server (`in-process.ts`):
  * the tests' vitest config points `nitropack/runtime`, the auto-imports `useStorage`, `useRuntimeConfig`
- * and `defineNitroPlugin`, and the build's virtual modules `#mcp-definitions`, `#mcp-skills` and `#mcp-features` here.
+ * and `defineNitroPlugin`, and the build's virtual modules `#mcp-definitions`, `#mcp-skills` and `#mcp-stores` here.
  *
  * Each test server loads the server's modules afresh, this one included, and this module reads the
  * setup that `in-process.ts` prepared for that server when it is evaluated: so every test server has its
@@ -21,15 +21,24 @@ export interface ServerSetup {
   readonly definitions: { readonly tools: Definitions; readonly prompts: Definitions; readonly resources: Definitions };
   /** `#mcp-skills`. */
   readonly skills: readonly unknown[];
-  /** `#mcp-features`: the optional features present. */
-  readonly features: readonly string[];
+  /** `#mcp-stores`: the stores of a Node build, each with its ports. */
+  readonly stores: unknown[];
 }
 
-const setup = (globalThis as { [SETUP]?: ServerSetup })[SETUP];
-if (!setup)
-  throw new Error(
-    "tests/helpers/in-process-runtime.ts is loaded by createTestServer() (tests/helpers/in-process.ts) only",
-  );
+/**
+ * The setup of the server being started. A module of the server imported outside one (a unit test of a store's transport)
+ * sees no definitions, and may use no configuration.
+ */
+const setup: ServerSetup = (globalThis as { [SETUP]?: ServerSetup })[SETUP] ?? {
+  get runtimeConfig(): never {
+    throw new Error(
+      "tests/helpers/in-process-runtime.ts: no configuration outside createTestServer() (tests/helpers/in-process.ts)",
+    );
+  },
+  definitions: { tools: [], prompts: [], resources: [] },
+  skills: [],
+  stores: [],
+};
 
 const root = createStorage();
 
@@ -48,4 +57,6 @@ export const defineNitroPlugin = <T>(plugin: T): T => plugin;
 
 export const { tools, prompts, resources } = setup.definitions;
 export const skills = setup.skills;
-export const features = setup.features;
+export const stores = setup.stores;
+/** A Node build has no Durable Object. */
+export const durableMethods: readonly object[] = [];

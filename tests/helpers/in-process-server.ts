@@ -159,7 +159,22 @@ function captureLog(): void {
   process.setMaxListeners(0);
 }
 
-type Definitions = ServerSetup["definitions"]["resources"];
+/** What server/build/stores-module.ts gives a Node build: each folder of server/storage/ with a `node.ts`, and its ports. */
+async function nodeStores(): Promise<ServerSetup["stores"]> {
+  const dir = join(ROOT, "server/storage");
+  const folders = readdirSync(dir, { withFileTypes: true }).filter(
+    (entry) => entry.isDirectory() && existsSync(join(dir, entry.name, "node.ts")),
+  );
+  return Promise.all(
+    folders.map(async ({ name }) => {
+      const load = async (file: string) => ((await import(join(dir, name, file))) as { default: unknown }).default;
+      const ports: Record<string, unknown> = {};
+      for (const port of ["bus", "counter"])
+        if (existsSync(join(dir, name, `${port}.ts`))) ports[port] = await load(`${port}.ts`);
+      return { definition: await load("node.ts"), ports };
+    }),
+  );
+}
 
 async function readSkillFolders(scanDirs: readonly string[]): Promise<unknown[]> {
   const { readSkills } = (await import(join(SKILLS, "skill-files.ts"))) as { readSkills: (dir: string) => unknown[] };
@@ -190,7 +205,7 @@ export async function startServer(options: TestServerOptions): Promise<TestServe
         { prefix: "NITRO_", altPrefix: "_", envExpansion: false },
       ),
       definitions: { tools: [], prompts: [], resources: [] },
-      features: FEATURES,
+      stores: [],
       // The skills feature's build step (its module.ts): the skill folders of the definition roots.
       skills: options.definitions || !FEATURES.includes("skills") ? [] : await readSkillFolders(scanDirs),
     };
@@ -204,11 +219,8 @@ export async function startServer(options: TestServerOptions): Promise<TestServe
         throw new Error(`${relative(ROOT, file)} must default-export defineTool, definePrompt or defineResource`);
       setup.definitions[kind].push([definition, relative(ROOT, file)]);
     }
-    // The skills feature's build step adds every skill file to the resources (server/features/skills/skill-resources.ts).
-    if (setup.skills.length)
-      setup.definitions.resources.push(
-        ...((await import(join(SKILLS, "skill-resources.ts"))) as { default: Definitions }).default,
-      );
+    // After the definitions: the stores' modules load the core, whose registry reads them.
+    setup.stores.push(...(await nodeStores()));
 
     const hooks = createHooks();
     const app = createApp({

@@ -1,7 +1,7 @@
 /** Mistakes in a definition fail when its file loads (at start-up), not when a person is waiting. */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { checkParamHeaders } from "../../server/mcp/request-meta";
+import { checkParamHeaders } from "../../server/mcp/protocol";
 import { defineResource } from "../../utils/define-resource";
 import { defineTool } from "../../utils/define-tool";
 import { defineForm, elicitForm } from "../../utils/multi-round";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { clientCanAnswer, requireClientCapabilities } from "../../server/mcp/capabilities";
 import { McpError } from "../../server/mcp/errors";
 import { findHeaderParams } from "../../server/mcp/http/header-params";
-import { decodeHeaderValue } from "../../server/mcp/request-meta";
+import { decodeHeaderValue } from "../../server/mcp/protocol";
 import { MAX_JSON_DEPTH, parseJsonRpcMessage, type InputRequest } from "../../server/mcp/protocol";
 import { paginate } from "../../server/mcp/pagination";
 import { compileUriTemplate } from "../../server/mcp/uri-template";

@@ -2,19 +2,26 @@
  * The layers the folders show, and the one direction of imports between them (server/mcp/README.md, "Extending the
  * core"), read from the import statements of every production file:
  *
- * - the core (`server/mcp`, `server/build`, `server/plugins`, the routes of `/mcp`) imports no feature, no helper, no app
- *   code; only its start-up plugins reach the storage drivers, which they mount;
- * - the storage drivers (`server/storage`, `server/cloudflare`) import only the core (they implement its store interface);
- * - a feature (`server/features/<name>`, `server/dev`) imports the core and itself, never another feature;
- * - the helpers (`utils/`) and the app (`server/tools`, `server/prompts`, `server/resources`, `server/examples`, their
- *   routes) reach the core only through its barrel, `server/mcp/author.ts`;
- * - no route but `POST /mcp` loads the dispatcher or a method handler (type-only imports, erased at build, aside).
+ * - the core (`server/mcp`, `server/build`, `server/plugins`, `server/cloudflare`, the routes of `/mcp`) imports no
+ *   feature, no helper, no app code, no store; it reaches the stores only through the `#mcp-stores` module it builds;
+ * - everything else reaches the core through its kit, `server/mcp/kit.ts`, and nothing beside it: a store
+ *   (`server/storage/<name>`) implements the kit's ports, a feature (`server/features/<name>`, `server/dev`) plugs into
+ *   its hooks, the helpers (`utils/`) and the app (`server/tools`, `server/prompts`, `server/resources`,
+ *   `server/examples`, their routes) define and answer. Three doors stay open to a feature, each for its own file: its
+ *   `settings.ts` declares its settings (`server/mcp/settings`), its `module.ts` adds to the build (`server/build/`), and
+ *   its code may read the virtual module its `module.ts` defines;
+ * - a feature never imports another feature; a store imports only the kit and the storage files it shares with others;
+ * - the core's virtual modules (`#mcp-definitions`, `#mcp-stores`, `#mcp-platform`) are read by the core alone;
+ * - no file outside the helpers calls a helper through Nitro's auto-imports (the core never names one);
+ * - no route but `POST /mcp` loads `respond.ts` (the method table) or a method handler (type-only imports, erased at build, aside).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const ROOT = process.cwd();
+const KIT = "server/mcp/kit";
 const APP = [
   "server/tools/",
   "server/prompts/",
@@ -37,7 +44,7 @@ function partOf(file: string): string {
   const feature = /^server\/features\/([^/]+)\//.exec(file);
   if (feature) return `feature:${feature[1]}`;
   if (file.startsWith("server/dev/")) return "feature:dev";
-  if (file.startsWith("server/storage/") || file.startsWith("server/cloudflare/")) return "storage";
+  if (file.startsWith("server/storage/")) return "storage";
   if (file.startsWith("utils/")) return "helpers";
   if (APP.some((prefix) => file.startsWith(prefix))) return "app";
   return "core";
@@ -53,6 +60,12 @@ function importsOf(file: string, values = false): string[] {
   return specifiers
     .filter((specifier) => specifier.startsWith("."))
     .map((specifier) => normalize(join(dirname(file), specifier)).replace(/\.(ts|mjs)$/, ""));
+}
+
+/** The `#` virtual modules a file imports. */
+function virtualImportsOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  return [...text.matchAll(/(?:from\s*|import\s*\(\s*)["'](#[^"']+)["']/g)].map((match) => match[1]!);
 }
 
 /** Every project file `file` loads at run time, itself included (type-only imports are erased). */
@@ -81,49 +94,96 @@ describe("the layers", () => {
     expect(imports.length).toBeGreaterThan(100);
   });
 
-  it("keeps the core free of features, helpers and app code; only its start-up plugins reach the storage drivers", () => {
+  it("keeps the core free of features, helpers, app code and stores", () => {
+    expect(imports.filter(({ from, to }) => from === "core" && to !== "core").map(describeImport)).toEqual([]);
+  });
+
+  it("lets everything else reach the core only through the kit (a feature's settings and build module aside)", () => {
+    const door = ({ file, target }: { file: string; target: string }) =>
+      target === KIT ||
+      (/^server\/features\/[^/]+\/settings\.ts$/.test(file) && target === "server/mcp/settings") ||
+      (/^server\/features\/[^/]+\/module\.ts$/.test(file) && target.startsWith("server/build/"));
+    expect(
+      imports.filter((edge) => edge.from !== "core" && edge.to === "core" && !door(edge)).map(describeImport),
+    ).toEqual([]);
+  });
+
+  it("lets a store import only the kit and storage, a feature only the kit and itself", () => {
     const wrong = imports.filter(
-      ({ file, from, to }) =>
-        from === "core" && to !== "core" && !(to === "storage" && file.startsWith("server/plugins/")),
+      ({ from, to }) =>
+        (from === "storage" && to !== "core" && to !== "storage") ||
+        (from.startsWith("feature:") && to !== "core" && to !== from),
     );
     expect(wrong.map(describeImport)).toEqual([]);
   });
 
-  it("lets the storage drivers import only the core", () => {
-    expect(
-      imports.filter(({ from, to }) => from === "storage" && to !== "core" && to !== "storage").map(describeImport),
-    ).toEqual([]);
+  it("lets the helpers and the app import the kit, the app and (for the app) the helpers only", () => {
+    const wrong = imports.filter(
+      ({ from, to }) =>
+        (from === "helpers" || from === "app") &&
+        (to.startsWith("feature:") || to === "storage" || (from === "helpers" && to === "app")),
+    );
+    expect(wrong.map(describeImport)).toEqual([]);
   });
 
-  it("lets a feature import only the core and itself", () => {
-    expect(
-      imports.filter(({ from, to }) => from.startsWith("feature:") && to !== "core" && to !== from).map(describeImport),
-    ).toEqual([]);
+  it("keeps the core's virtual modules to the core, and a feature's to that feature", () => {
+    const owners = new Map<string, string>();
+    for (const file of files.filter((file) => /^server\/features\/[^/]+\/module\.ts$/.test(file))) {
+      for (const match of readFileSync(join(ROOT, file), "utf8").matchAll(/["'](#mcp-[\w-]+)["']/g)) {
+        owners.set(match[1]!, partOf(file));
+      }
+    }
+    const wrong = files.flatMap((file) =>
+      virtualImportsOf(file)
+        .filter((name) => name.startsWith("#mcp-"))
+        .filter((name) => (owners.get(name) ?? "core") !== partOf(file))
+        .map((name) => `${file} → ${name}`),
+    );
+    expect(wrong).toEqual([]);
   });
 
-  it("keeps the dispatcher and the method handlers out of every route but POST /mcp (the front page loads none)", () => {
+  it("calls no helper through an auto-import outside the helpers", () => {
+    const helpers = files
+      .filter((file) => partOf(file) === "helpers")
+      .flatMap((file) =>
+        [...readFileSync(join(ROOT, file), "utf8").matchAll(/export\s+(?:async\s+)?(?:function|const)\s+(\w+)/g)].map(
+          (match) => match[1]!,
+        ),
+      );
+    expect(helpers).toContain("defineTool");
+    const outside = files.filter(
+      (file) => ["core", "storage"].includes(partOf(file)) || partOf(file).startsWith("feature:"),
+    );
+    const wrong = outside.flatMap((file) => {
+      const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), "utf8"), ts.ScriptTarget.Latest);
+      const declared = new Set<string>();
+      const called = new Set<string>();
+      const visit = (node: ts.Node): void => {
+        if (
+          (ts.isImportSpecifier(node) || ts.isFunctionDeclaration(node) || ts.isVariableDeclaration(node)) &&
+          node.name
+        )
+          declared.add(node.name.getText(source));
+        if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) called.add(node.expression.text);
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+      return helpers.filter((name) => called.has(name) && !declared.has(name)).map((name) => `${file} calls ${name}`);
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it("keeps the method table and the method handlers out of every route but POST /mcp (the front page loads none)", () => {
     const routes = files.filter(
       (file) => /^(routes|server\/features\/[^/]+\/routes)\//.test(file) && file !== "routes/mcp.post.ts",
     );
     expect(routes.length).toBeGreaterThanOrEqual(2); // the core's own: routes/mcp.ts and routes/[...].ts
     const loading = routes.flatMap((route) =>
       [...loadedBy(route)]
-        .filter((file) => /^server\/mcp\/(dispatcher|methods\/)/.test(file))
+        .filter((file) => /^server\/mcp\/(http\/respond|methods\/)/.test(file))
         .map((file) => `${route} → ${file}`),
     );
     expect(loading).toEqual([]);
-    expect([...loadedBy("routes/mcp.post.ts")]).toContain("server/mcp/dispatcher");
-  });
-
-  it("lets the helpers and the app reach the core only through server/mcp/author.ts", () => {
-    const wrong = imports.filter(
-      ({ from, to, target }) =>
-        (from === "helpers" || from === "app") &&
-        ((to === "core" && target.replace(/\.(ts|mjs)$/, "") !== "server/mcp/author") ||
-          to.startsWith("feature:") ||
-          to === "storage" ||
-          (from === "helpers" && to === "app")),
-    );
-    expect(wrong.map(describeImport)).toEqual([]);
+    expect([...loadedBy("routes/mcp.post.ts")]).toContain("server/mcp/http/respond");
   });
 });

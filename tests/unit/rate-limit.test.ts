@@ -1,13 +1,14 @@
-/** The rate-limit arithmetic (GCRA), its setting's format, and counting on the in-process stores under concurrency. */
+/** The rate-limit arithmetic (GCRA), its setting's format, and the stores' counters in this process under concurrency. */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { consumeWith, consumerFor } from "../../server/features/rate-limit/consume";
-import { gcraStep } from "../../server/features/rate-limit/gcra";
 import { parseRate } from "../../server/features/rate-limit/rate";
-import { filesAtomicStore } from "../../server/storage/atomic-files";
-import { memoryAtomicStore } from "../../server/storage/atomic-memory";
+import filesCounter from "../../server/storage/files/counter";
+import { filesAtomicStore } from "../../server/storage/files/node";
+import { countWith, gcraStep } from "../../server/storage/gcra";
+import memoryCounter from "../../server/storage/memory/counter";
+import { memoryAtomicStore } from "../../server/storage/memory/node";
 
 /** Runs `count` requests at the same instant `now`, carrying the stored TAT along as a store would. */
 function burstAt(now: number, count: number, limit: number, windowMs: number) {
@@ -68,13 +69,13 @@ describe("parseRate", () => {
 describe("counting under concurrency (a compare-and-set over the store's atomic operations)", () => {
   it("a compare-and-set over the memory store's operations: 200 at once, 50 allowed", async () => {
     const store = memoryAtomicStore();
-    const results = await Promise.all(Array.from({ length: 200 }, () => consumeWith(store, "k", 50, 3_600_000)));
+    const results = await Promise.all(Array.from({ length: 200 }, () => countWith(store, "k", 50, 3_600_000)));
     expect(results.filter((result) => result.allowed).length).toBe(50);
     expect(results.find((result) => !result.allowed)!.retryAfterMs).toBeGreaterThan(0);
   });
 
-  it("in this process's memory (the store without a driver), the feature's own table: 200 at once, 50 allowed, keys apart", async () => {
-    const consume = consumerFor({ name: "memory", atomic: memoryAtomicStore() })!;
+  it("the memory store's counter, a table of its own: 200 at once, 50 allowed, keys apart", async () => {
+    const consume = memoryCounter();
     const results = await Promise.all(Array.from({ length: 200 }, () => consume("k", 50, 3_600_000)));
     expect(results.filter((result) => result.allowed).length).toBe(50);
     expect(results.find((result) => !result.allowed)!.retryAfterMs).toBeGreaterThan(0);
@@ -85,7 +86,7 @@ describe("counting under concurrency (a compare-and-set over the store's atomic 
     // The clock is the test's: the sweep runs at a known moment (the 10,000th key), after the short windows have passed.
     vi.useFakeTimers({ toFake: ["Date"], now: 1_000_000 });
     try {
-      const consume = consumerFor({ name: "memory", atomic: memoryAtomicStore() })!;
+      const consume = memoryCounter();
       expect((await consume("live", 1, 3_600_000)).allowed).toBe(true);
       for (let i = 0; i < 9_999; i++) await consume(`caller-${i}`, 1, 1);
       vi.setSystemTime(1_000_005);
@@ -98,9 +99,7 @@ describe("counting under concurrency (a compare-and-set over the store's atomic 
 
   it("on files, through two stores on one folder (two processes): 40 at once, 10 allowed", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcp-rate-"));
-    const stores = [filesAtomicStore(dir), filesAtomicStore(dir)].map(
-      (atomic) => consumerFor({ name: "files", atomic, driver: {} as never })!,
-    );
+    const stores = [filesAtomicStore(dir), filesAtomicStore(dir)].map((atomic) => filesCounter(atomic)!);
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => stores[i % 2]!("k", 10, 3_600_000)));
     expect(results.filter((result) => result.allowed).length).toBe(10);
   });

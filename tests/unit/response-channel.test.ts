@@ -1,5 +1,5 @@
 /**
- * The response channel (server/mcp/http/respond.ts) watches its client only when asked (the signal, `closed`, a stream),
+ * The response channel (server/mcp/http/channel.ts) watches its client only when asked (the signal, `closed`, a stream),
  * and a client found gone then still ends the response. Over real HTTP, a handler learning its client left:
  * tests/e2e/transport.test.ts.
  */
@@ -7,10 +7,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createTestServer } from "../helpers/in-process";
 
 // The module reads the runtime config: it is loaded once a test server provides one, whatever ran before.
-let ResponseChannel: typeof import("../../server/mcp/http/respond").ResponseChannel;
+let ResponseChannel: typeof import("../../server/mcp/http/channel").ResponseChannel;
 beforeAll(async () => {
   await createTestServer({ definitions: [] });
-  ({ ResponseChannel } = await import("../../server/mcp/http/respond"));
+  ({ ResponseChannel } = await import("../../server/mcp/http/channel"));
 });
 
 /** A watcher that finds the client gone, as `disconnectWatcher` does for a response already destroyed; counts its calls. */

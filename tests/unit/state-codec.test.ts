@@ -9,7 +9,7 @@ import { canonicalJson, utf8Encode } from "../../server/mcp/internal/basics";
 import type { StateCipher } from "../../server/mcp/state/cipher";
 import { stateCipher as nodeCipher } from "../../server/mcp/state/cipher.node";
 import { stateCipher as webCipher } from "../../server/mcp/state/cipher.web";
-import { openRequestState, sealRequestState, type RequestBinding } from "../../server/mcp/state/codec";
+import { openClaims, sealClaims, type RequestBinding } from "../../server/mcp/state/codec";
 import { createStateKeyRing, StateSecretError } from "../../server/mcp/state/keys";
 
 const SECRET = "unit-secret-0123456789abcdef012345678";
@@ -28,10 +28,10 @@ describe.each([
 ])("requestState codec on %s", (_, cipher) => {
   const ring = () => ringOf(cipher);
   const open = async (token: unknown, bound = binding, now?: number) =>
-    openRequestState(await ring(), token, bound, { maxLength: 16384, now });
+    openClaims(await ring(), token, bound, { maxLength: 16384, now });
 
   it("round-trips the payload and binds it to the canonical arguments (key order does not matter)", async () => {
-    const token = await sealRequestState(await ring(), binding, { step: 2 }, { ttlSeconds: 60 });
+    const token = await sealClaims(await ring(), binding, { step: 2 }, { ttlSeconds: 60 });
     expect(token).toMatch(/^v1\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]+$/);
     const reordered = { ...binding, arguments: { b: [1, 2], note_id: "7" } };
     const opened = await open(token, reordered);
@@ -39,7 +39,7 @@ describe.each([
   });
 
   it("keeps the payload confidential: it is encrypted, not just signed", async () => {
-    const token = await sealRequestState(await ring(), binding, { secretStep: "visible?" }, { ttlSeconds: 60 });
+    const token = await sealClaims(await ring(), binding, { secretStep: "visible?" }, { ttlSeconds: 60 });
     const body = atob(token.split(".")[2]!.replace(/-/g, "+").replace(/_/g, "/"));
     expect(body).not.toContain("secretStep");
   });
@@ -57,13 +57,13 @@ describe.each([
       "authentication failed (tampered, or sealed for another request)",
     ],
   ])("refuses %s", async (_, other, reason) => {
-    const token = await sealRequestState(await ring(), binding, {}, { ttlSeconds: 60 });
+    const token = await sealClaims(await ring(), binding, {}, { ttlSeconds: 60 });
     expect(await open(token, other)).toEqual({ ok: false, reason });
   });
 
   it("tolerates at most 5 s of clock skew on both ends", async () => {
     const now = 1_000_000;
-    const token = await sealRequestState(await ring(), binding, {}, { ttlSeconds: 60, now });
+    const token = await sealClaims(await ring(), binding, {}, { ttlSeconds: 60, now });
     expect((await open(token, binding, now + 65)).ok).toBe(true);
     expect(await open(token, binding, now + 66)).toEqual({ ok: false, reason: "expired" });
     expect((await open(token, binding, now - 5)).ok).toBe(true);
@@ -71,12 +71,10 @@ describe.each([
   });
 
   it("checks the length before any crypto", async () => {
-    expect(await openRequestState(await ring(), `v1.AAAAAAAA.${"A".repeat(300)}`, binding, { maxLength: 256 })).toEqual(
-      {
-        ok: false,
-        reason: "longer than 256 characters",
-      },
-    );
+    expect(await openClaims(await ring(), `v1.AAAAAAAA.${"A".repeat(300)}`, binding, { maxLength: 256 })).toEqual({
+      ok: false,
+      reason: "longer than 256 characters",
+    });
   });
 
   it("rejects secrets shorter than 32 bytes synchronously, naming no part of them", () => {
@@ -86,10 +84,10 @@ describe.each([
 
   it("opens with a previous key but never seals with it", async () => {
     const old = await ringOf(cipher, `old-${SECRET}`);
-    const token = await sealRequestState(old, binding, {}, { ttlSeconds: 60 });
+    const token = await sealClaims(old, binding, {}, { ttlSeconds: 60 });
     const rotated = await ringOf(cipher, SECRET, [`old-${SECRET}`]);
-    expect((await openRequestState(rotated, token, binding, { maxLength: 16384 })).ok).toBe(true);
-    const fresh = await sealRequestState(rotated, binding, {}, { ttlSeconds: 60 });
+    expect((await openClaims(rotated, token, binding, { maxLength: 16384 })).ok).toBe(true);
+    const fresh = await sealClaims(rotated, binding, {}, { ttlSeconds: 60 });
     expect(fresh.split(".")[1]).toBe(rotated.sealing!.kid);
     expect(fresh.split(".")[1]).not.toBe(old.sealing!.kid);
   });
@@ -97,7 +95,7 @@ describe.each([
   it("has no sealing key without a secret outside development", async () => {
     const none = await ringOf(cipher, "");
     expect(none.sealing).toBeNull();
-    await expect(sealRequestState(none, binding, {}, { ttlSeconds: 60 })).rejects.toThrow(/disabled/);
+    await expect(sealClaims(none, binding, {}, { ttlSeconds: 60 })).rejects.toThrow(/disabled/);
   });
 });
 
@@ -114,12 +112,12 @@ describe("the two cipher backends are interchangeable", () => {
     ["Web Crypto", "node:crypto", webCipher, nodeCipher],
     ["node:crypto", "Web Crypto", nodeCipher, webCipher],
   ])("a state sealed with %s opens with %s, and a changed byte fails on both", async (_, __, sealer, opener) => {
-    const token = await sealRequestState(await ringOf(sealer), binding, { step: 2, name: "Zoë" }, { ttlSeconds: 60 });
-    const opened = await openRequestState(await ringOf(opener), token, binding, { maxLength: 16384 });
+    const token = await sealClaims(await ringOf(sealer), binding, { step: 2, name: "Zoë" }, { ttlSeconds: 60 });
+    const opened = await openClaims(await ringOf(opener), token, binding, { maxLength: 16384 });
     expect(opened.ok && opened.claims.data).toEqual({ step: 2, name: "Zoë" });
     const flipped = token.slice(0, 30) + (token[30] === "A" ? "B" : "A") + token.slice(31);
     for (const cipher of [sealer, opener]) {
-      expect((await openRequestState(await ringOf(cipher), flipped, binding, { maxLength: 16384 })).ok).toBe(false);
+      expect((await openClaims(await ringOf(cipher), flipped, binding, { maxLength: 16384 })).ok).toBe(false);
     }
   });
 
@@ -129,7 +127,7 @@ describe("the two cipher backends are interchangeable", () => {
   ])("%s derives the same key id and opens a state issued before it existed", async (_, cipher) => {
     const ring = await ringOf(cipher);
     expect(ring.sealing!.kid).toBe(ISSUED_BEFORE.kid);
-    const opened = await openRequestState(ring, ISSUED_BEFORE.token, binding, {
+    const opened = await openClaims(ring, ISSUED_BEFORE.token, binding, {
       maxLength: 16384,
       now: ISSUED_BEFORE.now,
     });
@@ -142,11 +140,11 @@ describe("the two cipher backends are interchangeable", () => {
   });
 
   it("node:crypto refuses a shortened tag", async () => {
-    const token = await sealRequestState(await ringOf(nodeCipher), binding, {}, { ttlSeconds: 60 });
+    const token = await sealClaims(await ringOf(nodeCipher), binding, {}, { ttlSeconds: 60 });
     const [version, kid, body] = token.split(".");
     const bytes = Buffer.from(body!, "base64url");
     const shortened = `${version}.${kid}.${bytes.subarray(0, bytes.length - 4).toString("base64url")}`;
-    expect(await openRequestState(await ringOf(nodeCipher), shortened, binding, { maxLength: 16384 })).toEqual({
+    expect(await openClaims(await ringOf(nodeCipher), shortened, binding, { maxLength: 16384 })).toEqual({
       ok: false,
       reason: "authentication failed (tampered, or sealed for another request)",
     });

@@ -3,7 +3,7 @@
  * already in it. The URL and the server's name are quoted for the language each snippet is in
  * (shell, JavaScript, JSON); escaping for HTML happens later, when the page renders them.
  */
-import { META, MODERN_PROTOCOL_VERSION } from "../../mcp/protocol";
+import { META, MODERN_PROTOCOL_VERSION } from "../../mcp/kit";
 import { html, type SafeHtml } from "./html";
 
 export interface ConnectSnippet {

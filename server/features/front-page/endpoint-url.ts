@@ -1,7 +1,6 @@
 /** The URL people should give their MCP client, as the front page and the server card show it. */
 import type { H3Event } from "h3";
-import type { McpConfig } from "../../mcp/config";
-import { requestOrigin } from "../../mcp/http/caller";
+import { requestOrigin, type McpConfig } from "../../mcp/kit";
 
 /**
  * The endpoint's URL: NITRO_MCP_RESOURCE_URL when set (the canonical URL, behind a proxy or on a custom domain), else this

@@ -5,22 +5,22 @@
  * per caller at run time (its template is shown instead).
  */
 import type { H3Event } from "h3";
-import { useMcpConfig } from "../../mcp/config";
-import { useSignIn } from "../../mcp/features";
-import {
-  MODERN_PROTOCOL_VERSION,
-  type Prompt,
-  type Resource,
-  type ResourceTemplate,
-  type Tool,
-} from "../../mcp/protocol";
-import { registry } from "../../mcp/registry";
 import { connectSnippets } from "./connect-snippets";
 import { COPY_BUTTONS_SCRIPT } from "./copy-buttons";
 import { endpointUrl } from "./endpoint-url";
 import { FRONT_PAGE_STYLE } from "./front-page-style";
 import { html, type SafeHtml } from "./html";
 import { sendHtmlPage } from "./html-page";
+import {
+  MODERN_PROTOCOL_VERSION,
+  registry,
+  useMcpConfig,
+  authenticationInfo,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
+} from "../../mcp/kit";
 
 /** One line of a list: its key (a name or a URI), and what its author wrote about it. */
 interface Item {
@@ -55,17 +55,25 @@ const resourceItem = (resource: Resource | ResourceTemplate): Item => ({
   details: resource.mimeType,
 });
 
-/** The sections of the catalogue, computed once: the registry is fixed at build time. */
-const CATALOGUE = [
-  { id: "tools", title: "Tools", items: registry.tools.map((entry) => toolItem(entry.descriptor)) },
-  { id: "prompts", title: "Prompts", items: registry.prompts.map((entry) => promptItem(entry.descriptor)) },
-  { id: "resources", title: "Resources", items: registry.resources.map((entry) => resourceItem(entry.descriptor)) },
-  {
-    id: "templates",
-    title: "Resource templates",
-    items: registry.templates.map((entry) => resourceItem(entry.descriptor)),
-  },
-];
+interface Section {
+  readonly id: string;
+  readonly title: string;
+  readonly items: readonly Item[];
+}
+
+let catalogue: readonly Section[] | undefined;
+
+/** The sections of the catalogue, computed on the first page: the registry is fixed at build time. */
+function useCatalogue(): readonly Section[] {
+  const { tools, prompts, resources, templates } = registry();
+  catalogue ??= [
+    { id: "tools", title: "Tools", items: tools.map((entry) => toolItem(entry.descriptor)) },
+    { id: "prompts", title: "Prompts", items: prompts.map((entry) => promptItem(entry.descriptor)) },
+    { id: "resources", title: "Resources", items: resources.map((entry) => resourceItem(entry.descriptor)) },
+    { id: "templates", title: "Resource templates", items: templates.map((entry) => resourceItem(entry.descriptor)) },
+  ];
+  return catalogue;
+}
 
 function renderItem(item: Item): SafeHtml {
   const title = item.title && html` <span>— ${item.title}</span>`;
@@ -74,7 +82,7 @@ function renderItem(item: Item): SafeHtml {
 `;
 }
 
-const renderSection = (section: (typeof CATALOGUE)[number]) => html`
+const renderSection = (section: Section) => html`
   <section id="${section.id}"><h2>${section.title} <span class="badge">${section.items.length}</span></h2>
     ${section.items.length ? html`<dl>${section.items.map(renderItem)}</dl>` : html`<p class="muted">None.</p>`}
   </section>`;
@@ -103,7 +111,7 @@ export function sendFrontPage(event: H3Event): Promise<string> {
   const endpoint = endpointUrl(event, config);
   // When calling this server needs a token, an anonymous MCP client would see none of the lists (401),
   // so an anonymous browser does not either.
-  const sections = useSignIn() ? [] : CATALOGUE;
+  const sections = authenticationInfo().some((info) => info.required) ? [] : useCatalogue();
   const body = html`<main>
   <header>
     <h1>${name} <span class="badge">v${version}</span></h1>

@@ -5,9 +5,8 @@
  * no framing. A page loads nothing from anywhere, which also keeps it identical on every target.
  */
 import { setResponseHeaders, type H3Event } from "h3";
-import { base64Encode, utf8Encode } from "../../mcp/internal/basics";
-import { escapeHtml } from "../../mcp/internal/text";
 import type { SafeHtml } from "./html";
+import { base64Encode, escapeHtml, utf8Encode } from "../../mcp/kit";
 
 export interface HtmlPage {
   /** Text: escaped here. */

@@ -1,9 +1,9 @@
+import { escapeHtml } from "../../mcp/kit";
 /**
  * Building HTML safely: `html` is a tagged template that escapes every interpolated value unless it
  * is itself markup made by `html`. Names, descriptions and the request's Host all reach the page, so
  * escaping is the default and only `html` can produce markup.
  */
-import { escapeHtml } from "../../mcp/internal/text";
 
 /** Markup produced by `html`: interpolated as is; anything else is text and gets escaped. */
 export class SafeHtml {

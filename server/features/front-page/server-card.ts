@@ -7,13 +7,19 @@
  * an `ETag` lets a client revalidate. Their URLs come from the same place as the front page's.
  */
 import { setResponseHeaders, setResponseStatus, type H3Event } from "h3";
-import { useMcpConfig, useSettings, type McpConfig } from "../../mcp/config";
-import { useSignIn } from "../../mcp/features";
-import { requestHeader, supportedProtocolVersions } from "../../mcp/request-meta";
-import { base64UrlEncode, utf8Encode } from "../../mcp/internal/basics";
 import { SETTINGS } from "./settings";
 import { endpointUrl } from "./endpoint-url";
 import { explicitQuality } from "./prefers-html";
+import {
+  base64UrlEncode,
+  requestHeader,
+  supportedProtocolVersions,
+  useMcpConfig,
+  useSettings,
+  authenticationInfo,
+  utf8Encode,
+  type McpConfig,
+} from "../../mcp/kit";
 
 const SERVER_CARD_TYPE = "application/mcp-server-card+json";
 const AI_CATALOG_TYPE = "application/ai-catalog+json";
@@ -80,8 +86,8 @@ function authorizationHeader(metadata: string | undefined): Record<string, unkno
 /** The server card: identity, and the one remote (streamable HTTP) with the versions server/discover lists. */
 function serverCard(config: McpConfig, endpoint: string): Record<string, unknown> {
   const { name, version } = config.serverInfo;
-  // Registered by the sign-in feature only when a credential is configured: then every call needs one.
-  const signIn = useSignIn();
+  // What the authenticators say: when one needs a credential, every call needs one.
+  const signIn = authenticationInfo().find((info) => info.required);
   return {
     $schema: SCHEMA_URL,
     name: cardName(config, endpoint),

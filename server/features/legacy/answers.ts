@@ -15,15 +15,20 @@
  * over ANSWER_MAX_BYTES is 413.
  */
 import { sendNoContent, type H3Event } from "h3";
-import { StorageUnavailableError, useAtomicStore } from "../../mcp/atomic-store";
-import { useMessageBus } from "../../mcp/bus";
-import { invalidRequest } from "../../mcp/errors";
-import { sendError } from "../../mcp/http/error-reply";
-import { isPlainObject, utf8Encode } from "../../mcp/internal/basics";
-import type { JsonRpcNotification, JsonRpcResponse } from "../../mcp/protocol";
-import { logWarning } from "../../mcp/log";
 import { answerStoreKey, callChannel, type AnswerTicket, type BusMessage, type StoredAnswer } from "./ask";
 import { PURPOSE, openSession, openToken, sessionHeader, sessionNotFound, type LegacySession } from "./session";
+import {
+  invalidRequest,
+  isPlainObject,
+  logWarning,
+  sendError,
+  StorageUnavailableError,
+  useAtomicStore,
+  useMessageBus,
+  utf8Encode,
+  type JsonRpcNotification,
+  type JsonRpcResponse,
+} from "../../mcp/kit";
 
 /**
  * The largest answer kept, as JSON (its `result` or `error`): one value in the store, whose smallest bound is the Durable

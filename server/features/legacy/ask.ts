@@ -16,24 +16,37 @@
  * the handler took as done (it would ask again otherwise): the stream tells the client so with
  * `notifications/elicitation/complete` (2025-11-25), before the next round or the result.
  */
-import type { H3Event } from "h3";
-import { type AtomicStore, useAtomicStore } from "../../mcp/atomic-store";
-import { type MessageBus, useMessageBus } from "../../mcp/bus";
-import { clientCanAnswer } from "../../mcp/capabilities";
-import type { McpContext } from "../../mcp/context";
-import { ErrorCode, McpError, internalError } from "../../mcp/errors";
-import type { Retry } from "../../mcp/features";
-import { base64UrlEncode, isPlainObject } from "../../mcp/internal/basics";
-import { randomBytes } from "../../mcp/internal/random";
-import { clip } from "../../mcp/internal/text";
-import { streamDeadline } from "../../mcp/methods/listen";
-import { takeShare } from "../../mcp/shares";
-import { isInputRequiredOutcome, type InputRequiredOutcome } from "../../mcp/outcome";
-import type { InputRequest, RequestId } from "../../mcp/protocol";
-import { digestKeySegment } from "../../mcp/storage-keys";
-import { useSettings } from "../../mcp/config";
 import { PURPOSE, sealToken, type LegacySession } from "./session";
 import { SETTINGS } from "./settings";
+import {
+  base64UrlEncode,
+  clientCanAnswer,
+  clip,
+  digestKeySegment,
+  ErrorCode,
+  internalError,
+  isInputRequiredOutcome,
+  isPlainObject,
+  McpError,
+  randomBytes,
+  streamDeadline,
+  takeShare,
+  useAtomicStore,
+  useMessageBus,
+  useSettings,
+  type AtomicStore,
+  type InputRequest,
+  type InputRequiredOutcome,
+  type McpContext,
+  type MessageBus,
+  type RequestId,
+} from "../../mcp/kit";
+
+/** Runs the request again with `inputResponses` and the state of `outcome`, as the client's retry would: what the handler returns. */
+export type Retry = (
+  outcome: InputRequiredOutcome,
+  inputResponses: Readonly<Record<string, unknown>>,
+) => Promise<unknown>;
 
 /** What an answer's id holds (sealed): where to publish it, for which question of which round, and until when. */
 export interface AnswerTicket {
@@ -74,9 +87,16 @@ function answerCarriers(): AnswerCarriers | undefined {
 export const callChannel = async (session: LegacySession, requestId: RequestId): Promise<string> =>
   `legacy:${await digestKeySegment(`${session.id}\n${JSON.stringify(requestId)}`)}`;
 
-/** What a request's client can be asked (`LegacyEra.askable`): its session's declaration, while its answers can be carried. */
-export const askableCapabilities = (event: H3Event): Readonly<Record<string, unknown>> =>
-  (answerCarriers() && event.context.legacySession?.capabilities) || {};
+/**
+ * What a request's client declared, as handlers read it (`mcp.clientCapabilities`): its session's declaration, less what it
+ * can be asked when nothing can carry its answers back (then a question is refused as one it cannot answer).
+ */
+export function sessionCapabilities(session: LegacySession | undefined): Readonly<Record<string, unknown>> {
+  if (!session) return {};
+  if (answerCarriers()) return session.capabilities;
+  const { elicitation: _elicitation, sampling: _sampling, roots: _roots, ...others } = session.capabilities;
+  return others;
+}
 
 /** True when this session's client declared what every question needs (and its answers can be carried). */
 export function canAsk(session: LegacySession | undefined, outcome: InputRequiredOutcome): session is LegacySession {
@@ -203,7 +223,7 @@ export function ended(mcp: McpContext, text: string): Record<string, unknown> {
 /** How the legacy era shapes the end of a request: a complete result, and a question it cannot ask this client. */
 export interface LegacyShapes {
   result(result: Record<string, unknown>): Record<string, unknown>;
-  cannotAsk(mcp: McpContext, outcome: InputRequiredOutcome): Record<string, unknown>;
+  cannotAsk(mcp: McpContext, requests: readonly InputRequest[]): Record<string, unknown>;
 }
 
 /**
@@ -243,7 +263,7 @@ async function askUntilAnswered(
   const channel = await callChannel(session, mcp.id);
   let outcome: unknown = first;
   for (let rounds = 0; isInputRequiredOutcome(outcome); rounds++) {
-    if (!canAsk(session, outcome)) return shapes.cannotAsk(mcp, outcome);
+    if (!canAsk(session, outcome)) return shapes.cannotAsk(mcp, Object.values(outcome.inputRequests));
     if (rounds === askMaxRounds)
       return ended(mcp, `This request asked more than ${askMaxRounds} rounds of questions without finishing.`);
     const end = await askRound(mcp, session, carriers, channel, outcome, streamEnd);

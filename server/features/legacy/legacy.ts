@@ -1,32 +1,55 @@
 /**
- * The legacy era: clients of 2025-11-25, 2025-06-18 and 2025-03-26, served statelessly.
+ * The legacy era: clients of 2025-11-25, 2025-06-18 and 2025-03-26, served statelessly by an adapter in front of the
+ * 2026-07-28 core.
  *
- * - `initialize` negotiates a version and answers with capabilities and a sealed `Mcp-Session-Id`
- *   (`session.ts`): the client keeps it, and every instance can open it.
- * - `ping` and `logging/setLevel` answer `{}`. The level is not remembered, so legacy requests get
- *   log messages at LEGACY_LOG_LEVEL, which those revisions allow ("the server MAY decide which
- *   messages to send") before any level is known.
- * - Results lose the 2026-only fields (`resultType`, caching hints, `_meta` serverInfo);
- *   errors use the negotiated revision's codes (resource not found is -32002) and HTTP 200.
- * - A question is asked on the POST's stream when the session says the client can answer it
- *   (`ask.ts`, the answers arrive through `answers.ts`). Otherwise a URL-mode question on a
- *   2025-11-25 request becomes that revision's -32042, and anything else ends the call with a
- *   clear message (an `isError` result for tools).
+ * - Reading (`readLegacyRequest`, the adapter): a request without the 2026 envelope is this era's. `initialize` negotiates a
+ *   version; later requests are recognised by their `MCP-Protocol-Version` header, and without it by the version their
+ *   session negotiated (2025-06-18 lets the server assume it; some clients, Gemini CLI among them, send no header after
+ *   `initialize`), else taken as 2025-03-26, as those revisions allow. An unknown version header gets -32022 (400). The
+ *   session it presents is opened (404 when it does not open: `session.ts`), and gives the core what the client declared.
+ * - Serving (`serveLegacy`, the adapter's layer around dispatch): `initialize` answers with capabilities and a sealed
+ *   `Mcp-Session-Id`; `ping` and `logging/setLevel` answer `{}` (the level is not remembered, so these requests get log
+ *   messages at LEGACY_LOG_LEVEL, which those revisions allow before any level is known). Results lose the 2026-only fields
+ *   (`resultType`, caching hints, `_meta` serverInfo); errors use the negotiated revision's codes (resource not found is
+ *   -32002) and HTTP 200.
+ * - A question is asked on the POST's stream when the session says the client can answer it (`ask.ts`; the answers arrive
+ *   through `answers.ts`). Otherwise a URL-mode question on a 2025-11-25 request becomes that revision's -32042, and anything
+ *   else ends the call with a clear message (an `isError` result for tools).
  */
-import { setResponseHeader } from "h3";
-import { useMcpConfig } from "../../mcp/config";
-import type { McpContext } from "../../mcp/context";
-import { McpError, ResourceNotFoundError, invalidParams, unsupportedProtocolVersion } from "../../mcp/errors";
-import { isPlainObject } from "../../mcp/internal/basics";
-import { type JsonRpcRequest, LOG_LEVELS, MODERN_PROTOCOL_VERSION, type LoggingLevel } from "../../mcp/protocol";
-import type { MethodResult } from "../../mcp/methods/types";
-import type { Retry } from "../../mcp/features";
-import type { InputRequiredOutcome } from "../../mcp/outcome";
-import { serverCapabilities } from "../../mcp/registry";
-import { supportedProtocolVersions, type EraSelection } from "../../mcp/request-meta";
-import { askLegacyClient, canAsk, ended, isUrlElicitation } from "./ask";
-import { mintSession, presentedSession } from "./session";
+import { setResponseHeader, type H3Event } from "h3";
+import {
+  finalResult,
+  invalidParams,
+  isFinalResult,
+  isInputRequiredOutcome,
+  isPlainObject,
+  LOG_LEVELS,
+  McpError,
+  MissingCapabilitiesError,
+  MODERN_PROTOCOL_VERSION,
+  readProgressToken,
+  requestHeader,
+  ResourceNotFoundError,
+  retryWith,
+  serverCapabilities,
+  supportedProtocolVersions,
+  unsupportedProtocolVersion,
+  useMcpConfig,
+  type AdaptedFields,
+  type InputRequest,
+  type JsonRpcRequest,
+  type LoggingLevel,
+  type McpContext,
+  type MethodHandler,
+  type Middleware,
+  type Outcome,
+} from "../../mcp/kit";
+import { askLegacyClient, canAsk, ended, isUrlElicitation, sessionCapabilities } from "./ask";
+import { mintSession, presentedSession, type LegacySession } from "./session";
+import { subscribe, unsubscribe } from "./subscriptions";
 
+/** The adapter's name: what `mcp.adapter` says of the requests it reads (and the request log's "era"). */
+export const LEGACY = "legacy";
 /** 2025-11-25 only: the way to ask for a URL-mode elicitation. */
 const URL_ELICITATION_REQUIRED = -32042;
 /** 2025-11-25 and earlier: resource not found. */
@@ -44,25 +67,29 @@ function negotiateLegacyVersion(requested: unknown): string {
   return typeof requested === "string" && LEGACY_VERSIONS.includes(requested) ? requested : LEGACY_VERSIONS[0]!;
 }
 
-/**
- * The era of a request without the 2026 envelope: `initialize` opens the legacy era; later legacy requests are
- * recognised by their `MCP-Protocol-Version` header. Without the header, a request presenting a session is in the
- * version that session negotiated (2025-06-18 lets the server assume it; some clients, Gemini CLI among them, send no
- * header after `initialize`), and one without a session is taken as 2025-03-26, as those revisions allow. An unknown
- * version header gets -32022 (400) with the supported list.
- */
-export function selectLegacyEra(message: JsonRpcRequest, versionHeader: string | undefined): EraSelection {
-  if (message.method === "initialize")
-    return { era: "legacy", version: negotiateLegacyVersion(message.params.protocolVersion) };
-  const header = versionHeader?.trim();
-  if (header === undefined)
-    return { era: "legacy", version: presentedSession(message)?.version ?? HEADERLESS_LEGACY_VERSION };
-  if (LEGACY_VERSIONS.includes(header)) return { era: "legacy", version: header };
-  if (header === MODERN_PROTOCOL_VERSION) return { era: "modern" };
-  throw unsupportedProtocolVersion(header, supportedProtocolVersions());
+/** The adapter: what the core cannot read from a 2025-era request; undefined leaves a `2026-07-28` header to the core. */
+export async function readLegacyRequest(event: H3Event, message: JsonRpcRequest): Promise<AdaptedFields | undefined> {
+  const header = requestHeader(event, "mcp-protocol-version")?.trim();
+  if (message.method !== "initialize" && header === MODERN_PROTOCOL_VERSION) return undefined;
+  if (message.method !== "initialize" && header !== undefined && !LEGACY_VERSIONS.includes(header)) {
+    throw unsupportedProtocolVersion(header, supportedProtocolVersions());
+  }
+  const session = await presentedSession(event, message.method);
+  event.context.legacySession = session;
+  const protocolVersion =
+    message.method === "initialize"
+      ? negotiateLegacyVersion(message.params.protocolVersion)
+      : (header ?? session?.version ?? HEADERLESS_LEGACY_VERSION);
+  const meta = isPlainObject(message.params._meta) ? message.params._meta : {};
+  return {
+    protocolVersion,
+    clientCapabilities: sessionCapabilities(session),
+    logLevel: LEGACY_LOG_LEVEL,
+    progressToken: readProgressToken(meta),
+  };
 }
 
-export async function initialize(mcp: McpContext): Promise<MethodResult> {
+async function initialize(mcp: McpContext) {
   const { protocolVersion, capabilities, clientInfo } = mcp.params;
   if (typeof protocolVersion !== "string" || !isPlainObject(capabilities) || !isPlainObject(clientInfo)) {
     throw invalidParams("initialize requires protocolVersion, capabilities and clientInfo");
@@ -73,44 +100,36 @@ export async function initialize(mcp: McpContext): Promise<MethodResult> {
   const config = useMcpConfig();
   return {
     protocolVersion: mcp.protocolVersion,
-    capabilities: serverCapabilities("legacy"),
+    capabilities: serverCapabilities(true),
     serverInfo: config.serverInfo,
     ...(config.instructions ? { instructions: config.instructions } : {}),
   };
 }
 
-export const ping = (): MethodResult => ({});
-
-export function setLogLevel(mcp: McpContext): MethodResult {
+function setLogLevel(mcp: McpContext) {
   if (!LOG_LEVELS.includes(mcp.params.level as LoggingLevel)) {
     throw invalidParams(`level must be one of ${LOG_LEVELS.join(", ")}`);
   }
   return {};
 }
 
-/** A result as the 2025 revisions shape it. */
-export function legacyResult(result: Record<string, unknown>): Record<string, unknown> {
+/** The methods only this era has. */
+const LEGACY_METHODS: Readonly<Record<string, MethodHandler>> = {
+  initialize,
+  ping: () => ({}),
+  "logging/setLevel": setLogLevel,
+  "resources/subscribe": subscribe,
+  "resources/unsubscribe": unsubscribe,
+};
+
+/** A result as the 2025 revisions shape it: no caching hints (nor `resultType`, nor serverInfo: nothing adds them). */
+function legacyResult(result: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const { ttlMs: _ttl, cacheScope: _scope, ...rest } = result;
   return rest;
 }
 
-/**
- * What a handler's "ask first" becomes: asked on the POST's stream when the client's session declared what the
- * questions need (and a bus carries the answers: `ask.ts`), else refused as a client that cannot be asked.
- */
-export function legacyInputRequired(
-  mcp: McpContext,
-  outcome: InputRequiredOutcome,
-  retry: Retry,
-): Promise<Record<string, unknown>> | Record<string, unknown> {
-  const session = mcp.event.context.legacySession;
-  if (!canAsk(session, outcome)) return cannotAsk(mcp, outcome);
-  return askLegacyClient(mcp, session, outcome, retry, { result: legacyResult, cannotAsk });
-}
-
-/** What a handler's "ask first" becomes for a client that cannot be asked. */
-function cannotAsk(mcp: McpContext, outcome: InputRequiredOutcome): Record<string, unknown> {
-  const requests = Object.values(outcome.inputRequests);
+/** What a handler's "ask first" becomes for a client that cannot be asked (`requests`: what it asked). */
+function cannotAsk(mcp: McpContext, requests: readonly InputRequest[]): Record<string, unknown> {
   if (mcp.protocolVersion === "2025-11-25" && requests.length > 0 && requests.every(isUrlElicitation)) {
     const elicitations = requests.map((request) => {
       const { message, url } = request.params as { message: string; url: string };
@@ -119,17 +138,44 @@ function cannotAsk(mcp: McpContext, outcome: InputRequiredOutcome): Record<strin
     throw new McpError(URL_ELICITATION_REQUIRED, "This request needs you to open a link first.", { elicitations });
   }
   const what = mcp.method === "tools/call" ? "tool" : mcp.method === "prompts/get" ? "prompt" : "resource";
+  const need = requests.length > 0 ? "to ask you something first" : "what only a newer client has";
   return ended(
     mcp,
-    `This ${what} needs to ask you something first, which requires an MCP client that supports protocol ` +
+    `This ${what} needs ${need}, which requires an MCP client that supports protocol ` +
       `${MODERN_PROTOCOL_VERSION}; this client uses ${mcp.protocolVersion}.`,
   );
 }
 
+/** What the request is answered with, in this era: asked on its stream, or shaped as its revision has results. */
+async function answered(mcp: McpContext, outcome: Outcome, next: (mcp: McpContext) => Promise<Outcome>) {
+  if (isFinalResult(outcome)) return outcome.result;
+  if (!isInputRequiredOutcome(outcome)) return legacyResult(outcome);
+  const session = mcp.event.context.legacySession;
+  if (!canAsk(session, outcome)) return cannotAsk(mcp, Object.values(outcome.inputRequests));
+  const retry = async (asked: typeof outcome, answers: Readonly<Record<string, unknown>>) =>
+    next(await retryWith(mcp, answers, asked.state));
+  return askLegacyClient(mcp, session as LegacySession, outcome, retry, { result: legacyResult, cannotAsk });
+}
+
 /** An error as the negotiated revision words it: in-band (HTTP 200), resource-not-found as -32002. */
-export function legacyError(error: McpError): McpError {
+function legacyError(error: McpError): McpError {
   if (error instanceof ResourceNotFoundError) {
     return new McpError(LEGACY_RESOURCE_NOT_FOUND, "Resource not found", { uri: error.uri });
   }
   return new McpError(error.code, error.message, error.data);
 }
+
+/** The adapter's layer around dispatch, for the requests it read: this era's own methods, and its shapes of every other answer. */
+export const serveLegacy: Middleware = async (mcp, next) => {
+  try {
+    const own = LEGACY_METHODS[mcp.method];
+    const outcome = own ? await own(mcp) : await next(mcp);
+    return finalResult(await answered(mcp, outcome as Outcome, next));
+  } catch (error) {
+    // A question this client cannot answer (its session did not declare it, or nothing carries answers back).
+    if (error instanceof MissingCapabilitiesError) {
+      return finalResult(cannotAsk(mcp, Object.values(error.unanswerable)));
+    }
+    throw error instanceof McpError ? legacyError(error) : error;
+  }
+};

@@ -9,15 +9,17 @@
  * 404, so the client initializes again, as the 2025 revisions prescribe; a request without one is served as before.
  */
 import { getRequestHeader, type H3Event } from "h3";
-import { useMcpConfig, useSettings } from "../../mcp/config";
-import { ErrorCode, McpError } from "../../mcp/errors";
-import type { Refusal } from "../../mcp/features";
-import { isPlainObject } from "../../mcp/internal/basics";
-import type { JsonRpcRequest } from "../../mcp/protocol";
-import { logWarning } from "../../mcp/log";
-import { openRequestState as openSealed, sealRequestState as seal, type RequestBinding } from "../../mcp/state/codec";
-import { useStateKeyRing } from "../../mcp/state/request-state";
 import { SETTINGS } from "./settings";
+import {
+  ErrorCode,
+  isPlainObject,
+  logWarning,
+  McpError,
+  openToken as openSealed,
+  sealToken as seal,
+  useSettings,
+  type RequestBinding,
+} from "../../mcp/kit";
 
 /** What each kind of token is sealed for: the `method` of its binding, never a JSON-RPC method that seals a `requestState`. */
 export const PURPOSE = { session: "legacy session", answer: "legacy answer" } as const;
@@ -47,23 +49,25 @@ export async function sealToken(
   data: Record<string, unknown>,
   ttlSeconds: number,
 ): Promise<string | undefined> {
-  const ring = await useStateKeyRing();
-  if (!ring.sealing) return undefined;
-  return seal(ring, bindingOf(principal, purpose, scope), data, { ttlSeconds });
+  return seal(bindingOf(principal, purpose, scope), data, ttlSeconds);
 }
 
 /** Opens a token sealed by `sealToken`: its id and data, or the reason it does not open (for the log). */
-export async function openToken(token: unknown, principal: string, purpose: string, scope: string) {
-  const ring = await useStateKeyRing();
-  return openSealed(ring, token, bindingOf(principal, purpose, scope), { maxLength: useMcpConfig().stateMaxLength });
-}
+export const openToken = (token: unknown, principal: string, purpose: string, scope: string) =>
+  openSealed(token, bindingOf(principal, purpose, scope));
 
-/** The part of a declaration worth keeping: presence of each sub-capability, and only those the version defines. */
+/** An extension's settings kept in a session (a UI extension's MIME types, say): at most this much JSON for all of them. */
+const MAX_EXTENSIONS_JSON = 2048;
+
+/**
+ * The part of a declaration worth keeping: presence of each sub-capability the version defines, and the extensions the
+ * client declared (with their settings, as handlers read them: what kinds of UI it renders), as long as they stay small.
+ */
 export function usableCapabilities(
   version: string,
   declared: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
-  const kept: Record<string, Record<string, object>> = {};
+  const kept: Record<string, unknown> = {};
   const pick = (name: string, subs: readonly string[]) => {
     const value = declared[name];
     if (!isPlainObject(value)) return;
@@ -73,6 +77,9 @@ export function usableCapabilities(
   if (version !== "2025-03-26") pick("elicitation", version === "2025-11-25" ? ["form", "url"] : []);
   pick("sampling", ["context", "tools"]);
   pick("roots", []);
+  const extensions = declared.extensions;
+  if (isPlainObject(extensions) && JSON.stringify(extensions).length <= MAX_EXTENSIONS_JSON)
+    kept.extensions = extensions;
   return kept;
 }
 
@@ -108,25 +115,13 @@ export const sessionNotFound = () =>
 
 export const sessionHeader = (event: H3Event): string | undefined => getRequestHeader(event, "mcp-session-id");
 
-/**
- * The session each request being read presented, by its message: the core opens it (`checkSession`) before it selects
- * the request's era, with the same message but not the event (`selectLegacyEra` reads it here).
- */
-const presented = new WeakMap<JsonRpcRequest, LegacySession>();
-
-/** The session `message` presented, once `checkSession` opened it. */
-export const presentedSession = (message: JsonRpcRequest): LegacySession | undefined => presented.get(message);
-
-/** Before any state opens (`LegacyEra.openSession`): the session a 2025-era request presents, opened onto `event.context.legacySession`, or 404. */
-export async function checkSession(event: H3Event, message: JsonRpcRequest): Promise<Refusal | undefined> {
+/** The session a 2025-era request presents (none for `initialize`, which starts a new one): opened, or 404. */
+export async function presentedSession(event: H3Event, method: string): Promise<LegacySession | undefined> {
   const token = sessionHeader(event);
-  // `initialize` starts a new session whatever it presents.
-  if (token === undefined || message.method === "initialize") return undefined;
+  if (token === undefined || method === "initialize") return undefined;
   const session = await openSession(token, event.context.mcpAuth!.principal);
-  if (!session) return { error: sessionNotFound() };
-  event.context.legacySession = session;
-  presented.set(message, session);
-  return undefined;
+  if (!session) throw sessionNotFound();
+  return session;
 }
 
 declare module "h3" {

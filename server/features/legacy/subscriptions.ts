@@ -13,24 +13,41 @@
  * client then opens another GET.
  */
 import { getRequestHeader, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
-import { StorageUnavailableError, useAtomicStore, type AtomicStore } from "../../mcp/atomic-store";
-import { useMessageBus, type BusSubscription, type MessageBus } from "../../mcp/bus";
-import type { McpContext } from "../../mcp/context";
-import { ErrorCode, McpError, invalidParams, invalidRequest } from "../../mcp/errors";
-import { authenticate, runRequestChecks } from "../../mcp/features";
-import { sendError } from "../../mcp/http/error-reply";
-import { ResponseChannel, SSE_HEADERS } from "../../mcp/http/respond";
-import { nowSeconds, utf8Encode, wait } from "../../mcp/internal/basics";
-import { logWarning } from "../../mcp/log";
-import { MAX_URI_LENGTH, MAX_URIS, mayRead, servedResource, streamDeadline } from "../../mcp/methods/listen";
-import type { Subscriber } from "../../mcp/bus";
-import { callerKey } from "../../mcp/http/caller";
-import { takeShare } from "../../mcp/shares";
-import { notificationMessage } from "../../mcp/protocol";
-import { disconnectWatcher } from "../../mcp/read-request";
-import { resourceChannel } from "../../mcp/resource-updates";
-import { digestKeySegment } from "../../mcp/storage-keys";
 import { openSession, sessionHeader, sessionNotFound, type LegacySession } from "./session";
+import {
+  authenticate,
+  callerKey,
+  digestKeySegment,
+  disconnectWatcher,
+  ErrorCode,
+  invalidParams,
+  invalidRequest,
+  logWarning,
+  MAX_URI_LENGTH,
+  MAX_SUBSCRIBED_URIS,
+  mayAct,
+  McpError,
+  notificationMessage,
+  nowSeconds,
+  resourceChannel,
+  ResponseChannel,
+  runRequestChecks,
+  sendError,
+  servedResource,
+  SSE_HEADERS,
+  StorageUnavailableError,
+  streamDeadline,
+  takeShare,
+  useAtomicStore,
+  useMessageBus,
+  utf8Encode,
+  wait,
+  type AtomicStore,
+  type BusSubscription,
+  type McpContext,
+  type MessageBus,
+  type Subscriber,
+} from "../../mcp/kit";
 
 /**
  * How long one change may go on losing races to other changes of the same session's list before it gives up (503).
@@ -94,8 +111,10 @@ async function changeSubscriptions(
   for (let attempt = 0; ; attempt++) {
     const stored = await store.get(key);
     const next = change(parseUris(stored));
-    if (next.length > MAX_URIS)
-      throw invalidParams(`a session subscribes to at most ${MAX_URIS} resources: unsubscribe from one first`);
+    if (next.length > MAX_SUBSCRIBED_URIS)
+      throw invalidParams(
+        `a session subscribes to at most ${MAX_SUBSCRIBED_URIS} resources: unsubscribe from one first`,
+      );
     const value = JSON.stringify(next);
     // Nothing to change (a URI subscribed to twice, or never): nothing to write, and no race to lose.
     if (value === (stored ?? "[]")) return {};
@@ -121,7 +140,8 @@ async function changeSubscriptions(
 export function subscribe(mcp: McpContext): Promise<Record<string, never>> {
   const uri = uriParam(mcp);
   const target = servedResource(uri);
-  if (!mayRead(mcp, target)) throw invalidParams(`no resource on this server has the URI ${JSON.stringify(uri)}`);
+  if (!mayAct(mcp, "resources/read", target))
+    throw invalidParams(`no resource on this server has the URI ${JSON.stringify(uri)}`);
   return changeSubscriptions(mcp, (uris) => (uris.includes(uri) ? uris : [...uris, uri]));
 }
 

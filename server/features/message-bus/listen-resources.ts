@@ -1,17 +1,23 @@
 /**
  * Resource updates for 2026-07-28 clients: `subscriptions/listen` with `notifications.resourceSubscriptions`
- * (URIs this server serves, at most MAX_URIS) honours them all, or refuses (the caller's share of subscriptions used
+ * (URIs this server serves, at most MAX_SUBSCRIBED_URIS) honours them all, or refuses (the caller's share of subscriptions used
  * up: -32029; the bus unreachable: 503), and its stream then carries `notifications/resources/updated` each time a handler says one of
  * them changed (`resourceChanged`, see `server/mcp/resource-updates.ts`), on whichever instance: the bus has a channel
  * per URI. The stream ends gracefully by the core's stream deadline, or when the client goes away.
  */
-import type { BusSubscription, MessageBus } from "../../mcp/bus";
-import type { McpContext } from "../../mcp/context";
-import { invalidParams } from "../../mcp/errors";
-import type { ListenSource } from "../../mcp/features";
-import { MAX_URI_LENGTH, MAX_URIS, mayRead, servedResource } from "../../mcp/methods/listen";
-import { notificationMessage } from "../../mcp/protocol";
-import { resourceChannel } from "../../mcp/resource-updates";
+import {
+  MAX_SUBSCRIBED_URIS,
+  MAX_URI_LENGTH,
+  invalidParams,
+  mayAct,
+  notificationMessage,
+  resourceChannel,
+  servedResource,
+  type BusSubscription,
+  type ListenSource,
+  type McpContext,
+  type MessageBus,
+} from "../../mcp/kit";
 
 /** The URIs asked for, checked (-32602); those the caller may not read (sign-in's scopes, as for `resources/read`) are left out. */
 function requestedUris(mcp: McpContext, notifications: Readonly<Record<string, unknown>>): string[] {
@@ -19,15 +25,15 @@ function requestedUris(mcp: McpContext, notifications: Readonly<Record<string, u
   if (uris === undefined) return [];
   if (
     !Array.isArray(uris) ||
-    uris.length > MAX_URIS ||
+    uris.length > MAX_SUBSCRIBED_URIS ||
     !uris.every((uri) => typeof uri === "string" && uri.length <= MAX_URI_LENGTH)
   ) {
     throw invalidParams(
-      `params.notifications.resourceSubscriptions must be a list of at most ${MAX_URIS} resource URIs`,
+      `params.notifications.resourceSubscriptions must be a list of at most ${MAX_SUBSCRIBED_URIS} resource URIs`,
     );
   }
   const targets = [...new Set(uris as string[])].map(servedResource);
-  return targets.filter((target) => mayRead(mcp, target)).map((target) => target.name);
+  return targets.filter((target) => mayAct(mcp, "resources/read", target)).map((target) => target.name);
 }
 
 /** Sends each update heard on `subscription` until the deadline, or until the subscription closes (nothing then comes). */

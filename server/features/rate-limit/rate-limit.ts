@@ -1,6 +1,6 @@
 /**
- * Rate limits, counted in the shared store (`consume.ts`, GCRA: one atomic step per limit per
- * request, exact across every instance):
+ * Rate limits, counted in the shared store (its rate counter, `server/storage/<store>/counter.ts`, GCRA: one atomic step
+ * per limit per request, exact across every instance):
  *
  * - NITRO_MCP_RATE_LIMIT: every request of a caller (GET streams included), counted from the mirrored `Mcp-Method`
  *   header before the body is read where a client sends it (2026-07-28), from the body otherwise (2025-era clients);
@@ -15,17 +15,24 @@
  * fault serves the request unlimited (`open`, the default) or refuses it with 503 (`closed`).
  */
 import type { H3Event } from "h3";
-import type { Entry } from "../../mcp/entries";
-import { ErrorCode, McpError } from "../../mcp/errors";
-import { callerKey } from "../../mcp/http/caller";
-import { decodeHeaderValue, requestHeader } from "../../mcp/request-meta";
-import type { MessageCheck, Refusal, RequestCheck } from "../../mcp/features";
-import { type JsonRpcMessage, nameFieldOf } from "../../mcp/protocol";
-import { logInfo, logWarning } from "../../mcp/log";
-import { resolveTarget } from "../../mcp/read-request";
-import { StorageUnavailableError, useSelectedStorage } from "../../mcp/atomic-store";
-import { digestKeySegment } from "../../mcp/storage-keys";
-import { consumerFor, type Consume } from "./consume";
+import {
+  StorageUnavailableError,
+  callerKey,
+  decodeHeaderValue,
+  digestKeySegment,
+  limitExceeded,
+  logInfo,
+  logWarning,
+  nameFieldOf,
+  requestHeader,
+  resolveTarget,
+  useStore,
+  type Entry,
+  type JsonRpcMessage,
+  type McpError,
+  type MessageCheck,
+  type RequestCheck,
+} from "../../mcp/kit";
 import { parseRate, type Rate } from "./rate";
 
 /**
@@ -43,6 +50,16 @@ export const CONNECT_METHODS: ReadonlySet<string> = new Set([
   "resources/list",
   "resources/templates/list",
 ]);
+
+declare module "../../mcp/kit" {
+  interface DefinitionOptions {
+    /**
+     * At most this many calls per caller (principal, or address) across every instance, e.g. `"10/60s"` (ms, s, m, h): past
+     * it a call gets 429 and runs nothing. A malformed rate stops the start-up.
+     */
+    readonly rateLimit?: string;
+  }
+}
 
 declare module "h3" {
   interface H3EventContext {
@@ -81,37 +98,32 @@ async function storeKey(caller: string, scope: string): Promise<string> {
 
 const windowText = (windowMs: number) => (windowMs % 1000 ? `${windowMs} ms` : `${windowMs / 1000} s`);
 
-function refusal(rate: Rate, what: string, retryAfterMs: number): Refusal {
+function refusal(rate: Rate, what: string, retryAfterMs: number): McpError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return {
-    error: new McpError(
-      ErrorCode.LimitExceeded,
-      `Rate limit exceeded (${what}): at most ${rate.limit} per ${windowText(rate.windowMs)}; retry after ${seconds} s`,
-      { retryAfterMs, limit: rate.limit, windowMs: rate.windowMs },
-      429,
-    ),
-    headers: { "retry-after": String(seconds) },
-  };
+  return limitExceeded(
+    `Rate limit exceeded (${what}): at most ${rate.limit} per ${windowText(rate.windowMs)}; retry after ${seconds} s`,
+    { retryAfterMs, limit: rate.limit, windowMs: rate.windowMs },
+    { "retry-after": String(seconds) },
+  );
 }
 
 /** The checks to register, or none when nothing is limited. */
 export function rateLimitChecks(options: RateLimitOptions): { request?: RequestCheck; message?: MessageCheck } {
   const rates = new Map(
     options.entries.map(
-      (entry) => [entry, parseRate(entry.rateLimit!, `rateLimit of ${entry.kind} "${entry.descriptor.name}"`)] as const,
+      (entry) =>
+        [entry, parseRate(entry.options.rateLimit!, `rateLimit of ${entry.kind} "${entry.descriptor.name}"`)] as const,
     ),
   );
   if (!options.global && !rates.size) return {};
   let failing = false;
-  // The store is mounted at start-up, maybe after this plugin: read on the first request.
-  let counter: Consume | undefined;
 
   /** One request counted under `scope`; a store fault answered as configured. */
   async function consume(caller: string, scope: string, rate: Rate): Promise<number | undefined> {
     const key = await storeKey(caller, scope);
     try {
-      counter ??= consumerFor(useSelectedStorage());
-      if (!counter) throw new StorageUnavailableError("consume", new Error("the store has no atomic operations"));
+      const counter = useStore()?.ports.counter;
+      if (!counter) throw new StorageUnavailableError("count", new Error("the store has no rate counter"));
       const { allowed, retryAfterMs } = await counter(key, rate.limit, rate.windowMs);
       if (failing) logInfo("rate limit: the store counts again");
       failing = false;
@@ -127,7 +139,7 @@ export function rateLimitChecks(options: RateLimitOptions): { request?: RequestC
     }
   }
 
-  async function limitDefinition(caller: string, entry: Entry | undefined): Promise<Refusal | undefined> {
+  async function limitDefinition(caller: string, entry: Entry | undefined): Promise<McpError | undefined> {
     const rate = entry && rates.get(entry);
     if (!entry || !rate) return undefined;
     const retryAfterMs = await consume(caller, `${entry.kind}:${entry.descriptor.name}`, rate);
@@ -146,7 +158,7 @@ export function rateLimitChecks(options: RateLimitOptions): { request?: RequestC
   }
 
   /** The request counted against the budget it belongs to (`connecting`: one of the requests a host makes to connect). */
-  async function limitRequests(caller: string, connecting: boolean): Promise<Refusal | undefined> {
+  async function limitRequests(caller: string, connecting: boolean): Promise<McpError | undefined> {
     const [scope, rate, what] =
       connecting && options.connect
         ? (["connect", options.connect, "requests to connect"] as const)

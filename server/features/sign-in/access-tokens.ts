@@ -23,8 +23,7 @@ import {
   type FetchImplementation,
   type JWTPayload,
 } from "jose";
-import type { AuthInfo } from "../../mcp/context";
-import { base64UrlEncode, isPlainObject, utf8Encode } from "../../mcp/internal/basics";
+import { base64UrlEncode, isPlainObject, utf8Encode, type AuthInfo } from "../../mcp/kit";
 import { AuthError, IssuerUnavailableError, invalidToken } from "./auth-error";
 import { authorizationServerMetadata } from "./authorization-server";
 import { refusalVerdict } from "./introspection-refusal";

@@ -9,10 +9,7 @@
  * With sign-in on, every challenge names the protected-resource metadata (`resource_metadata`) and
  * the scopes to ask for; with static tokens only, it is `Bearer realm="mcp"`.
  */
-import { send, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
-import { ErrorCode, McpError } from "../../mcp/errors";
-import { sendError } from "../../mcp/http/error-reply";
-import { logWarning } from "../../mcp/log";
+import { ErrorCode, HttpRefusal, McpError, logWarning } from "../../mcp/kit";
 import type { OAuthSettings } from "./oauth-settings";
 import { protectedResourceMetadataUrl } from "./protected-resource";
 
@@ -68,21 +65,24 @@ function challenge(error: AuthError, oauth: OAuthSettings | undefined): string {
   return `Bearer ${parameters.join(", ")}`;
 }
 
-/** Ends the request with the refusal. */
-export function sendAuthError(event: H3Event, error: AuthError, oauth: OAuthSettings | undefined): Promise<void> {
+/**
+ * What the request is answered with: the challenge (an `HttpRefusal`, answered as it is), or for an authorization server that
+ * cannot be asked, the JSON-RPC -32603 with HTTP 503 and `Retry-After` that every other outage gets. Anything else as it is.
+ */
+export function refusalOf(error: unknown, oauth: OAuthSettings | undefined): unknown {
+  if (!(error instanceof AuthError)) return error;
   if (error.reason) logWarning(`${error.status}${error.code ? ` ${error.code}` : ""}: ${error.reason}`);
   if (error instanceof IssuerUnavailableError) {
-    const unavailable = new McpError(ErrorCode.InternalError, error.description, undefined, 503);
-    return sendError(event, undefined, unavailable, {
+    return new McpError(ErrorCode.InternalError, error.description, undefined, 503, {
       "retry-after": String(error.retryAfterSeconds),
       "cache-control": "no-store",
     });
   }
-  setResponseStatus(event, error.status);
-  setResponseHeaders(event, {
+  const headers = {
     "content-type": "application/json",
     "cache-control": "no-store",
     "www-authenticate": challenge(error, oauth),
-  });
-  return send(event, JSON.stringify({ error: error.code ?? "invalid_request", error_description: error.description }));
+  };
+  const body = JSON.stringify({ error: error.code ?? "invalid_request", error_description: error.description });
+  return new HttpRefusal(error.status, headers, body, error.description);
 }

@@ -14,11 +14,9 @@
  * (Workers) joins them with a comma, which no token holds (RFC 6750's b64token; static tokens are a comma-separated list).
  */
 import type { H3Event } from "h3";
-import { useMcpConfig, useSettings } from "../../mcp/config";
-import type { AuthInfo } from "../../mcp/context";
-import { requestHeader } from "../../mcp/request-meta";
+import { requestHeader, useMcpConfig, useSettings, type AuthInfo } from "../../mcp/kit";
 import { verifyAccessToken } from "./access-tokens";
-import { AuthError, sendAuthError } from "./auth-error";
+import { AuthError, refusalOf } from "./auth-error";
 import { oauthSettingsOf, type OAuthSettings } from "./oauth-settings";
 import { SETTINGS } from "./settings";
 import { createTokenTable, type TokenTable } from "./static-tokens";
@@ -51,11 +49,10 @@ function useAuthSetup() {
   return setup;
 }
 
-async function authInfoOf(event: H3Event): Promise<AuthInfo> {
+async function authInfoOf(event: H3Event): Promise<AuthInfo | undefined> {
   const { oauth, tokens } = useAuthSetup();
   const authorization = requestHeader(event, "authorization");
-  if (authorization === undefined)
-    throw new AuthError(401, undefined, "Authentication required: send Authorization: Bearer <token>");
+  if (authorization === undefined) return undefined;
   if (authorization.includes(",") || requestHeaderCount(event, "authorization") > 1) {
     throw new AuthError(400, "invalid_request", "Send one Authorization header, with one token: Bearer <token>");
   }
@@ -73,19 +70,21 @@ export function credentialRequired(): boolean {
   return !!(oauth || tokens);
 }
 
-/** Answers `error` when it is a sign-in refusal; undefined for any other error. */
-export function refuse(event: H3Event, error: unknown): Promise<void> | undefined {
-  return error instanceof AuthError ? sendAuthError(event, error, useOAuthSettings()) : undefined;
-}
-
-/** The caller's identity, or undefined once the refusal is answered. */
+/**
+ * The caller's identity from its bearer token (none: undefined, for the next authenticator); throws the refusal (a
+ * challenge, or 503 when the authorization server cannot be asked).
+ */
 export async function authenticate(event: H3Event): Promise<AuthInfo | undefined> {
   try {
     return await authInfoOf(event);
   } catch (error) {
-    const refused = refuse(event, error);
-    if (!refused) throw error;
-    await refused;
-    return undefined;
+    throw refusalOf(error, useOAuthSettings());
   }
 }
+
+/** The refusal of a caller nobody identified: 401 with the challenge that says where to sign in. */
+export const anonymousRefusal = (): Error =>
+  refusalOf(
+    new AuthError(401, undefined, "Authentication required: send Authorization: Bearer <token>"),
+    useOAuthSettings(),
+  ) as Error;

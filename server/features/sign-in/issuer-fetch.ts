@@ -17,8 +17,7 @@
  * - concurrent GETs of one URL share one fetch. Each waiter is bounded by its own timer, since on
  *   Workers a fetch belongs to the request that started it and is cancelled with it.
  */
-import { isPlainObject } from "../../mcp/internal/basics";
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../mcp/protocol";
+import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from "../../mcp/kit";
 import { IssuerUnavailableError } from "./auth-error";
 
 const FETCH_TIMEOUT_MS = 5000;

@@ -2,7 +2,7 @@
  * Sign-in settings: on when NITRO_MCP_AUTH_ISSUER is set. Checked at start-up, so a server that
  * cannot validate tokens never starts (and never runs with an open door).
  */
-import type { McpConfig, ParsedSettings } from "../../mcp/config";
+import type { McpConfig, ParsedSettings } from "../../mcp/kit";
 import type { SETTINGS } from "./settings";
 
 export interface OAuthSettings {

@@ -4,8 +4,16 @@
  * operation needs, in one challenge. Lists are never restricted. A broader scope covers the
  * narrower ones below it: `notes` covers `notes:write`.
  */
-import type { AuthInfo, RequestTarget } from "../../mcp/context";
-import { AuthError } from "./auth-error";
+import type { McpContext } from "../../mcp/kit";
+import { AuthError, refusalOf } from "./auth-error";
+import type { OAuthSettings } from "./oauth-settings";
+
+declare module "../../mcp/kit" {
+  interface DefinitionOptions {
+    /** With sign-in, the OAuth scopes a call needs (e.g. `["notes:write"]`), else 403 `insufficient_scope`; lists are never restricted. */
+    readonly scopes?: readonly string[];
+  }
+}
 
 const covers = (granted: string, required: string) => granted === required || required.startsWith(`${granted}:`);
 
@@ -13,9 +21,17 @@ const covers = (granted: string, required: string) => granted === required || re
 export const missingScopes = (granted: readonly string[], required: readonly string[]): string[] =>
   required.filter((scope) => !granted.some((have) => covers(have, scope)));
 
-/** Throws 403 `insufficient_scope` when a signed-in caller lacks a scope the target declares. */
-export function requireScopes(auth: AuthInfo, target: RequestTarget | undefined): void {
-  const required = target?.entry?.scopes ?? [];
-  if (auth.via !== "oauth" || missingScopes(auth.scopes, required).length === 0) return;
-  throw new AuthError(403, "insufficient_scope", "The access token lacks a scope this operation needs", required);
-}
+/** The authorizer: throws 403 `insufficient_scope` when a signed-in caller lacks a scope the target declares. */
+export const requireScopes =
+  (oauth: OAuthSettings | undefined) =>
+  ({ auth, target }: McpContext): void => {
+    const required = target?.entry?.options.scopes ?? [];
+    if (auth.via !== "oauth" || missingScopes(auth.scopes, required).length === 0) return;
+    const error = new AuthError(
+      403,
+      "insufficient_scope",
+      "The access token lacks a scope this operation needs",
+      required,
+    );
+    throw refusalOf(error, oauth);
+  };

@@ -5,7 +5,7 @@
  * entry (no early exit), so neither timing nor the number of entries tells an attacker
  * how close a guess was.
  */
-import { utf8Encode } from "../../mcp/internal/basics";
+import { utf8Encode } from "../../mcp/kit";
 
 /** Compares two byte arrays in time that depends only on the length of the first (used on fixed-size digests). */
 function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {

@@ -4,12 +4,11 @@
  * - each skill's entry for `skills/list` and `skills/get`: its `SKILL.md` URI, its frontmatter, and
  *   every file with its SHA-256 digest and size;
  * - every file as a resource (`skill://<path>/<file>`), read with `resources/read`; each `SKILL.md`
- *   is also listed in `resources/list`, under the skill's name and description;
+ *   is also listed in `resources/list`, under the skill's name and description (`plugins/skills.ts` serves them);
  * - every folder as a directory (`inode/directory`) for `resources/directory/read`.
  */
 import { skills as sources } from "#mcp-skills";
-import { DEFINITION, type ResourceEntry } from "../../mcp/entries";
-import type { Resource } from "../../mcp/protocol";
+import { entryBase, type Resource, type ResourceEntry } from "../../mcp/kit";
 
 export interface SkillEntry {
   readonly uri: string;
@@ -25,25 +24,22 @@ function fileEntry(
   uri: string,
   file: (typeof sources)[number]["files"][number],
   metadata: Partial<Resource>,
-  unlisted: boolean,
 ): ResourceEntry {
   const content = file.text !== undefined ? { text: file.text } : { blob: file.blob! };
   return {
-    [DEFINITION]: true,
+    ...entryBase({}),
     kind: "resource",
     descriptor: { uri, name: file.path, mimeType: file.mimeType, size: file.size, ...metadata },
-    unlisted,
     cache: SKILL_CACHE,
     completers: {},
-    singleUseState: false,
-    scopes: [],
     read: async () => ({ contents: [{ uri, mimeType: file.mimeType, ...content }] }),
   };
 }
 
 function buildCatalog() {
   const skills: SkillEntry[] = [];
-  const files: ResourceEntry[] = [];
+  const files = new Map<string, ResourceEntry>();
+  const listed: Resource[] = [];
   const directories = new Map<string, Map<string, Resource>>();
   const addToDirectory = (directory: string, child: Resource) => {
     if (!directories.has(directory)) directories.set(directory, new Map());
@@ -61,14 +57,12 @@ function buildCatalog() {
       const uri = `${root}/${file.path}`;
       const isSkillMd = file.path === "SKILL.md";
       // Each SKILL.md is listed in resources/list; the other files are read through skills/get.
-      files.push(
-        fileEntry(
-          uri,
-          file,
-          isSkillMd ? { name: String(skill.frontmatter.name), description: String(skill.frontmatter.description) } : {},
-          !isSkillMd,
-        ),
-      );
+      const metadata = isSkillMd
+        ? { name: String(skill.frontmatter.name), description: String(skill.frontmatter.description) }
+        : {};
+      const entry = fileEntry(uri, file, metadata);
+      files.set(uri, entry);
+      if (isSkillMd) listed.push(entry.descriptor as Resource);
       // Each folder on the way, from the skill's root to the file, lists its direct children.
       const segments = file.path.split("/");
       let directory = root;
@@ -89,8 +83,9 @@ function buildCatalog() {
   return {
     skills,
     bySkillUri: new Map(skills.map((skill) => [skill.uri, skill])),
-    /** Every skill file, as a fixed resource (each SKILL.md listed). */
+    /** Every skill file, by URI, and the SKILL.md files `resources/list` shows. */
     files,
+    listed,
     directories: new Map([...directories].map(([uri, children]) => [uri, [...children.values()]])),
   };
 }

@@ -1,12 +1,14 @@
 /** `skills/list`, `skills/get` and `resources/directory/read` (the skills extension). */
-import { useMcpConfig } from "../../mcp/config";
-import type { McpContext } from "../../mcp/context";
-import { invalidParams } from "../../mcp/errors";
-import { clip } from "../../mcp/internal/text";
-import { paginate } from "../../mcp/pagination";
 import { skillCatalog } from "./skill-catalog";
-import { listResult } from "../../mcp/dispatcher";
-import type { MethodResult } from "../../mcp/methods/types";
+import {
+  clip,
+  invalidParams,
+  listResult,
+  paginate,
+  useMcpConfig,
+  type McpContext,
+  type MethodResult,
+} from "../../mcp/kit";
 
 /** Skills change only with a deploy. */
 const cacheHints = () => ({ ttlMs: useMcpConfig().listCache.ttlMs, cacheScope: "public" as const });

@@ -1,46 +1,83 @@
 /**
- * tools/call of a tool that can run as a task (`defineTool({ task })`), decided per request:
+ * tools/call of a tool that can run as a task (`defineTool({ task })`, declared by this feature), decided per request:
  * - the client declared the tasks extension on this request: the arguments are checked and the
- *   tool's `prepare` runs (it may ask first, as any round); then, if the caller has a free task
- *   slot (`task-slots.ts`; otherwise an isError result, and nothing is stored), the task is stored —
+ *   tool's `prepare` runs (it may ask first, as any round; what it returns is the task's starting
+ *   state, which `run` reads with `readRequestState`); then, if the caller has a free task slot
+ *   (`task-slots.ts`; otherwise an isError result, and nothing is stored), the task is stored —
  *   readable from any instance — before the answer, `resultType: "task"`, and its first round starts;
- * - it did not: an optional task tool runs as a plain call; a required one is refused with -32021
- *   naming the extension (a 2025-era client, which cannot have it, gets an isError result).
+ * - it did not: an optional task tool runs as a plain call (with the same starting state); a required
+ *   one is refused with -32021 naming the extension.
  */
-import type { McpContext } from "../../mcp/context";
-import type { ToolEntry, ValidArguments } from "../../mcp/entries";
-import { missingClientCapabilities } from "../../mcp/errors";
-import { base64UrlEncode, isPlainObject } from "../../mcp/internal/basics";
-import { taskCreatedOutcome, toolErrorResult } from "../../mcp/outcome";
-import { useSettings } from "../../mcp/config";
 import { SETTINGS } from "./settings";
-import { EXTENSIONS } from "../../mcp/protocol";
-import type { MethodResult } from "../../mcp/methods/types";
 import { publicTask } from "./task-views";
 import { createTaskRecord, type TaskRecord } from "./task-records";
 import { startRound } from "./task-rounds";
 import { claimTaskSlot } from "./task-slots";
+import {
+  base64UrlEncode,
+  finalResult,
+  invalidParams,
+  isInputRequiredOutcome,
+  isPlainObject,
+  logWithReference,
+  McpError,
+  missingClientCapabilities,
+  shapeResult,
+  StorageUnavailableError,
+  toolErrorResult,
+  useSettings,
+  type CallToolResult,
+  type InputRequiredOutcome,
+  type McpContext,
+  type Outcome,
+  type ToolEntry,
+  type ValidArguments,
+} from "../../mcp/kit";
+
+/** The extension's name in the capabilities. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+declare module "../../mcp/kit" {
+  interface ToolDefinitionOptions<Args = ValidArguments> {
+    /**
+     * Runs as a task (`io.modelcontextprotocol/tasks`): the call answers at once with a task the client polls while `run`
+     * goes on, on any instance, each round with the parsed arguments (stored as JSON); `sendProgress` sets its status,
+     * `inputRequired` parks it, `mcp.signal` fires on cancel. `"optional"`: if the client declares it; `"required"`:
+     * always (-32021 without).
+     */
+    readonly task?: "optional" | "required";
+    /**
+     * Task tools only: asks the job's questions before the task exists (the extension's advice); what it returns is the
+     * task's starting state, which `run` reads with `readRequestState(mcp)`.
+     */
+    prepare?(
+      args: Args,
+      mcp: McpContext,
+    ): Record<string, unknown> | InputRequiredOutcome | Promise<Record<string, unknown> | InputRequiredOutcome>;
+  }
+}
 
 /** Did the client declare the tasks extension on this request? (Never inferred from another request.) */
 export function declaresTasks(mcp: McpContext): boolean {
   const extensions = mcp.clientCapabilities.extensions;
-  return mcp.era === "modern" && isPlainObject(extensions) && isPlainObject(extensions[EXTENSIONS.tasks]);
+  return !mcp.adapter && isPlainObject(extensions) && isPlainObject(extensions[TASKS_EXTENSION]);
 }
 
 /** -32021 (HTTP 400) naming the tasks extension. */
 export const tasksExtensionRequired = (why: string) =>
   missingClientCapabilities(
-    { extensions: { [EXTENSIONS.tasks]: {} } },
-    `the tasks extension (${EXTENSIONS.tasks}), ${why}`,
+    { extensions: { [TASKS_EXTENSION]: {} } },
+    `the tasks extension (${TASKS_EXTENSION}), ${why}`,
   );
 
-/** The capabilities later rounds act on (what the client can be asked, the extensions it takes), reduced to their names: nothing else the client declared is kept. */
+/** The capabilities later rounds act on (what the client can be asked), reduced to their names: nothing else the client declared is kept. */
 const ROUND_CAPABILITIES: Readonly<Record<string, readonly string[]>> = {
   elicitation: ["form", "url"],
   sampling: ["context", "tools"],
   roots: [],
-  extensions: Object.values(EXTENSIONS),
 };
+/** Extensions the client declared, kept by name (so a round still sees this one): at most this many. */
+const MAX_KEPT_EXTENSIONS = 16;
 
 function roundCapabilities(declared: Readonly<Record<string, unknown>>): Record<string, Record<string, object>> {
   const kept: Record<string, Record<string, object>> = {};
@@ -49,6 +86,11 @@ function roundCapabilities(declared: Readonly<Record<string, unknown>>): Record<
     if (isPlainObject(value))
       kept[name] = Object.fromEntries(parts.filter((part) => isPlainObject(value[part])).map((part) => [part, {}]));
   }
+  const extensions = declared.extensions;
+  if (isPlainObject(extensions)) {
+    const names = Object.keys(extensions).filter((name) => name.length <= 200 && isPlainObject(extensions[name]));
+    kept.extensions = Object.fromEntries(names.slice(0, MAX_KEPT_EXTENSIONS).map((name) => [name, {}]));
+  }
   return kept;
 }
 
@@ -56,7 +98,7 @@ function newTask(
   tool: ToolEntry,
   args: ValidArguments,
   mcp: McpContext,
-  prepared: Readonly<Record<string, unknown>> | undefined,
+  state: Readonly<Record<string, unknown>> | undefined,
 ): TaskRecord {
   const config = useSettings(SETTINGS);
   const now = new Date().toISOString();
@@ -66,7 +108,7 @@ function newTask(
     owner: mcp.principal,
     tool: tool.descriptor.name,
     arguments: args,
-    ...(prepared ? { prepared } : {}),
+    ...(state ? { state } : {}),
     caller: {
       auth: mcp.auth,
       key: mcp.caller,
@@ -84,25 +126,48 @@ function newTask(
   };
 }
 
-export async function callTaskTool(
-  tool: ToolEntry & { task: NonNullable<ToolEntry["task"]> },
-  args: Record<string, unknown>,
+/**
+ * The tool's `prepare`: the task's starting state, or what answers the request instead (its questions; an isError result for
+ * a failure, as a tool's run has them; a protocol error is thrown on).
+ */
+async function prepared(
+  tool: ToolEntry,
+  args: ValidArguments,
   mcp: McpContext,
-): Promise<MethodResult> {
+): Promise<{ state?: Readonly<Record<string, unknown>> } | { answer: InputRequiredOutcome | CallToolResult }> {
+  const prepare = tool.options.prepare;
+  if (!prepare) return {};
+  try {
+    const value = await prepare(args, mcp);
+    return isInputRequiredOutcome(value) ? { answer: value } : { state: value };
+  } catch (error) {
+    if (error instanceof McpError || error instanceof StorageUnavailableError) throw error;
+    const reference = logWithReference(`tool "${tool.descriptor.name}" threw in prepare`, error);
+    return {
+      answer: toolErrorResult(`The tool "${tool.descriptor.name}" failed unexpectedly (reference ${reference}).`),
+    };
+  }
+}
+
+/** The middleware's work for a task tool: the whole tools/call, as a task or, without the extension, as a plain call. */
+export async function callTaskTool(tool: ToolEntry, mcp: McpContext): Promise<Outcome> {
   const declared = declaresTasks(mcp);
-  if (!declared && tool.task.mode === "required") {
-    if (mcp.era === "legacy") {
-      return toolErrorResult(
-        `The tool "${tool.descriptor.name}" runs as a task, which needs an MCP 2026-07-28 client with the tasks extension; this client uses ${mcp.protocolVersion}.`,
-      );
-    }
+  if (!declared && tool.options.task === "required") {
     throw tasksExtensionRequired(`which ${tool.descriptor.name} runs under`);
   }
-  const before = await tool.task.prepare(args, mcp);
-  // Questions before the task, or arguments that are not valid: answered in this request.
+  const args = mcp.params.arguments ?? {};
+  if (!isPlainObject(args)) throw invalidParams("params.arguments must be an object");
+  const parsed = tool.parse(args);
+  if ("invalid" in parsed) return parsed.invalid;
+  // Questions before the task, or a failure of prepare: answered in this request.
+  const before = await prepared(tool, parsed.arguments, mcp);
   if ("answer" in before) return before.answer;
-  if (!declared) return tool.task.run(before.arguments, mcp, before.prepared);
-  const task = newTask(tool, before.arguments, mcp, before.prepared);
+  const { state } = before;
+  if (!declared) {
+    const round: McpContext = state ? Object.create(mcp, { state: { value: { data: state } } }) : mcp;
+    return tool.run(parsed.arguments, round);
+  }
+  const task = newTask(tool, parsed.arguments, mcp, state);
   if (!(await claimTaskSlot(task))) {
     const max = useSettings(SETTINGS).taskMaxActive;
     return toolErrorResult(
@@ -111,5 +176,5 @@ export async function callTaskTool(
   }
   await createTaskRecord(task);
   startRound(mcp.event, task.id);
-  return taskCreatedOutcome(publicTask(task));
+  return finalResult(shapeResult(publicTask(task), "task"));
 }

@@ -4,15 +4,11 @@
  * (-32602 otherwise, the same answer for another principal's task as for no task at all). Any
  * instance answers any of them: the task lives in the shared store.
  */
-import type { McpContext } from "../../mcp/context";
-import { invalidParams } from "../../mcp/errors";
-import { isPlainObject } from "../../mcp/internal/basics";
-import { clip } from "../../mcp/internal/text";
 import { declaresTasks, tasksExtensionRequired } from "./task-creation";
 import { endedTask, isTerminal, readTaskRecord, updateTaskRecord, type TaskRecord } from "./task-records";
 import { checkedHeartbeat, startRound } from "./task-rounds";
 import { detailedTask } from "./task-views";
-import type { MethodResult } from "../../mcp/methods/types";
+import { clip, invalidParams, isPlainObject, type McpContext, type MethodResult } from "../../mcp/kit";
 
 /** The caller's task named by `params.taskId`, after the extension check; -32602 when there is none. */
 async function callersTask(mcp: McpContext): Promise<TaskRecord> {

@@ -1,16 +1,19 @@
+import {
+  clip,
+  invalidParams,
+  KEY_SEGMENT,
+  useAtomicStore,
+  type AuthInfo,
+  type InputRequest,
+  type JsonRpcErrorBody,
+  type ValidArguments,
+} from "../../mcp/kit";
 /**
  * Tasks in the shared store (the atomic store: strongly consistent on every target, so a task is
  * readable from any instance the moment it is created). A record is replaced only by a
  * compare-and-set on its whole value, so two instances racing (a cancel and a completion, two
  * answers) never lose a change, and a terminal status is final.
  */
-import { useAtomicStore } from "../../mcp/atomic-store";
-import { KEY_SEGMENT } from "../../mcp/storage-keys";
-import type { AuthInfo } from "../../mcp/context";
-import type { ValidArguments } from "../../mcp/entries";
-import { invalidParams } from "../../mcp/errors";
-import { clip } from "../../mcp/internal/text";
-import type { JsonRpcErrorBody, InputRequest } from "../../mcp/protocol";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "cancelled" | "failed";
 
@@ -24,7 +27,6 @@ export interface TaskRecord {
   readonly tool: string;
   /** As the tool's input schema parsed them, never as sent; emptied once the task has ended. */
   readonly arguments: ValidArguments;
-  readonly prepared?: Readonly<Record<string, unknown>>;
   /** What the creating request said about its client, for the rounds that run later (see `task-creation.ts`). */
   readonly caller: {
     readonly auth: AuthInfo;
@@ -77,7 +79,6 @@ export const endedTask = (
   ...record,
   ...end,
   arguments: {},
-  prepared: undefined,
   state: undefined,
   asks: undefined,
   answers: undefined,

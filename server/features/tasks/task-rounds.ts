@@ -12,19 +12,22 @@
  * stops (the instance died, or its platform stopped the work) is marked failed by the next reader.
  */
 import type { H3Event } from "h3";
-import { useSettings } from "../../mcp/config";
 import { SETTINGS } from "./settings";
-import type { McpContext } from "../../mcp/context";
-import { McpError } from "../../mcp/errors";
-import { ResponseChannel } from "../../mcp/http/respond";
-import { errorBody } from "../../mcp/protocol";
-import { logError, logWithReference } from "../../mcp/log";
-import { isInputRequiredOutcome } from "../../mcp/outcome";
-import { registry } from "../../mcp/registry";
-import { resolveTarget } from "../../mcp/read-request";
-import { completeResult } from "../../mcp/dispatcher";
 import { keepAlive } from "./background";
 import { endedTask, isTerminal, readTaskRecord, updateTaskRecord, type TaskRecord } from "./task-records";
+import {
+  shapeResult,
+  errorBody,
+  isInputRequiredOutcome,
+  logError,
+  logWithReference,
+  McpError,
+  registry,
+  resolveTarget,
+  ResponseChannel,
+  useSettings,
+  type McpContext,
+} from "../../mcp/kit";
 
 /** How often a running round reports, from the configured timeout (three beats per timeout). */
 const heartbeatIntervalMs = () => Math.max(250, (useSettings(SETTINGS).taskHeartbeatTimeoutSeconds * 1000) / 3);
@@ -70,21 +73,39 @@ function settle(record: TaskRecord, outcome: unknown): TaskRecord {
   return endedTask(record, {
     status: "completed",
     statusMessage: result.isError ? "Finished with an error" : "Finished",
-    result: completeResult(result),
+    result: shapeResult(result, "complete"),
   });
+}
+
+/** A round's channel: nothing streams from a task; progress becomes its status message (tasks have no progress notifications). */
+class TaskChannel extends ResponseChannel {
+  private reported = Promise.resolve<unknown>(undefined);
+
+  constructor(private readonly taskId: string) {
+    super();
+    this.finish("");
+  }
+
+  override progress(progress: number, total?: number, message?: string): void {
+    const statusMessage = message ?? (total === undefined ? `${progress}` : `${progress} of ${total}`);
+    // In order, and never failing the round: a status message is a courtesy.
+    this.reported = this.reported
+      .then(() =>
+        updateTaskRecord(this.taskId, (current) =>
+          current.status === "working" ? { ...current, statusMessage } : undefined,
+        ),
+      )
+      .catch((error) => logError(`task ${this.taskId}: reporting progress failed`, error));
+  }
 }
 
 /** The context a round runs with: the creating request's client and caller, the task's answers and state. */
 function roundContext(record: TaskRecord, event: H3Event, signal: AbortSignal): McpContext {
   const params = { name: record.tool, arguments: record.arguments };
-  const channel = new ResponseChannel();
-  channel.finish(""); // nothing streams from a task
-  let reported = Promise.resolve<unknown>(undefined);
   return {
     id: record.id,
     method: "tools/call",
     params,
-    era: "modern",
     protocolVersion: record.caller.protocolVersion,
     clientCapabilities: record.caller.clientCapabilities,
     target: resolveTarget("tools/call", params),
@@ -95,28 +116,14 @@ function roundContext(record: TaskRecord, event: H3Event, signal: AbortSignal): 
     inputResponses: record.answers ?? {},
     ...(record.state ? { state: { data: record.state } } : {}),
     event,
-    channel,
-    task: {
-      id: record.id,
-      progress(progress, total, message) {
-        const statusMessage = message ?? (total === undefined ? `${progress}` : `${progress} of ${total}`);
-        // In order, and never failing the round: a status message is a courtesy.
-        reported = reported
-          .then(() =>
-            updateTaskRecord(record.id, (current) =>
-              current.status === "working" ? { ...current, statusMessage } : undefined,
-            ),
-          )
-          .catch((error) => logError(`task ${record.id}: reporting progress failed`, error));
-      },
-    },
+    channel: new TaskChannel(record.id),
   };
 }
 
 async function runRound(event: H3Event, taskId: string): Promise<void> {
   const record = await readTaskRecord(taskId);
-  const task = record && registry.toolsByName.get(record.tool)?.task;
-  if (!record || !task || record.status !== "working") return;
+  const tool = record && registry().toolsByName.get(record.tool);
+  if (!record || !tool?.options.task || record.status !== "working") return;
   const cancelled = new AbortController();
   const heartbeat = setInterval(() => {
     void updateTaskRecord(taskId, (current) => {
@@ -129,7 +136,7 @@ async function runRound(event: H3Event, taskId: string): Promise<void> {
   }, heartbeatIntervalMs());
   let outcome: unknown;
   try {
-    outcome = await task.run(record.arguments, roundContext(record, event, cancelled.signal), record.prepared);
+    outcome = await tool.run(record.arguments, roundContext(record, event, cancelled.signal));
   } catch (error) {
     outcome = error;
   } finally {

@@ -5,11 +5,10 @@
  * racing for one, one wins) or takes over, by compare-and-set, one whose task has ended, failed on
  * a lost heartbeat, or expired. Nothing ever has to free a slot, so none can leak.
  */
-import { digestKeySegment } from "../../mcp/storage-keys";
-import { useSettings } from "../../mcp/config";
 import { SETTINGS } from "./settings";
 import { isTerminal, readTaskRecord, storeTtlSeconds, taskStore, type TaskRecord } from "./task-records";
 import { checkedHeartbeat } from "./task-rounds";
+import { digestKeySegment, useSettings } from "../../mcp/kit";
 
 /** A slot whose task is not in the store yet is left to its claimant this long (at most the task's TTL): it may still be writing the task. */
 const CLAIM_GRACE_MS = 30_000;

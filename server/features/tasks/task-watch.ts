@@ -4,15 +4,11 @@
  * shows it) each time one of them changes, wherever the change happened, until they have all ended, the client goes
  * away, or the core's stream deadline has passed. The watch reads the shared store; nothing is kept in memory between requests.
  */
-import type { McpContext } from "../../mcp/context";
-import { invalidParams } from "../../mcp/errors";
-import type { ListenSource } from "../../mcp/features";
-import { wait } from "../../mcp/internal/basics";
-import { notificationMessage } from "../../mcp/protocol";
 import { declaresTasks, tasksExtensionRequired } from "./task-creation";
 import { isTerminal, readTaskRecord, type TaskRecord } from "./task-records";
 import { checkedHeartbeat } from "./task-rounds";
 import { detailedTask } from "./task-views";
+import { invalidParams, notificationMessage, wait, type ListenSource, type McpContext } from "../../mcp/kit";
 
 const WATCH_INTERVAL_MS = 500;
 const MAX_TASK_IDS = 100;

@@ -5,7 +5,7 @@
 import type { IncomingMessage } from "node:http";
 import type { H3Event } from "h3";
 import { ErrorCode, McpError } from "../errors";
-import { requestHeader } from "../request-meta";
+import { requestHeader } from "../protocol";
 
 // One timer checks every body's deadline (at most TICK_MS late): a timer per request costs more than the rest of the read.
 const TICK_MS = 250;

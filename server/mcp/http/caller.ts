@@ -10,7 +10,7 @@
 import type { H3Event } from "h3";
 import { useMcpConfig } from "../config";
 import type { AuthInfo } from "../context";
-import { requestHeader } from "../request-meta";
+import { requestHeader } from "../protocol";
 
 /** workerd says so in `navigator.userAgent`; Node says "Node.js/…" (or has no navigator). */
 const ON_WORKERS = globalThis.navigator?.userAgent === "Cloudflare-Workers";
@@ -87,7 +87,12 @@ function forwarded(event: H3Event, name: string): string | undefined {
   return hops.length >= trusted ? hops[hops.length - trusted] : undefined;
 }
 
-/** The client's address, normalized ("unknown" when neither the platform nor a trusted proxy gives one: such callers share one key). */
+/**
+ * The client's address, normalized ("unknown" when neither the platform nor a trusted proxy gives one: such callers
+ * share one key).
+ * @example
+ * addRequestCheck((event) => (blocked.has(clientAddress(event)) ? invalidRequest("Blocked", 403) : undefined));
+ */
 export function clientAddress(event: H3Event): string {
   const raw =
     forwarded(event, "x-forwarded-for") ??
@@ -98,6 +103,8 @@ export function clientAddress(event: H3Event): string {
 /**
  * The key one caller's fair shares and limits count against: a signed-in caller (or a static token) by its principal, an
  * anonymous one by its address. The kinds are prefixed, so no principal can pass for an address.
+ * @example
+ * const release = takeShare("streams", callerKey(event, event.context.mcpAuth)); // "principal:…" or "address:…"
  */
 export function callerKey(event: H3Event, auth: AuthInfo | undefined): string {
   return auth && auth.via !== "anonymous" ? `principal:${auth.principal}` : `address:${clientAddress(event)}`;
@@ -107,6 +114,7 @@ export function callerKey(event: H3Event, auth: AuthInfo | undefined): string {
  * `http` or `https` and the `Host` the client reached (checked by the Host guard, which must run first): the scheme a trusted
  * proxy forwards, else the platform's. On Workers the platform's own request URL says it (Nitro's Worker entry tells h3's
  * request mock the protocol in a form h3 misreads).
+ * @example const endpoint = useMcpConfig().resourceUrl ?? `${requestOrigin(event)}/mcp`;
  */
 export function requestOrigin(event: H3Event): string {
   const workerUrl = (event.context as { cloudflare?: { url?: URL } }).cloudflare?.url;

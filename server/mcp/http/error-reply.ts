@@ -1,7 +1,6 @@
-/** Errors as JSON-RPC replies; apart from the dispatcher, so the steps that refuse before it never load a handler. */
+/** Errors as JSON-RPC replies; apart from `respond.ts`, so the steps that refuse before it never load a handler. */
 import { send, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
-import { StorageUnavailableError } from "../atomic-store";
-import { McpError, internalError, storageUnavailable } from "../errors";
+import { HttpRefusal, McpError, StorageUnavailableError, internalError, storageUnavailable } from "../errors";
 import { errorBody, errorMessage, type RequestId } from "../protocol";
 import { logError, logWithReference } from "../log";
 
@@ -16,11 +15,15 @@ export interface RequestOutcome {
 
 export interface JsonRpcReply {
   readonly status: number;
+  readonly headers?: Readonly<Record<string, string>>;
   readonly body: string;
   readonly outcome: RequestOutcome;
 }
 
-/** Any thrown value as an `McpError`; an unexpected one is logged with a reference, never echoed. */
+/**
+ * Any thrown value as an `McpError`; an unexpected one is logged with a reference, never echoed.
+ * @example const error = errorBody(toMcpError(caught)); // a task that failed, recorded as a client may read it
+ */
 export function toMcpError(error: unknown): McpError {
   if (error instanceof McpError) return error;
   if (error instanceof StorageUnavailableError) {
@@ -34,27 +37,39 @@ export function errorReply(id: RequestId | undefined, caught: unknown): JsonRpcR
   const error = toMcpError(caught);
   return {
     status: error.httpStatus,
+    headers: error.headers,
     body: errorMessage(id ?? error.requestId, errorBody(error)),
     outcome: { errorCode: error.code, errorMessage: error.message },
   };
 }
 
-/** Ends the request with a JSON-RPC error (`id` when it was readable): for the steps that refuse a request. */
+/**
+ * Ends the request with a JSON-RPC error (`id` when it was readable), with the error's own headers and `headers`: for the
+ * steps that refuse a request. An `HttpRefusal` is answered as it is.
+ * @example
+ * if (!session) return sendError(event, undefined, invalidRequest("Unknown session", 404));
+ */
 export function sendError(
   event: H3Event,
   id: RequestId | undefined,
   error: unknown,
-  headers?: Record<string, string>,
+  headers?: Readonly<Record<string, string>>,
 ): Promise<void> {
+  if (error instanceof HttpRefusal) {
+    setResponseStatus(event, error.status);
+    setResponseHeaders(event, { ...error.headers, ...headers });
+    return send(event, error.body);
+  }
   const reply = errorReply(id, error);
   event.context.mcpOutcome = reply.outcome;
   setResponseStatus(event, reply.status);
-  setResponseHeaders(event, { "content-type": "application/json", ...headers });
+  setResponseHeaders(event, { "content-type": "application/json", ...reply.headers, ...headers });
   return send(event, reply.body);
 }
 
 declare module "h3" {
   interface H3EventContext {
+    /** How the MCP request ended, set when its answer (or refusal) is written. */
     mcpOutcome?: RequestOutcome;
   }
 }

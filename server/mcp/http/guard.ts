@@ -8,7 +8,7 @@ import { useMcpConfig, type McpConfig } from "../config";
 import { invalidRequest } from "../errors";
 import { clip } from "../internal/text";
 import { logWarning } from "../log";
-import { requestHeader } from "../request-meta";
+import { requestHeader } from "../protocol";
 import { sendError } from "./error-reply";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -106,13 +106,20 @@ function refuse(event: H3Event, verdict: Extract<GuardVerdict, { ok: false }>): 
   );
 }
 
-/** Step for public documents any origin may read (the server card): only `Host`, which their URLs are built from. */
+/**
+ * Step for public documents any origin may read (the server card): only `Host`, which their URLs are built from.
+ * @example export default defineEventHandler({ onRequest: [guardHost], handler: (event) => serverCard(event) });
+ */
 export async function guardHost(event: H3Event): Promise<void> {
   const verdict = checkHost(event, useMcpConfig());
   if (!verdict.ok) return refuse(event, verdict);
 }
 
-/** Step: 403 for a foreign Host or Origin; 204 for an allowed preflight; CORS headers for an allowed origin. */
+/**
+ * Step: 403 for a foreign Host or Origin; 204 for an allowed preflight; CORS headers for an allowed origin.
+ * @example
+ * export default defineEventHandler({ onRequest: [guardOriginAndHost], handler: (event) => frontPage(event) });
+ */
 export async function guardOriginAndHost(event: H3Event): Promise<void> {
   const verdict = checkOriginAndHost(event, useMcpConfig());
   if (!verdict.ok) return refuse(event, verdict);

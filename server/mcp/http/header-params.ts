@@ -1,6 +1,6 @@
 /** `x-mcp-header` annotations, validated at definition: clients must drop a tool with an invalid one from tools/list. */
 import { isPlainObject } from "../internal/basics";
-import type { HeaderParam } from "../request-meta";
+import type { HeaderParam } from "../protocol";
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_TYPES = new Set(["string", "integer", "boolean"]);
@@ -16,6 +16,13 @@ function countAnnotations(value: unknown): number {
   );
 }
 
+/**
+ * The parameters a tool's input schema mirrors into `Mcp-Param-*` headers (`x-mcp-header`), found once, at
+ * definition: an invalid annotation throws there, naming the tool.
+ * @example
+ * findHeaderParams("greet", { type: "object", properties: { locale: { type: "string", "x-mcp-header": "Locale" } } });
+ * // [{ header: "Locale", path: ["locale"], type: "string" }]
+ */
 export function findHeaderParams(toolName: string, inputSchema: Schema): HeaderParam[] {
   const found: HeaderParam[] = [];
   const fail = (reason: string): never => {

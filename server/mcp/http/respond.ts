@@ -1,42 +1,197 @@
 /**
- * Writing responses: the result of a dispatched request as one JSON body — or as an SSE
- * stream when the handler sent notifications first. (The steps before dispatch refuse a request
- * with `sendError`, in error-reply.ts.)
+ * The route's last step: the request answered by its method, inside the features' middleware (`wrapDispatch`: the first
+ * added outermost), what it answers shaped for the wire (an "ask first" is sealed here, beside where it is opened:
+ * `state/request-state.ts`), and the response written: one JSON body, or an SSE stream when the handler sent
+ * notifications first. (The steps before it refuse a request with `sendError`, in error-reply.ts.)
+ *
+ * A method exists only when its capability does: without prompts, `prompts/list` is -32601, as discover promises. A request
+ * read by an adapter (another protocol revision) reaches the methods every revision has and those a feature added for
+ * adapters; `server/discover`, `subscriptions/listen` and the rest are 2026-07-28's own.
  */
 import { setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import type { McpContext } from "../context";
-import { dispatch, type StateSteps } from "../dispatcher";
-import { useObserver } from "../features";
-import type { JsonRpcReply } from "./error-reply";
+import { invalidParams, methodNotFound, ResourceNotFoundError } from "../errors";
+import {
+  adapterNamed,
+  addedMethods,
+  chainAround,
+  inRequestScope,
+  listedDescriptor,
+  servedResources,
+  type Next,
+  type Outcome,
+} from "../hooks";
+import { isPlainObject } from "../internal/basics";
+import { complete } from "../methods/completion";
+import { discover } from "../methods/discover";
+import { listen } from "../methods/listen";
+import type { MethodHandler } from "../methods/types";
+import { isFinalResult, isInputRequiredOutcome, listResult, serverInfo, shapeResult } from "../outcome";
+import { type Resource, resultMessage } from "../protocol";
+import { type Registry, registry, serverCapabilities } from "../registry";
+import { sealRequestState } from "../state/request-state";
+import { SSE_HEADERS } from "./channel";
+import { errorReply, type JsonRpcReply } from "./error-reply";
 
-export const SSE_HEADERS = {
-  "content-type": "text/event-stream",
-  "cache-control": "no-cache, no-transform",
-  "x-accel-buffering": "no",
-} as const;
+// ——— the methods ———
 
-function writeHead(event: H3Event, status: number, headers?: Record<string, string>): void {
+/** `params.arguments` of tools/call and prompts/get: absent means none; anything but an object is -32602. */
+function requireArguments(mcp: McpContext): Record<string, unknown> {
+  const args = mcp.params.arguments;
+  if (args === undefined) return {};
+  if (!isPlainObject(args)) throw invalidParams("params.arguments must be an object");
+  return args;
+}
+
+/** Resources are read fresh by default: results may be private to the caller and may change. */
+const DEFAULT_READ_CACHE = { ttlMs: 0, cacheScope: "private" } as const;
+
+async function callTool(mcp: McpContext): Promise<Outcome> {
+  if (!mcp.target) throw invalidParams("tools/call requires params.name (a string)");
+  const tool = mcp.target.entry;
+  if (tool?.kind !== "tool") throw invalidParams(`Unknown tool: ${mcp.target.name}`);
+  return tool.call(requireArguments(mcp), mcp);
+}
+
+async function getPrompt(mcp: McpContext): Promise<Outcome> {
+  if (!mcp.target) throw invalidParams("A prompt name (string) is required");
+  const prompt = mcp.target.entry;
+  if (prompt?.kind !== "prompt") throw invalidParams(`Unknown prompt: ${mcp.target.name}`);
+  return prompt.get(requireArguments(mcp), mcp);
+}
+
+/** resources/list: the fixed resources, then those templates and features list at run time. */
+function listResources({ resources, templates }: Registry): MethodHandler {
+  const fixed = resources.map((entry) => listedDescriptor(entry) as Resource);
+  // Templates that list their resources at run time may list per caller: keep shared caches out.
+  const scope = templates.some((entry) => entry.list) ? "private" : undefined;
+  return async (mcp) => {
+    const listed = await Promise.all(templates.map((entry) => entry.list?.(mcp) ?? []));
+    const served = servedResources().flatMap((resources) => resources.listed ?? []);
+    return listResult("resources", [...fixed, ...listed.flat(), ...served], mcp, scope);
+  };
+}
+
+async function readResource(mcp: McpContext): Promise<Outcome> {
+  if (!mcp.target) throw invalidParams("resources/read requires params.uri (a string)");
+  const { name: uri, entry, variables } = mcp.target;
+  if (entry?.kind !== "resource") throw new ResourceNotFoundError(uri);
+  const result = await entry.read(uri, variables, mcp);
+  if (isInputRequiredOutcome(result)) return result;
+  return { ...result, ...DEFAULT_READ_CACHE, ...entry.cache };
+}
+
+let tables: { modern: ReadonlyMap<string, MethodHandler>; adapted: ReadonlyMap<string, MethodHandler> } | undefined;
+let chain: Next | undefined;
+
+/** The methods every protocol revision has, for the capabilities this server declares. */
+function everyRevision(): Map<string, MethodHandler> {
+  const capabilities = serverCapabilities();
+  const definitions = registry();
+  const tools = definitions.tools.map(listedDescriptor);
+  const prompts = definitions.prompts.map(listedDescriptor);
+  const templates = definitions.templates.map(listedDescriptor);
+  const methods = new Map<string, MethodHandler>();
+  if (capabilities.tools)
+    methods.set("tools/list", (mcp) => listResult("tools", tools, mcp)).set("tools/call", callTool);
+  if (capabilities.prompts) {
+    methods.set("prompts/list", (mcp) => listResult("prompts", prompts, mcp)).set("prompts/get", getPrompt);
+  }
+  if (capabilities.resources) {
+    methods
+      .set("resources/list", listResources(definitions))
+      .set("resources/templates/list", (mcp) => listResult("resourceTemplates", templates, mcp))
+      .set("resources/read", readResource);
+  }
+  if (capabilities.completions) methods.set("completion/complete", complete);
+  return methods;
+}
+
+/** Built on the first request, once every feature's plugin added its methods and middleware. */
+function methodTables() {
+  if (tables) return tables;
+  const shared = everyRevision();
+  const added = [...addedMethods()];
+  tables = {
+    modern: new Map([
+      ["server/discover", discover],
+      ["subscriptions/listen", listen],
+      ...shared,
+      ...added.map(([name, { handler }]) => [name, handler] as const),
+    ]),
+    adapted: new Map([
+      ...shared,
+      ...added.filter(([, { adapted }]) => adapted).map(([name, { handler }]) => [name, handler] as const),
+    ]),
+  };
+  return tables;
+}
+
+/** The handler of the request's method (-32601 when there is none for its protocol revision). */
+function callMethod(mcp: McpContext): Promise<Outcome> | Outcome {
+  const table = mcp.adapter ? methodTables().adapted : methodTables().modern;
+  const handler = table.get(mcp.method);
+  if (!handler) throw methodNotFound(mcp.method);
+  return handler(mcp);
+}
+
+/**
+ * What the request is answered with, through every middleware (and, for a request an adapter read, the adapter's layer
+ * outside them): a result, `inputRequired(…)`, or a `finalResult(…)`.
+ */
+function dispatch(mcp: McpContext): Promise<Outcome> {
+  chain ??= chainAround(async (request) => callMethod(request));
+  const adapter = mcp.adapter === undefined ? undefined : adapterNamed(mcp.adapter);
+  return adapter ? adapter.serve(mcp, chain) : chain(mcp);
+}
+
+// ——— the answer ———
+
+/** The outcome as the wire carries it: `input_required` with the state sealed, a final result as it is, else `complete`. */
+async function shaped(mcp: McpContext, outcome: Outcome): Promise<Record<string, unknown>> {
+  if (isFinalResult(outcome)) return outcome.result as Record<string, unknown>;
+  if (!isInputRequiredOutcome(outcome)) return shapeResult(outcome, "complete");
+  return {
+    resultType: "input_required",
+    inputRequests: outcome.inputRequests,
+    requestState: await sealRequestState(mcp, outcome.state),
+    _meta: serverInfo(),
+  };
+}
+
+async function reply(mcp: McpContext): Promise<JsonRpcReply> {
+  try {
+    const result = await shaped(mcp, await dispatch(mcp));
+    const resultType = (result.resultType as string | undefined) ?? "complete";
+    return {
+      status: 200,
+      body: resultMessage(mcp.id, result),
+      outcome: { resultType, toolError: result.isError === true },
+    };
+  } catch (caught) {
+    return errorReply(mcp.id, caught);
+  }
+}
+
+function writeHead(event: H3Event, status: number, headers?: Readonly<Record<string, string>>): void {
   setResponseStatus(event, status);
   setResponseHeaders(event, { "content-type": "application/json", ...headers });
 }
 
-/** Dispatches the validated request (`steps` seal a state a handler returns, and open the server's own retries) and returns the response body: JSON text, or an SSE stream. */
-export async function respond(
-  event: H3Event,
-  mcp: McpContext,
-  steps: StateSteps,
-): Promise<string | ReadableStream<Uint8Array>> {
-  const reply = useObserver().within(event, () => dispatch(mcp, steps));
+/** Step of `POST /mcp`: the response body, JSON text or an SSE stream. */
+export async function respond(event: H3Event): Promise<string | ReadableStream<Uint8Array>> {
+  const mcp = event.context.mcp!;
+  const answered = inRequestScope(event, () => reply(mcp));
   // Whichever comes first: the final reply (→ one JSON body) or a notification (→ SSE).
   // A handler may notify before its first await, so the channel replays one already buffered.
   const first = await new Promise<JsonRpcReply | undefined>((resolve) => {
     mcp.channel.whenFirstNotification(() => resolve(undefined));
-    void reply.then(resolve);
+    void answered.then(resolve);
   });
   if (first) {
     event.context.mcpOutcome = first.outcome;
     mcp.channel.finish(first.body);
-    writeHead(event, first.status);
+    writeHead(event, first.status, first.headers);
     return first.body;
   }
   // Streaming commits to 200: a final error (say -32021 raised after a progress notification)
@@ -44,108 +199,9 @@ export async function respond(
   setResponseStatus(event, 200);
   setResponseHeaders(event, SSE_HEADERS);
   const stream = mcp.channel.openStream();
-  void reply.then((final) => {
+  void answered.then((final) => {
     event.context.mcpOutcome = final.outcome;
     mcp.channel.finish(final.body);
   });
   return stream;
-}
-
-/*
- * The response channel of one request: notifications sent before `respond` decides are buffered, then flushed first. Once
- * the client is gone (or the stream ended), every send is a no-op. The AbortSignal is made, and the client watched, only
- * when asked for (`signal`, `closed`, a stream): most requests never ask, and a listener on each cost 4 % of their work.
- */
-const encoder = new TextEncoder();
-const sseFrame = (json: string) => encoder.encode(`event: message\ndata: ${json}\n\n`);
-
-export class ResponseChannel {
-  private buffer: string[] = [];
-  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
-  private done = false;
-  private cancelled = false;
-  private abort: AbortController | undefined;
-  private lastProgress = -Infinity;
-  private onFirstNotification: (() => void) | undefined;
-
-  /** `watchClient(cancel)`, called once, on first need: calls `cancel` when the client has gone (at once if it already has). */
-  constructor(private watchClient?: (cancel: () => void) => void) {}
-
-  private watch(): void {
-    const watchClient = this.watchClient;
-    this.watchClient = undefined;
-    watchClient?.(() => this.cancel());
-  }
-
-  get signal(): AbortSignal {
-    this.watch();
-    this.abort ??= new AbortController();
-    if (this.cancelled && !this.abort.signal.aborted) this.abort.abort();
-    return this.abort.signal;
-  }
-
-  /** True once the response ended or the client went away. */
-  get closed(): boolean {
-    this.watch();
-    return this.done;
-  }
-
-  /** Progress must increase: returns false (and records nothing) for a value that does not. */
-  acceptProgress(progress: number): boolean {
-    if (!(progress > this.lastProgress)) return false;
-    this.lastProgress = progress;
-    return true;
-  }
-
-  send(json: string): void {
-    if (this.done) return;
-    if (this.controller) {
-      this.controller.enqueue(sseFrame(json));
-      return;
-    }
-    this.buffer.push(json);
-    if (this.buffer.length === 1) this.onFirstNotification?.();
-  }
-
-  /** Calls `callback` on the first buffered notification, at once if one is already waiting. */
-  whenFirstNotification(callback: () => void): void {
-    if (this.buffer.length > 0) callback();
-    else this.onFirstNotification = callback;
-  }
-
-  /** Switches to SSE: returns the stream, starting with whatever was buffered; closed at once if the client is already gone. */
-  openStream(): ReadableStream<Uint8Array> {
-    const stream = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.controller = controller;
-        for (const json of this.buffer) controller.enqueue(sseFrame(json));
-        this.buffer = [];
-      },
-      cancel: () => this.cancel(),
-    });
-    this.watch(); // after `start` took the controller, which a cancel closes
-    return stream;
-  }
-
-  /** Ends the response: on a stream, writes the final message and closes it. Later sends are dropped. */
-  finish(json: string): void {
-    if (this.done) return;
-    this.done = true;
-    if (!this.controller) return;
-    this.controller.enqueue(sseFrame(json));
-    this.controller.close();
-  }
-
-  /** The client went away (or cancelled the request): nothing more is written, and a stream still open ends without a result. */
-  cancel(): void {
-    if (this.done) return;
-    this.done = true;
-    this.cancelled = true;
-    this.abort?.abort();
-    try {
-      this.controller?.close();
-    } catch {
-      // The client already cancelled the stream itself.
-    }
-  }
 }

@@ -1,13 +1,23 @@
 /** Encodings, plain objects and time, on web-standard APIs only: the same on Node, workerd and Vercel. */
 
-/** A JSON object: not null, not an array. */
+/**
+ * A JSON object: not null, not an array.
+ * @example
+ * if (!isPlainObject(mcp.params.inputResponses)) throw invalidParams("params.inputResponses must be an object");
+ */
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** Now, in whole seconds since the epoch: the unit of every expiry in this server. */
+/**
+ * Now, in whole seconds since the epoch: the unit of every expiry in this server.
+ * @example const record = { value, expiresAt: nowSeconds() + ttlSeconds };
+ */
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
-/** Waits `ms`, or less: it resolves as soon as `signal` fires. */
+/**
+ * Waits `ms`, or less: it resolves as soon as `signal` fires.
+ * @example await wait(1000, mcp.signal); // sooner if the client goes away
+ */
 export function wait(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
@@ -26,9 +36,16 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** `encodeInto` a scratch buffer (a UTF-16 unit takes at most 3 bytes): on Node 20, `encode` takes several times longer. */
 const scratch = new Uint8Array(8192);
+/**
+ * Text as UTF-8 bytes, in an array of their own (never the scratch buffer's).
+ * @example const digest = await crypto.subtle.digest("SHA-256", utf8Encode(token));
+ */
 export const utf8Encode = (text: string): Uint8Array<ArrayBuffer> =>
   text.length * 3 > scratch.length ? encoder.encode(text) : scratch.slice(0, encoder.encodeInto(text, scratch).written);
-/** Throws on invalid UTF-8. */
+/**
+ * UTF-8 bytes as text. Throws on invalid UTF-8.
+ * @example const text = utf8Decode(bytes); // bytes a client sent: catch what it throws
+ */
 export const utf8Decode = (bytes: Uint8Array): string => decoder.decode(bytes);
 
 const STANDARD = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -54,11 +71,22 @@ function encodeBase64(bytes: Uint8Array, alphabet: string, pad: boolean): string
   return out;
 }
 
+/**
+ * Base64 with padding, as a resource's `blob` and a CSP hash want it.
+ * @example return [{ uri, mimeType: "image/png", blob: base64Encode(bytes) }];
+ */
 export const base64Encode = (bytes: Uint8Array): string => encodeBase64(bytes, STANDARD, true);
 
+/**
+ * Base64url without padding: safe in a URL, a header and a storage key.
+ * @example const id = base64UrlEncode(randomBytes(18)); // 24 characters
+ */
 export const base64UrlEncode = (bytes: Uint8Array): string => encodeBase64(bytes, URL_SAFE, false);
 
-/** Returns null for anything that is not canonical unpadded base64url (so one value has one spelling). */
+/**
+ * Returns null for anything that is not canonical unpadded base64url (so one value has one spelling).
+ * @example const bytes = base64UrlDecode(cursor); // null: not a cursor this server issued
+ */
 export function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> | null {
   const rest = text.length % 4;
   if (rest === 1) return null;

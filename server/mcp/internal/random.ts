@@ -3,6 +3,10 @@ const POOL_BYTES = 4096;
 let pool = new Uint8Array(0);
 let offset = 0;
 
+/**
+ * `length` cryptographically random bytes.
+ * @example const round = base64UrlEncode(randomBytes(12));
+ */
 export function randomBytes(length: number): Uint8Array<ArrayBuffer> {
   if (length > POOL_BYTES) return crypto.getRandomValues(new Uint8Array(length));
   if (offset + length > pool.length) {

@@ -11,6 +11,10 @@ export type InputOf<Input> = Input extends z.ZodType
     ? z.output<z.ZodObject<Input>>
     : never;
 
+/**
+ * The zod schema of a definition's input, given as a schema or as its shape (none: an object without properties).
+ * @example const input = objectSchema({ note_id: z.string() }); // z.object({ note_id: z.string() })
+ */
 export function objectSchema(input: ObjectInput | undefined): z.ZodType<Record<string, unknown>> {
   if (input === undefined) return z.object({});
   return input instanceof z.ZodType ? input : z.object(input as z.ZodRawShape);
@@ -19,7 +23,10 @@ export function objectSchema(input: ObjectInput | undefined): z.ZodType<Record<s
 /** At most this many issues are described; the rest are counted. */
 const MAX_ISSUES = 5;
 
-/** `note_id: Invalid input: expected string, received number; …`: short for a model, bounded whatever the client sent. */
+/**
+ * `note_id: Invalid input: expected string, received number; …`: short for a model, bounded whatever the client sent.
+ * @example throw invalidParams(`Invalid arguments for prompt "${name}": ${describeIssues(parsed.error)}`);
+ */
 export function describeIssues(error: z.ZodError): string {
   const described = error.issues
     .slice(0, MAX_ISSUES)

@@ -10,7 +10,7 @@ const MAX_VALUES = 100;
 
 function requirePrompt(name: unknown): PromptEntry {
   if (typeof name !== "string") throw invalidParams("A prompt name (string) is required");
-  const prompt = registry.promptsByName.get(name);
+  const prompt = registry().promptsByName.get(name);
   if (!prompt) throw invalidParams(`Unknown prompt: ${name}`);
   return prompt;
 }
@@ -26,7 +26,7 @@ function completerFor(ref: unknown, argument: string): Completer | undefined {
   }
   if (ref.type === "ref/resource") {
     if (typeof ref.uri !== "string") throw invalidParams("ref/resource requires a uri");
-    const template = registry.findTemplate(ref.uri);
+    const template = registry().findTemplate(ref.uri);
     if (!template) throw invalidParams(`Unknown resource template: ${ref.uri}`, { uri: ref.uri });
     if (!template.template!.variables.includes(argument))
       throw invalidParams(`Template "${ref.uri}" has no variable "${argument}"`);

@@ -1,14 +1,13 @@
 /** `server/discover`: supported versions, capabilities (derived from what is registered), instructions. */
 import { useMcpConfig } from "../config";
-import { serverCapabilities } from "../registry";
-import { supportedProtocolVersions } from "../request-meta";
+import { serverCapabilities, supportedProtocolVersions } from "../registry";
 import type { MethodResult } from "./types";
 
 export function discover(): MethodResult {
   const config = useMcpConfig();
   return {
     supportedVersions: supportedProtocolVersions(),
-    capabilities: serverCapabilities("modern"),
+    capabilities: serverCapabilities(),
     ...(config.instructions ? { instructions: config.instructions } : {}),
     ...config.listCache,
   };

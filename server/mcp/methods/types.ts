@@ -1,6 +1,6 @@
 import type { McpContext } from "../context";
-import type { InputRequiredOutcome, TaskCreatedOutcome } from "../outcome";
+import type { FinalResult, InputRequiredOutcome } from "../outcome";
 
-/** A method returns its result without `resultType`/`_meta`: the dispatcher adds those for the request's era. */
-export type MethodResult = Record<string, unknown> | InputRequiredOutcome | TaskCreatedOutcome;
+/** A method's answer: a result without `resultType`/`_meta` (the core adds them), `inputRequired(…)`, or a `finalResult(…)`. */
+export type MethodResult = Record<string, unknown> | InputRequiredOutcome | FinalResult;
 export type MethodHandler = (mcp: McpContext) => Promise<MethodResult> | MethodResult;

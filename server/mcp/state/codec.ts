@@ -3,7 +3,7 @@
  * Wire format: `v1.<kid>.<base64url(iv ‖ ciphertext ‖ tag)>`. The additional authenticated data is `v1.<kid>` plus the canonical
  * request (method, target, arguments): the request is authenticated without being stored, so a state presented on another request
  * fails like a forged one, and sealing or opening costs one cipher call (`cipher.ts`: Web Crypto or `node:crypto`). The client may
- * send anything back: `openRequestState` returns a reason for the server log, and the caller answers every failure alike (opaque).
+ * send anything back: `openClaims` returns a reason for the server log, and the caller answers every failure alike (opaque).
  */
 import {
   base64UrlDecode,
@@ -53,9 +53,9 @@ const additionalData = (kid: string, binding: RequestBinding) =>
 /**
  * Seals `data` for the request described by `binding`.
  * @example
- * const state = await sealRequestState(ring, { principal, method: "tools/call", target: "wizard", arguments: {} }, { step: 2 }, { ttlSeconds: 600 });
+ * const state = await sealClaims(ring, { principal, method: "tools/call", target: "wizard", arguments: {} }, { step: 2 }, { ttlSeconds: 600 });
  */
-export async function sealRequestState(
+export async function sealClaims(
   ring: StateKeyRing,
   binding: RequestBinding,
   data: Record<string, unknown>,
@@ -98,7 +98,7 @@ function isClaims(value: unknown): value is StateClaims {
  * Opens and verifies a state presented by a client; never throws for bad input. Checks, in order: type and size (before any crypto),
  * format, key id, tag (which also covers the request binding), claims, expiry, principal. Single-use redemption is the caller's job.
  */
-export async function openRequestState(
+export async function openClaims(
   ring: StateKeyRing,
   token: unknown,
   binding: RequestBinding,

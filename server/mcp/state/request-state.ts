@@ -1,29 +1,26 @@
 /**
- * The life of `requestState`, in one place, as `routes/mcp.post.ts` shows it (beside it: `codec.ts`, `keys.ts`, `cipher*.ts`).
- * - Opening (`openRequestState`, the route's step after reading), before any handler runs: the state a request presents is verified
- *   (seal, request binding, expiry, principal) and, for a `singleUseState` definition, claimed — the claim is the check, so of two
- *   retries racing with one state at most one gets through.
- * - Sealing (`sealRequestState`, which the route hands to `respond`), when a handler asks for input: its state is sealed for this
- *   very request (principal, method, target, arguments), to be opened on the next round. (A task keeps its state unsealed instead.)
+ * The life of `requestState`, in one place (the codec beside it: `codec.ts`, `keys.ts`, `cipher*.ts`):
+ * - opening (`openRequestState`, the route's step after authorizing), before any handler runs: the state a request presents
+ *   is verified (seal, request binding, expiry, principal) and, for a `singleUseState` definition, claimed — the claim is
+ *   the check, so of two retries racing with one state at most one gets through;
+ * - sealing (`sealRequestState`, which `respond` calls beside it), when a handler asks for input: its state is sealed for
+ *   this very request (principal, method, target, arguments), to be opened on the next round;
+ * - a retry made by the server itself (`retryWith`, for an adapter that asks its client another way): sealed, then opened
+ *   (and claimed) exactly as the client's retry would be.
  *
  * Every refusal is the same opaque -32602, whatever the reason (naming the failed check would hand the client an oracle); it is logged.
  */
 import { stateCipher } from "#mcp-state-cipher";
 import type { H3Event } from "h3";
-import { useAtomicStore } from "../atomic-store";
 import { useMcpConfig } from "../config";
-import type { OpenedState, RequestTarget } from "../context";
+import type { McpContext, OpenedState, RequestTarget } from "../context";
 import { internalError, invalidRequestState } from "../errors";
-import { useObserver } from "../features";
+import { inRequestScope, runStep } from "../hooks";
 import { sendError } from "../http/error-reply";
 import { isPlainObject, nowSeconds } from "../internal/basics";
 import { logWarning } from "../log";
-import {
-  CLOCK_SKEW_SECONDS,
-  openRequestState as openSealed,
-  sealRequestState as sealForRound,
-  type RequestBinding,
-} from "./codec";
+import { useAtomicStore } from "../store";
+import { CLOCK_SKEW_SECONDS, openClaims, sealClaims, type OpenResult, type RequestBinding } from "./codec";
 import { createStateKeyRing, type StateKeyRing } from "./keys";
 
 let ring: Promise<StateKeyRing> | undefined;
@@ -54,6 +51,30 @@ export function useStateKeyRing(): Promise<StateKeyRing> {
 }
 
 /**
+ * Seals `data` for `binding` with this server's keys, for `ttlSeconds`: a token only this server opens, and only for that
+ * binding (a purpose of its own in `method` keeps it from ever opening as a requestState). Undefined when this server
+ * cannot seal (a build without NITRO_MCP_STATE_SECRET).
+ * @example const token = await sealToken({ principal, method: "legacy session", target: "", arguments: undefined }, { v: "2025-11-25" }, 86400);
+ */
+export async function sealToken(
+  binding: RequestBinding,
+  data: Record<string, unknown>,
+  ttlSeconds: number,
+): Promise<string | undefined> {
+  const keys = await useStateKeyRing();
+  return keys.sealing ? sealClaims(keys, binding, data, { ttlSeconds }) : undefined;
+}
+
+/**
+ * Opens a token sealed by `sealToken` for `binding`: its claims (`jti`, a random id; `exp`; `data`), or the reason it does
+ * not open, for the log (answer every reason alike: naming it would hand the client an oracle).
+ * @example const opened = await openToken(presented, binding); if (!opened.ok) logWarning(`refused: ${opened.reason}`);
+ */
+export async function openToken(token: unknown, binding: RequestBinding): Promise<OpenResult> {
+  return openClaims(await useStateKeyRing(), token, binding, { maxLength: useMcpConfig().stateMaxLength });
+}
+
+/**
  * Claims a single-use state's id with the store's own atomic primitive, until the state expires anyway: true for the first claim,
  * false for every later one, on any number of instances. The claim is made before the handler runs and stays whatever it does: a
  * handler that fails after its claim needs a fresh round one (the state was spent, the action may have started).
@@ -80,19 +101,14 @@ const bindingOf = (
 });
 
 /** A round of a multi-round flow: the request, and who sends it. */
-export interface IncomingRound {
-  readonly method: string;
-  readonly params: Readonly<Record<string, unknown>>;
-  readonly principal: string;
-  readonly target?: RequestTarget;
-}
+type Round = Pick<McpContext, "method" | "params" | "principal" | "target">;
 
 /**
- * Opens a request's `requestState`: the state and the answers it may use. Throws the opaque -32602 when a presented state does
+ * Opens a round's `requestState`: the state and the answers it may use. Throws the opaque -32602 when a presented state does
  * not open (or, single use, was claimed before); answers to a single-use definition without the state it issued are ignored.
  */
-export async function openIncomingState(
-  round: IncomingRound,
+async function openState(
+  round: Round,
 ): Promise<{ state?: OpenedState; inputResponses: Readonly<Record<string, unknown>> }> {
   const { method, params, principal, target } = round;
   const answers = isPlainObject(params.inputResponses) ? params.inputResponses : {};
@@ -100,11 +116,9 @@ export async function openIncomingState(
   // An unknown target is reported by the method itself.
   if (!("requestState" in params) || !target || !entry) return { inputResponses: entry?.singleUseState ? {} : answers };
 
-  const config = useMcpConfig();
-  const ring = await useStateKeyRing();
-  const opened = await useObserver().step("requestState open", {}, () =>
-    openSealed(ring, params.requestState, bindingOf(principal, method, target, params), {
-      maxLength: config.stateMaxLength,
+  const opened = await runStep("requestState open", {}, async () =>
+    openClaims(await useStateKeyRing(), params.requestState, bindingOf(principal, method, target, params), {
+      maxLength: useMcpConfig().stateMaxLength,
     }),
   );
   const refuse = (reason: string): never => {
@@ -118,16 +132,17 @@ export async function openIncomingState(
 }
 
 /** Seals `data`, the author's state, for the next round of this very request: what `respond` puts in `requestState`. */
-export async function sealRequestState(round: IncomingRound, data: Readonly<Record<string, unknown>>): Promise<string> {
+export async function sealRequestState(round: Round, data: Readonly<Record<string, unknown>>): Promise<string> {
   const config = useMcpConfig();
-  const ring = await useStateKeyRing();
-  if (!ring.sealing)
+  const keys = await useStateKeyRing();
+  if (!keys.sealing) {
     throw internalError("This server cannot ask for input: its operator has not configured NITRO_MCP_STATE_SECRET");
+  }
   // Only tools/call, prompts/get and resources/read may ask, and each of them names its target.
   if (!round.target) throw internalError();
   const binding = bindingOf(round.principal, round.method, round.target, round.params);
-  const requestState = await useObserver().step("requestState seal", {}, () =>
-    sealForRound(ring, binding, { ...data }, { ttlSeconds: config.stateTtlSeconds }),
+  const requestState = await runStep("requestState seal", {}, () =>
+    sealClaims(keys, binding, { ...data }, { ttlSeconds: config.stateTtlSeconds }),
   );
   if (requestState.length > config.stateMaxLength) {
     logWarning(
@@ -139,12 +154,28 @@ export async function sealRequestState(round: IncomingRound, data: Readonly<Reco
   return requestState;
 }
 
-/** Step of `POST /mcp`, after reading: opens the request's `requestState` into `mcp.state` (and the answers it allows), or refuses it (-32602). */
+/**
+ * The round the client's retry would send, made by the server (an adapter whose client answers another way): `inputResponses`
+ * and the state `data` sealed, then opened and claimed as the client's retry would be. Run the handler with it.
+ * @example const round = await retryWith(mcp, answers, outcome.state); return next(round);
+ */
+export async function retryWith(
+  mcp: McpContext,
+  inputResponses: Readonly<Record<string, unknown>>,
+  data: Readonly<Record<string, unknown>>,
+): Promise<McpContext> {
+  const params = { ...mcp.params, inputResponses, requestState: await sealRequestState(mcp, data) };
+  const round: McpContext = Object.create(mcp, { params: { value: params } });
+  return Object.assign(round, await openState(round));
+}
+
+/** Step of `POST /mcp`, after authorizing: opens the request's `requestState` into `mcp.state` (and the answers it allows), or refuses it (-32602). */
 export async function openRequestState(event: H3Event): Promise<void> {
   const mcp = event.context.mcp!;
-  if (mcp.era !== "modern") return; // 2025-era requests carry no state
+  // A request read by an adapter carries no state: its client answers another way.
+  if (mcp.adapter) return;
   try {
-    Object.assign(mcp, await useObserver().within(event, () => openIncomingState(mcp)));
+    Object.assign(mcp, await inRequestScope(event, () => openState(mcp)));
   } catch (error) {
     return sendError(event, mcp.id, error);
   }

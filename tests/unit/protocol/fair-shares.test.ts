@@ -217,34 +217,37 @@ describe.runIf(hasFeature("rate-limit"))("the requests a host needs to connect, 
     expect(connect[6]!.headers.get("retry-after")).toMatch(/^\d+$/);
   });
 
-  it("lets a 2025-era host reconnect (initialize, initialized, tools/list) after its tool calls used up the budget", async () => {
-    const instance = await server();
-    await spend(instance.connect({ era: "2025-11-25" }));
-    const legacy = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-    const initialize = await instance.post(
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "host", version: "1" } },
-      },
-      legacy,
-    );
-    expect(initialize.status).toBe(200);
-    const session = {
-      ...legacy,
-      "mcp-protocol-version": "2025-11-25",
-      "mcp-session-id": initialize.headers.get("mcp-session-id")!,
-    };
-    const initialized = await instance.post({ jsonrpc: "2.0", method: "notifications/initialized" }, session);
-    expect(initialized.status).toBe(202);
-    const list = await instance.post({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }, session);
-    expect(list.status).toBe(200);
-    expect(list.body.result.tools.length).toBeGreaterThan(0);
-    const call = await instance.post(
-      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "structured_sum", arguments: { a: 1, b: 2 } } },
-      session,
-    );
-    expect(call.status).toBe(429);
-  });
+  it.runIf(hasFeature("legacy"))(
+    "lets a 2025-era host reconnect (initialize, initialized, tools/list) after its tool calls used up the budget",
+    async () => {
+      const instance = await server();
+      await spend(instance.connect({ era: "2025-11-25" }));
+      const legacy = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+      const initialize = await instance.post(
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "host", version: "1" } },
+        },
+        legacy,
+      );
+      expect(initialize.status).toBe(200);
+      const session = {
+        ...legacy,
+        "mcp-protocol-version": "2025-11-25",
+        "mcp-session-id": initialize.headers.get("mcp-session-id")!,
+      };
+      const initialized = await instance.post({ jsonrpc: "2.0", method: "notifications/initialized" }, session);
+      expect(initialized.status).toBe(202);
+      const list = await instance.post({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }, session);
+      expect(list.status).toBe(200);
+      expect(list.body.result.tools.length).toBeGreaterThan(0);
+      const call = await instance.post(
+        { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "structured_sum", arguments: { a: 1, b: 2 } } },
+        session,
+      );
+      expect(call.status).toBe(429);
+    },
+  );
 });

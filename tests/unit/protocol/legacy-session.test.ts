@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { nowSeconds } from "../../../server/mcp/internal/basics";
 import { stateCipher } from "../../../server/mcp/state/cipher.node";
-import { sealRequestState } from "../../../server/mcp/state/codec";
+import { sealClaims } from "../../../server/mcp/state/codec";
 import { createStateKeyRing } from "../../../server/mcp/state/keys";
 import { TEST_STATE_SECRET, createTestServer, type TestServer } from "../../helpers/in-process";
 import { hasFeature } from "../../helpers/project.mjs";
@@ -58,12 +58,10 @@ async function sealAs(purpose: string, scope: string, data: Record<string, unkno
     previous: [],
     allowEphemeral: false,
   });
-  return sealRequestState(
-    ring,
-    { principal: "anonymous", method: purpose, target: scope, arguments: undefined },
-    data,
-    { ttlSeconds: 60, now },
-  );
+  return sealClaims(ring, { principal: "anonymous", method: purpose, target: scope, arguments: undefined }, data, {
+    ttlSeconds: 60,
+    now,
+  });
 }
 
 describe("the sealed session", () => {

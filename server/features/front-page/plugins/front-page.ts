@@ -1,9 +1,8 @@
 /** GET /mcp from a browser (its Accept prefers text/html): the front page, through the core's GET seam. */
 import { appendResponseHeader } from "h3";
-import { addGetResponder } from "../../../mcp/features";
-import { requestHeader } from "../../../mcp/request-meta";
 import { sendFrontPage } from "../front-page";
 import { prefersHtml } from "../prefers-html";
+import { addGetResponder, requestHeader } from "../../../mcp/kit";
 
 export default defineNitroPlugin(() => {
   addGetResponder((event) => {

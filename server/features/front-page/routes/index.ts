@@ -2,8 +2,8 @@
  * / — the front page: this server's name, what it offers, and how to connect to it. GET and HEAD
  * (monitors probe with HEAD); any other method gets 405.
  */
-import { guardOriginAndHost } from "../../../mcp/http/guard";
 import { sendFrontPage } from "../front-page";
+import { guardOriginAndHost } from "../../../mcp/kit";
 
 export default defineEventHandler({
   // The page shows a URL built from Host: only a Host this server answers to gets that far.

@@ -1,25 +1,27 @@
 /**
- * Gives the core the bus of the configured store (after the core's storage plugin chose it), and `subscriptions/listen`
- * its resource updates: `resources.subscribe` is then declared wherever the registry has resources.
+ * Keeps this instance's bus subscriptions on the store's transport (its folder's `bus.ts`) for the core's message bus, and gives
+ * `subscriptions/listen` its resource updates: `resources.subscribe` is then declared wherever the registry has resources.
  */
-import { useSelectedStorage } from "../../../mcp/atomic-store";
-import { setMessageBus, useMessageBus } from "../../../mcp/bus";
-import { addListenSource, offerResourceSubscriptions } from "../../../mcp/features";
-import { logInfo } from "../../../mcp/log";
-import { busFor } from "../select-bus";
+import {
+  addListenSource,
+  declareCapabilities,
+  logInfo,
+  registry,
+  setMessageBus,
+  useMessageBus,
+  useStore,
+} from "../../../mcp/kit";
+import { subscriptionsOver } from "../bus";
 import { resourceUpdates } from "../listen-resources";
 
 export default defineNitroPlugin(() => {
-  const storage = useSelectedStorage();
-  if (!storage)
-    throw new Error(
-      "the message bus feature starts after the storage plugin (server/plugins/storage.ts), which chose no store",
-    );
-  setMessageBus(busFor(storage));
+  const store = useStore();
+  const transport = store?.ports.bus;
+  if (transport) setMessageBus(subscriptionsOver(`${store.name}, as a message bus`, transport), transport);
   // As the core gives it: each subscription counts against its caller's share.
   const bus = useMessageBus();
-  logInfo(`message bus: ${bus?.name ?? "none"}`);
+  logInfo(`message bus: ${bus?.name ?? "none (the store carries no messages between instances)"}`);
   if (!bus) return;
   addListenSource(resourceUpdates(bus));
-  offerResourceSubscriptions("modern");
+  if (registry().capabilities.resources) declareCapabilities({ resources: { subscribe: true } });
 });

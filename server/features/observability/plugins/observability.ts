@@ -30,12 +30,19 @@ import {
   type TextMapGetter,
 } from "@opentelemetry/api";
 import type { H3Event } from "h3";
-import { useSettings } from "../../../mcp/config";
-import { observeRequests } from "../../../mcp/features";
-import type { RequestOutcome } from "../../../mcp/http/error-reply";
-import { isPlainObject } from "../../../mcp/internal/basics";
-import { type JsonRpcRequest, META, nameFieldOf } from "../../../mcp/protocol";
-import { logInfoMembers, logValue as json } from "../../../mcp/log";
+import {
+  META,
+  isPlainObject,
+  logInfoMembers,
+  logValue as json,
+  nameFieldOf,
+  observeRequests,
+  useSettings,
+  wrapRequestSteps,
+  wrapUnitsOfWork,
+  type JsonRpcRequest,
+  type RequestEnd,
+} from "../../../mcp/kit";
 import { SETTINGS } from "../settings";
 
 const tracer = trace.getTracer("mcp-edge-template");
@@ -109,18 +116,18 @@ function inRequestSpan<T>(event: H3Event, work: () => T): T {
 }
 
 /** Ends the request's span with how the request ended. */
-function endRequestSpan(event: H3Event, status: number, outcome: RequestOutcome | undefined): void {
+function endRequestSpan(event: H3Event, outcome: RequestEnd): void {
   const span = event.context.mcpTrace && trace.getSpan(event.context.mcpTrace);
   if (!span) return;
-  span.setAttribute("http.response.status_code", status);
-  if (outcome?.resultType) span.setAttribute("mcp.result.type", outcome.resultType);
-  if (outcome?.errorCode !== undefined) {
+  span.setAttribute("http.response.status_code", outcome.status);
+  if (outcome.resultType) span.setAttribute("mcp.result.type", outcome.resultType);
+  if (outcome.errorCode !== undefined) {
     span.setAttributes({
       "error.type": String(outcome.errorCode),
       "rpc.response.status_code": String(outcome.errorCode),
     });
     span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorMessage });
-  } else if (outcome?.toolError) {
+  } else if (outcome.toolError) {
     span.setAttribute("error.type", "tool_error");
     span.setStatus({ code: SpanStatusCode.ERROR });
   }
@@ -157,9 +164,9 @@ declare module "h3" {
  * The request's line, as JSON members: what a refused request still says about itself (its message, once read), and how
  * it ended. Written straight into the line, one per request: no object to build and serialize.
  */
-function requestLogMembers(event: H3Event, durationMs: number, withArguments: boolean): string {
-  const { mcp, mcpMessage, mcpOutcome, mcpAuth } = event.context;
-  let members = `"http":${json(`${event.method} ${event.path.split("?")[0]!.slice(0, 200)}`)},"status":${event.node.res.statusCode},"durationMs":${Math.round(durationMs * 100) / 100}`;
+function requestLogMembers(event: H3Event, ended: RequestEnd, durationMs: number, withArguments: boolean): string {
+  const { mcp, mcpMessage, mcpAuth } = event.context;
+  let members = `"http":${json(`${event.method} ${event.path.split("?")[0]!.slice(0, 200)}`)},"status":${ended.status},"durationMs":${Math.round(durationMs * 100) / 100}`;
   if (mcpMessage) {
     const field = nameFieldOf(mcpMessage.method);
     const target = field && mcpMessage.params[field];
@@ -167,32 +174,30 @@ function requestLogMembers(event: H3Event, durationMs: number, withArguments: bo
     if (typeof target === "string") members += `,"target":${json(target.slice(0, 200))}`;
   }
   if (mcpAuth) members += `,"principal":${json(mcpAuth.principal)}`;
-  if (mcp) members += `,"era":"${mcp.era}","protocolVersion":${json(mcp.protocolVersion)}`;
-  if (mcpOutcome?.errorCode !== undefined) members += `,"errorCode":${mcpOutcome.errorCode}`;
-  else if (mcpOutcome?.resultType) members += `,"resultType":${json(mcpOutcome.resultType)}`;
-  if (mcpOutcome?.toolError) members += `,"toolError":true`;
+  // The era: a 2026-07-28 request is "modern"; one an adapter read is named after it ("legacy").
+  if (mcp) members += `,"era":${json(mcp.adapter ?? "modern")},"protocolVersion":${json(mcp.protocolVersion)}`;
+  if (ended.errorCode !== undefined) members += `,"errorCode":${ended.errorCode}`;
+  else if (ended.resultType) members += `,"resultType":${json(ended.resultType)}`;
+  if (ended.toolError) members += `,"toolError":true`;
   const args =
     withArguments && mcpMessage?.params.arguments !== undefined ? json(mcpMessage.params.arguments) : undefined;
   return args === undefined ? members : `${members},"arguments":${args}`;
 }
 
-export default defineNitroPlugin((nitroApp) => {
+export default defineNitroPlugin(() => {
   const settings = useSettings(SETTINGS);
-  observeRequests({ read: startRequestSpan, within: inRequestSpan, step: withSpan });
-  nitroApp.hooks.hook("request", (event) => {
-    event.context.mcpStartedAt = performance.now();
-  });
-  nitroApp.hooks.hook("afterResponse", (event) => {
-    const status = event.node.res.statusCode;
-    endRequestSpan(event, status, event.context.mcpOutcome);
-    if (settings.logRequests)
-      logInfoMembers(
-        "request",
-        requestLogMembers(
-          event,
-          performance.now() - (event.context.mcpStartedAt ?? performance.now()),
-          settings.logArguments,
-        ),
-      );
+  wrapRequestSteps(inRequestSpan);
+  wrapUnitsOfWork(withSpan);
+  observeRequests({
+    start(event) {
+      event.context.mcpStartedAt = performance.now();
+    },
+    read: startRequestSpan,
+    end(event, ended) {
+      endRequestSpan(event, ended);
+      if (!settings.logRequests) return;
+      const durationMs = performance.now() - (event.context.mcpStartedAt ?? performance.now());
+      logInfoMembers("request", requestLogMembers(event, ended, durationMs, settings.logArguments));
+    },
   });
 });

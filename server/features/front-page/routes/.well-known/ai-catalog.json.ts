@@ -1,6 +1,6 @@
 /** GET /.well-known/ai-catalog.json — the AI Catalog, whose one entry points at this server's card (/mcp/server-card). */
-import { guardHost } from "../../../../mcp/http/guard";
 import { answerPublicDocument } from "../../server-card";
+import { guardHost } from "../../../../mcp/kit";
 
 export default defineEventHandler({
   onRequest: [guardHost],

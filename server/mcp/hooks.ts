@@ -1,0 +1,376 @@
+/**
+ * The hooks features plug into, each an ordered list of listeners that any number of features add to at start-up (in their
+ * Nitro plugins, in plugin order: the folders' names), and the steps of `POST /mcp` that do nothing but run them. Each hook
+ * says how the core calls its listeners: all of them (observers), the first that answers (authenticators, checks), or one
+ * inside the other (wrappers and middleware, the first added outermost, as Hono's `(c, next)`).
+ *
+ * Nitro's own hookable calls listeners for their side effects, a promise each; these are read on every request and most
+ * need an answer back, so each is a plain list. Features reach them through the kit (`kit.ts`), never this file.
+ */
+import type { H3Event } from "h3";
+import type { AuthInfo, McpContext, RequestTarget } from "./context";
+import type { Entry, ResourceEntry } from "./entries";
+import { HttpRefusal, type McpError } from "./errors";
+import { sendError } from "./http/error-reply";
+import type { MethodHandler, MethodResult } from "./methods/types";
+import type {
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  Resource,
+  ServerCapabilities,
+} from "./protocol";
+
+/** How a request ended, for observers: its HTTP status, and for an MCP request its result type or JSON-RPC error. */
+export interface RequestEnd {
+  readonly status: number;
+  readonly resultType?: string;
+  /** A tool result with `isError: true` (a failure the model reads, not a protocol error). */
+  readonly toolError?: boolean;
+  readonly errorCode?: number;
+  readonly errorMessage?: string;
+}
+
+/** Watches every HTTP request the server answers; each method sees errors pass through unchanged. */
+export interface RequestObserver {
+  /** The request arrived (before any step). */
+  start?(event: H3Event): void;
+  /** Its JSON-RPC request was read (before any check): e.g. a span starts. */
+  read?(event: H3Event, message: JsonRpcRequest): void;
+  /** Its response is complete. */
+  end?(event: H3Event, ended: RequestEnd): void;
+}
+
+/** Runs `work` (a step of a request: reading it, opening its state, dispatching it) in the request's scope, e.g. its trace context. */
+export type ScopeWrapper = <T>(event: H3Event, work: () => T) => T;
+/** Runs one unit of work worth naming (opening a requestState, a storage operation), e.g. as a child span. */
+export type StepWrapper = <T>(
+  name: string,
+  attributes: Readonly<Record<string, string | number | boolean>>,
+  work: () => Promise<T>,
+) => Promise<T>;
+
+/**
+ * Who calls: an `AuthInfo`, or undefined to leave the request to the next authenticator (none: the caller is anonymous).
+ * Throws to refuse (an `McpError`, or an `HttpRefusal` for a challenge such as 401 with `WWW-Authenticate`).
+ */
+export type Authenticator = (event: H3Event) => Promise<AuthInfo | undefined> | AuthInfo | undefined;
+/** What an authenticator tells discovery documents (the server card) about signing in. */
+export interface AuthenticationInfo {
+  /** Calling needs a credential. */
+  readonly required: boolean;
+  /** Where clients read how to sign in (RFC 9728 metadata), when there is such a place. */
+  readonly metadataUrl?: string;
+  /** With `required`: the refusal of a caller no authenticator identified (e.g. 401 with its `WWW-Authenticate`). */
+  readonly challenge?: () => Error;
+}
+
+/** A check's refusal (its JSON-RPC error, HTTP status and headers), or undefined to let the request through. */
+type Verdict = McpError | undefined | Promise<McpError | undefined>;
+/** Runs before the body is read. */
+export type RequestCheck = (event: H3Event) => Verdict;
+/** Runs on every message read: requests, and the notifications and responses a client POSTs. */
+export type MessageCheck = (event: H3Event, message: JsonRpcMessage) => Verdict;
+/** Runs before any requestState opens, for every request: throws to refuse (e.g. a scope `mcp.target` needs). */
+export type Authorizer = (mcp: McpContext) => void;
+
+/** What a handler, a middleware or the method table may answer: a result, `inputRequired(…)`, or a `finalResult(…)`. */
+export type Outcome = MethodResult;
+/** The rest of the chain, for the request as given (a middleware may pass another, e.g. a retry with answers). */
+export type Next = (mcp: McpContext) => Promise<Outcome>;
+/** A layer around dispatch: answers the request itself, or calls `next` and returns (or changes) what it answers. */
+export type Middleware = (mcp: McpContext, next: Next) => Promise<Outcome>;
+
+/** Something `subscriptions/listen` can carry (e.g. resource updates, task status). */
+export interface ListenSource {
+  /** Reads what the client asked for in `params.notifications`, throwing -32602/-32021 on a bad request (before the acknowledgement). */
+  open(mcp: McpContext, notifications: Readonly<Record<string, unknown>>): Promise<OpenedListen>;
+}
+export interface OpenedListen {
+  /** Merged into the acknowledgement's `notifications`. */
+  readonly honoured: Record<string, unknown>;
+  /** Sends its notifications tagged with `tag` until it is done, `deadline` (ms since the epoch) passes, or `mcp.signal` aborts. */
+  watch(tag: Record<string, unknown>, deadline: number): Promise<void>;
+  /** Lets go of what `open` holds when another source refused the request: `watch` will not run. */
+  close?(): void;
+}
+
+/** A feature's answer to `GET /mcp` (or its promise), or undefined, synchronously, to leave it to the next responder. */
+export type GetResponder = (event: H3Event) => unknown;
+
+/**
+ * Another protocol revision served on the same endpoint (e.g. the 2025 era): it claims a request without the 2026-07-28
+ * envelope and says what the core cannot read from it; a middleware of its own then shapes what the handlers answer.
+ */
+export interface Adapter {
+  /** Its name, for the request log (e.g. "legacy"). */
+  readonly name: string;
+  /** The protocol versions it speaks, newest first (listed in `server/discover` and in -32022). */
+  readonly versions: readonly string[];
+  /** Claims a request without the 2026-07-28 envelope: its fields, or undefined to leave it (then refused as 2026-07-28). */
+  read(event: H3Event, message: JsonRpcRequest): Promise<AdaptedFields | undefined>;
+  /** A notification or response a client POSTed: answered here (202, or its refusal), or undefined to leave it to the core. */
+  receive?(event: H3Event, message: JsonRpcNotification | JsonRpcResponse): Promise<void> | undefined;
+  /** The outermost layer around dispatch for the requests it read: its own methods, and its revision's shapes and errors. */
+  serve: Middleware;
+}
+
+/** Which requests a middleware wraps: those of these methods, on these definitions (each left out: any). */
+export interface MiddlewareScope {
+  readonly methods?: readonly string[];
+  readonly entries?: readonly Entry[];
+}
+/** What an adapter reads from its request for the core (the 2026-07-28 `_meta` fields). */
+export type AdaptedFields = Pick<
+  McpContext,
+  "protocolVersion" | "clientCapabilities" | "clientInfo" | "logLevel" | "progressToken"
+>;
+
+/** Settings of an extension declared in the server's capabilities; `adapted`: also in an adapter's (its `initialize`). */
+type Extensions = NonNullable<ServerCapabilities["extensions"]>;
+
+const listeners = {
+  observers: [] as RequestObserver[],
+  scopes: [] as ScopeWrapper[],
+  steps: [] as StepWrapper[],
+  authenticators: [] as { authenticate: Authenticator; info?: AuthenticationInfo }[],
+  requestChecks: [] as RequestCheck[],
+  messageChecks: [] as MessageCheck[],
+  authorizers: [] as Authorizer[],
+  middleware: [] as { middleware: Middleware; methods?: ReadonlySet<string>; entries?: ReadonlySet<Entry> }[],
+  methods: new Map<string, { handler: MethodHandler; adapted: boolean }>(),
+  extensions: new Map<string, { settings: Extensions[string]; adapted: boolean }>(),
+  capabilities: [] as ServerCapabilities[],
+  listenSources: [] as ListenSource[],
+  getResponders: [] as GetResponder[],
+  adapters: [] as Adapter[],
+  servedResources: [] as ServedResources[],
+  describers: [] as EntryDescriber[],
+};
+
+/** `_meta` fields a feature adds to a definition's descriptor in the lists (undefined: none for this one). */
+export type EntryDescriber = (entry: Entry) => Readonly<Record<string, unknown>> | undefined;
+
+/** A resource a feature serves, and the variables its URI decodes to. */
+export interface ResourceFound {
+  readonly entry: ResourceEntry;
+  readonly variables: Readonly<Record<string, string>>;
+}
+
+/** Resources a feature serves besides the definitions (e.g. a skill's files): found by URI, some of them listed. */
+export interface ServedResources {
+  /** The resource at `uri`, or undefined when it is not one of these. */
+  find(uri: string): ResourceFound | undefined;
+  /** Those to show in `resources/list`. */
+  readonly listed?: readonly Resource[];
+}
+
+export const hooks = {
+  observe: (observer: RequestObserver) => void listeners.observers.push(observer),
+  wrapScope: (wrapper: ScopeWrapper) => void listeners.scopes.push(wrapper),
+  wrapSteps: (wrapper: StepWrapper) => void listeners.steps.push(wrapper),
+  authenticate: (authenticate: Authenticator, info?: AuthenticationInfo) =>
+    void listeners.authenticators.push({ authenticate, info }),
+  checkRequests: (check: RequestCheck) => void listeners.requestChecks.push(check),
+  checkMessages: (check: MessageCheck) => void listeners.messageChecks.push(check),
+  authorize: (authorizer: Authorizer) => void listeners.authorizers.push(authorizer),
+  use(middleware: Middleware, scope: MiddlewareScope = {}) {
+    const methods = scope.methods && new Set(scope.methods);
+    const entries = scope.entries && new Set(scope.entries);
+    listeners.middleware.push({ middleware, methods, entries });
+  },
+  addMethods(methods: Readonly<Record<string, MethodHandler>>, options: { adapted?: boolean } = {}) {
+    for (const [name, handler] of Object.entries(methods)) {
+      if (listeners.methods.has(name)) throw new Error(`Two features add the method ${name}`);
+      listeners.methods.set(name, { handler, adapted: !!options.adapted });
+    }
+  },
+  declareExtension(name: string, settings: Extensions[string], options: { adapted?: boolean } = {}) {
+    listeners.extensions.set(name, { settings, adapted: !!options.adapted });
+  },
+  declareCapabilities: (capabilities: ServerCapabilities) => void listeners.capabilities.push(capabilities),
+  addListenSource: (source: ListenSource) => void listeners.listenSources.push(source),
+  addGetResponder: (responder: GetResponder) => void listeners.getResponders.push(responder),
+  addAdapter: (adapter: Adapter) => void listeners.adapters.push(adapter),
+  serveResources: (served: ServedResources) => void listeners.servedResources.push(served),
+  describeEntries: (describer: EntryDescriber) => void listeners.describers.push(describer),
+};
+
+// ——— what the core reads ———
+
+export const observers = (): readonly RequestObserver[] => listeners.observers;
+export const listenSources = (): readonly ListenSource[] => listeners.listenSources;
+export const getResponders = (): readonly GetResponder[] => listeners.getResponders;
+export const adapters = (): readonly Adapter[] => listeners.adapters;
+export const servedResources = (): readonly ServedResources[] => listeners.servedResources;
+
+/** A definition's descriptor as the lists show it: its own `_meta` and then what each describer adds, the last one winning. */
+export function listedDescriptor<Descriptor extends { _meta?: Record<string, unknown> }>(
+  entry: Entry & { readonly descriptor: Descriptor },
+): Descriptor {
+  const added = listeners.describers.map((describe) => describe(entry)).filter((meta) => meta !== undefined);
+  if (!added.length) return entry.descriptor;
+  return { ...entry.descriptor, _meta: Object.assign({}, entry.descriptor._meta, ...added) };
+}
+
+/**
+ * Each authenticator's word on signing in (for discovery documents); empty: anyone may call.
+ * @example const signIn = authenticationInfo().find((info) => info.required); // where the server card says to sign in
+ */
+export const authenticationInfo = (): readonly AuthenticationInfo[] =>
+  listeners.authenticators.flatMap(({ info }) => (info ? [info] : []));
+
+/** The methods features added, and whether adapters may serve each. */
+export const addedMethods = (): ReadonlyMap<string, { handler: MethodHandler; adapted: boolean }> => listeners.methods;
+
+/** The extensions declared, for 2026-07-28 (`server/discover`) or for adapters (`adapted`). */
+export function declaredExtensions(adapted: boolean): Extensions {
+  const declared: Extensions = {};
+  for (const [name, { settings, adapted: alsoAdapted }] of listeners.extensions) {
+    if (!adapted || alsoAdapted) declared[name] = settings;
+  }
+  return declared;
+}
+
+/** The capabilities features declared (e.g. `resources.subscribe`), merged one level deep. */
+export function declaredCapabilities(): Readonly<Record<string, Readonly<Record<string, unknown>>>> {
+  const merged: Record<string, Record<string, unknown>> = {};
+  for (const fragment of listeners.capabilities) {
+    for (const [name, value] of Object.entries(fragment)) merged[name] = { ...merged[name], ...value };
+  }
+  return merged;
+}
+
+/** `work` inside every scope wrapper, the first added outermost. */
+export function inRequestScope<T>(event: H3Event, work: () => T): T {
+  const scopes = listeners.scopes;
+  let wrapped = work;
+  for (let index = scopes.length - 1; index >= 0; index--) {
+    const inner = wrapped;
+    wrapped = () => scopes[index]!(event, inner);
+  }
+  return wrapped();
+}
+
+/** `work` as a named step inside every step wrapper, the first added outermost. */
+export function runStep<T>(
+  name: string,
+  attributes: Readonly<Record<string, string | number | boolean>>,
+  work: () => Promise<T>,
+): Promise<T> {
+  const steps = listeners.steps;
+  let wrapped = work;
+  for (let index = steps.length - 1; index >= 0; index--) {
+    const inner = wrapped;
+    wrapped = () => steps[index]!(name, attributes, inner);
+  }
+  return wrapped();
+}
+
+/** The chain of middleware around `last` (the method table): the first added outermost, each only on the requests in its scope. */
+export function chainAround(last: Next): Next {
+  return listeners.middleware.reduceRight<Next>(
+    (next, { middleware, methods, entries }) =>
+      (mcp) =>
+        (methods && !methods.has(mcp.method)) || (entries && !entries.has(mcp.target?.entry as Entry))
+          ? next(mcp)
+          : middleware(mcp, next),
+    last,
+  );
+}
+
+/** The adapter named `name` (the one that read a request). */
+export const adapterNamed = (name: string): Adapter | undefined =>
+  listeners.adapters.find((adapter) => adapter.name === name);
+
+/** Calls every observer's `start` (Nitro's `request` hook). */
+export function observeStart(event: H3Event): void {
+  for (const observer of listeners.observers) observer.start?.(event);
+}
+
+/** Calls every observer's `end` with how the request ended (Nitro's `afterResponse` hook). */
+export function observeEnd(event: H3Event): void {
+  if (listeners.observers.length === 0) return;
+  const ended: RequestEnd = { status: event.node.res.statusCode, ...event.context.mcpOutcome };
+  for (const observer of listeners.observers) observer.end?.(event, ended);
+}
+
+// ——— the steps of POST /mcp that run a hook ———
+
+const ANONYMOUS: AuthInfo = { principal: "anonymous", via: "anonymous", scopes: [] };
+
+/**
+ * Step: the caller on `event.context.mcpAuth`, from the first authenticator that identifies it, or its refusal. Nobody
+ * identified it: the challenge of the first authenticator that requires a credential, else `anonymous`.
+ * @example
+ * await authenticate(event); // a feature's own route that calls as POST /mcp does
+ * if (!event.context.mcpAuth) return; // refused (401), and already answered
+ */
+export async function authenticate(event: H3Event): Promise<void> {
+  try {
+    for (const { authenticate } of listeners.authenticators) {
+      const auth = await authenticate(event);
+      if (auth) {
+        event.context.mcpAuth = auth;
+        return;
+      }
+    }
+    const required = listeners.authenticators.find(({ info }) => info?.required)?.info;
+    if (required) throw required.challenge?.() ?? new HttpRefusal(401, {}, "", "Authentication required");
+    event.context.mcpAuth = ANONYMOUS;
+  } catch (error) {
+    return sendError(event, undefined, error);
+  }
+}
+
+/**
+ * Step, after `authenticate`: the request checks, in order, until one refuses (before the body is read).
+ * @example
+ * await runRequestChecks(event); // a stream a feature opens counts against the rate limit too
+ * if (event.handled) return; // refused (429), and already answered
+ */
+export async function runRequestChecks(event: H3Event): Promise<void> {
+  try {
+    for (const check of listeners.requestChecks) {
+      const refusal = await check(event);
+      if (refusal) return sendError(event, undefined, refusal);
+    }
+  } catch (error) {
+    return sendError(event, undefined, error);
+  }
+}
+
+/** The first refusal of the message checks (run by `readMcpRequest`, which answers what they throw). */
+export async function runMessageChecks(event: H3Event, message: JsonRpcMessage): Promise<McpError | undefined> {
+  for (const check of listeners.messageChecks) {
+    const refusal = await check(event, message);
+    if (refusal) return refusal;
+  }
+  return undefined;
+}
+
+/** Step, after reading: every authorizer, before any requestState opens (a refusal is answered as it is). */
+export async function authorize(event: H3Event): Promise<void> {
+  const mcp = event.context.mcp!;
+  try {
+    for (const authorizer of listeners.authorizers) authorizer(mcp);
+  } catch (error) {
+    return sendError(event, mcp.id, error);
+  }
+}
+
+/**
+ * Whether every authorizer lets `mcp`'s caller act on `target` as `method` would (e.g. read a resource it listens to).
+ * @example
+ * if (!mayAct(mcp, "resources/read", servedResource(uri))) throw invalidParams("You may not read this resource");
+ */
+export function mayAct(mcp: McpContext, method: string, target: RequestTarget): boolean {
+  const as: McpContext = Object.create(mcp, { method: { value: method }, target: { value: target } });
+  try {
+    for (const authorizer of listeners.authorizers) authorizer(as);
+    return true;
+  } catch {
+    return false;
+  }
+}

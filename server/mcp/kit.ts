@@ -1,0 +1,292 @@
+/**
+ * The kit: everything an optional feature (a folder of `server/features/`), a store (a folder of `server/storage/`), the
+ * helpers definitions call (`utils/`) and the app (`server/tools/`, `server/examples/`, `routes/`) may use of the core, and
+ * the only core module they import (`tests/unit/layering.test.ts` holds them to it). A feature plugs in
+ * from its Nitro plugin, at start-up, by adding listeners to the core's hooks; it adds options to definitions and fields to
+ * its own context by declaration merging (`DefinitionOptions`, `ToolDefinitionOptions`, h3's `H3EventContext`). Every entry
+ * documents itself, with an example; server/mcp/README.md ("Extending the core") walks through a whole feature.
+ */
+import { hooks } from "./hooks";
+
+// ——— hooks: each takes any number of listeners, called in the order added (plugins run in their folders' name order) ———
+
+/**
+ * Watches every HTTP request: `start` (arrived), `read` (its JSON-RPC request parsed), `end` (its status, and how the MCP request ended).
+ * @example observeRequests({ end: (event, ended) => audit.write(event.context.mcpAuth?.principal, ended.status) });
+ */
+export const observeRequests = hooks.observe;
+/**
+ * Runs each step of a request (reading it, opening its state, dispatching it) inside `wrapper`, e.g. in its trace context.
+ * @example wrapRequestSteps((event, work) => context.with(event.context.trace, work));
+ */
+export const wrapRequestSteps = hooks.wrapScope;
+/**
+ * Runs each named unit of work (opening or sealing a requestState, every storage operation) inside `wrapper`, e.g. as a span.
+ * @example wrapUnitsOfWork((name, attributes, work) => tracer.startActiveSpan(name, { attributes }, () => work()));
+ */
+export const wrapUnitsOfWork = hooks.wrapSteps;
+/**
+ * Identifies the caller of `POST /mcp`: the first authenticator to return an `AuthInfo` wins; none: `anonymous`. Throw an
+ * `HttpRefusal` (or an `McpError`) to refuse; `info` tells discovery documents (the server card) how to sign in.
+ * @example addAuthenticator(async (event) => (await apiKeys.lookup(requestHeader(event, "x-api-key"))) ?? undefined);
+ */
+export const addAuthenticator = hooks.authenticate;
+/**
+ * A check before the body is read: return an `McpError` (e.g. `limitExceeded(…)`) to refuse, undefined to let it through.
+ * @example addRequestCheck((event) => (blocked.has(clientAddress(event)) ? invalidRequest("Blocked", 403) : undefined));
+ */
+export const addRequestCheck = hooks.checkRequests;
+/**
+ * A check on every message read (requests, and what a client POSTs besides them), before any state opens.
+ * @example addMessageCheck((event, message) => (message.kind === "request" && message.method === "x/y" ? invalidRequest("No") : undefined));
+ */
+export const addMessageCheck = hooks.checkMessages;
+/**
+ * Decides, before any requestState opens, whether the caller may act on `mcp.target`: throw to refuse.
+ * @example addAuthorizer((mcp) => { if (mcp.target?.entry?.options.adminOnly && !isAdmin(mcp.auth)) throw invalidRequest("Admins only", 403); });
+ */
+export const addAuthorizer = hooks.authorize;
+/**
+ * A layer around dispatch (an onion, as Hono's `(c, next)`): answer the request yourself, or `await next(mcp)` and return
+ * (or change) what it answers. The first added is the outermost; `scope` limits it to some methods or definitions (the
+ * others pass by without running it).
+ * @example wrapDispatch(async (mcp, next) => { const started = Date.now(); try { return await next(mcp); } finally { timings.add(mcp.method, Date.now() - started); } });
+ */
+export const wrapDispatch = hooks.use;
+/**
+ * Adds 2026-07-28 methods (`adapted: true`: also for requests an adapter reads); two features adding one method stop the start-up.
+ * @example addMethods({ "notes/count": async () => ({ count: await countNotes() }) });
+ */
+export const addMethods = hooks.addMethods;
+/**
+ * An extension in the capabilities `server/discover` lists (`adapted: true`: an adapter's handshake too).
+ * @example declareExtension("com.example/audit", {});
+ */
+export const declareExtension = hooks.declareExtension;
+/**
+ * Capabilities beyond the registry's (merged one level deep into what `server/discover` lists).
+ * @example declareCapabilities({ resources: { subscribe: true } });
+ */
+export const declareCapabilities = hooks.declareCapabilities;
+/**
+ * Something `subscriptions/listen` carries: it reads `params.notifications`, and its stream sends until the deadline.
+ * @example addListenSource({ async open(mcp, notifications) { return { honoured: {}, watch: async () => {} }; } });
+ */
+export const addListenSource = hooks.addListenSource;
+/**
+ * Answers `GET /mcp` when it wants to (return undefined, synchronously, to leave it to the next; none: 405).
+ * @example addGetResponder((event) => (prefersHtml(event) ? sendPage(event) : undefined));
+ */
+export const addGetResponder = hooks.addGetResponder;
+/**
+ * Serves another protocol revision on the same endpoint: it reads the requests without the 2026-07-28 envelope; shape what
+ * its handlers answer with `wrapDispatch`.
+ * @example addAdapter({ name: "legacy", versions: ["2025-11-25"], read: async (event, message) => (isMine(event) ? meta(event) : undefined) });
+ */
+export const addAdapter = hooks.addAdapter;
+/**
+ * Serves resources besides the definitions (e.g. the files of a skill): found by URI for `resources/read`, those in `listed`
+ * shown by `resources/list`. Declare `{ resources: {} }` with `declareCapabilities` when the registry may have none.
+ * @example serveResources({ find: (uri) => { const entry = files.get(uri); return entry && { entry, variables: {} }; }, listed: [readme] });
+ */
+export const serveResources = hooks.serveResources;
+/**
+ * Adds `_meta` fields to a tool's, prompt's or resource's descriptor where the lists show it, from the options its feature
+ * declared (return undefined to add none).
+ * @example describeEntries((entry) => (entry.options.owner ? { "com.example/owner": entry.options.owner } : undefined));
+ */
+export const describeEntries = hooks.describeEntries;
+
+export type {
+  Adapter,
+  AdaptedFields,
+  AuthenticationInfo,
+  Authenticator,
+  Authorizer,
+  EntryDescriber,
+  GetResponder,
+  ListenSource,
+  MessageCheck,
+  Middleware,
+  MiddlewareScope,
+  Next,
+  OpenedListen,
+  Outcome,
+  RequestCheck,
+  RequestEnd,
+  RequestObserver,
+  ResourceFound,
+  ScopeWrapper,
+  ServedResources,
+  StepWrapper,
+} from "./hooks";
+export { authenticate, authenticationInfo, mayAct, runRequestChecks } from "./hooks";
+
+// ——— the request, and answering it ———
+
+export type { AuthInfo, McpContext, OpenedState, RequestMeta, RequestTarget } from "./context";
+export { hasModernMeta, readProgressToken, resolveTarget } from "./read-request";
+export { callerKey, clientAddress, requestOrigin } from "./http/caller";
+export { decodeHeaderValue, requestHeader } from "./protocol";
+export { guardHost, guardOriginAndHost } from "./http/guard";
+export { sendError, toMcpError, type RequestOutcome } from "./http/error-reply";
+export { ResponseChannel, SSE_HEADERS, disconnectWatcher } from "./http/channel";
+export {
+  createInputRequiredOutcome,
+  finalResult,
+  isFinalResult,
+  isInputRequiredOutcome,
+  isToolErrorResult,
+  toolErrorResult,
+  type InputRequiredOutcome,
+  type ToolErrorResult,
+} from "./outcome";
+export { listResult, serverInfo, shapeResult } from "./outcome";
+export { paginate } from "./pagination";
+export { findHeaderParams } from "./http/header-params";
+export { compileUriTemplate } from "./uri-template";
+export { describeIssues, objectSchema, type InputOf, type ObjectInput } from "./internal/zod";
+export { clientCanAnswer } from "./capabilities";
+export { openToken, retryWith, sealToken } from "./state/request-state";
+export type { OpenResult, RequestBinding } from "./state/codec";
+export { streamDeadline, takeShare } from "./shares";
+
+// ——— definitions, the registry ———
+
+export { DEFINITION, entryBase } from "./entries";
+export type {
+  Completer,
+  DefinitionOptions,
+  Entry,
+  PromptEntry,
+  ResourceEntry,
+  ToolDefinitionOptions,
+  ToolEntry,
+  ValidArguments,
+} from "./entries";
+export {
+  MAX_SUBSCRIBED_URIS,
+  MAX_URI_LENGTH,
+  registry,
+  servedResource,
+  serverCapabilities,
+  supportedProtocolVersions,
+} from "./registry";
+export type { MethodHandler, MethodResult } from "./methods/types";
+
+// ——— errors, settings, the log ———
+
+export {
+  ErrorCode,
+  HttpRefusal,
+  McpError,
+  MissingCapabilitiesError,
+  ResourceNotFoundError,
+  StorageUnavailableError,
+  internalError,
+  invalidParams,
+  invalidRequest,
+  limitExceeded,
+  missingClientCapabilities,
+  unsupportedProtocolVersion,
+} from "./errors";
+export { useMcpConfig, useSettings, type McpConfig, type ParsedSettings } from "./config";
+export {
+  boolean,
+  bounded as boundedInteger,
+  integer,
+  optionalText,
+  parseList,
+  setting,
+  text,
+  type SettingTable,
+} from "./settings";
+export { logError, logInfo, logInfoMembers, logValue, logWarning, logWithReference } from "./log";
+
+// ——— the wire ———
+
+export {
+  LOG_LEVELS,
+  MAX_JSON_DEPTH,
+  META,
+  MODERN_PROTOCOL_VERSION,
+  errorBody,
+  nameFieldOf,
+  nestsDeeperThan,
+  notificationMessage,
+} from "./protocol";
+export type {
+  CacheHints,
+  CallToolResult,
+  ContentBlock,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestFormParams,
+  GetPromptResult,
+  InputRequest,
+  JsonRpcErrorBody,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  LoggingLevel,
+  ListRootsResult,
+  Prompt,
+  PromptArgument,
+  PromptMessage,
+  ReadResourceResult,
+  RequestId,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+  ToolAnnotations,
+  UrlElicitationParams,
+} from "./protocol";
+
+// ——— the shared store ———
+
+export {
+  EVERY_PRINCIPAL,
+  KEY_SEGMENT,
+  defineStore,
+  MAX_BUS_MESSAGE_BYTES,
+  decodeEnvelope,
+  digestKeySegment,
+  encodeEnvelope,
+  publishResourceChange,
+  resourceChannel,
+  setMessageBus,
+  useAtomicStore,
+  useMessageBus,
+  useStore,
+  type AtomicStore,
+  type BusEnvelope,
+  type BusSubscription,
+  type BusSubscriptions,
+  type BusTransport,
+  type MessageBus,
+  type OpenedStore,
+  type PortFactory,
+  type RateCounter,
+  type SelectedStore,
+  type StoreDefinition,
+  type StorePorts,
+  type Subscriber,
+} from "./store";
+export { bounded, guarded } from "./store";
+
+// ——— encodings, time, text ———
+
+export {
+  base64Encode,
+  base64UrlDecode,
+  base64UrlEncode,
+  isPlainObject,
+  nowSeconds,
+  utf8Decode,
+  utf8Encode,
+  wait,
+} from "./internal/basics";
+export { randomBytes } from "./internal/random";
+export { clip, escapeHtml } from "./internal/text";

@@ -1,0 +1,64 @@
+/**
+ * The memory store: Nitro's own in-memory storage (no driver to mount) and atomic operations in this process's memory, each
+ * one synchronous step. One process only: the default when nothing else is configured, the last store tried. Expired
+ * entries are dropped by expiry second, never by a scan of every key, so sustained single-use traffic keeps memory flat.
+ */
+import { type AtomicStore, defineStore, nowSeconds } from "../../mcp/kit";
+
+export function memoryAtomicStore(): AtomicStore {
+  const entries = new Map<string, { value: string; expiresAt: number }>();
+  /** Keys by the second they expire in. */
+  const expiring = new Map<number, string[]>();
+  let swept = nowSeconds();
+
+  function sweep(now: number): void {
+    for (; swept < now; swept++) {
+      for (const key of expiring.get(swept) ?? []) {
+        if ((entries.get(key)?.expiresAt ?? Infinity) <= swept) entries.delete(key);
+      }
+      expiring.delete(swept);
+    }
+  }
+
+  function live(key: string, now: number): string | null {
+    const entry = entries.get(key);
+    return entry && entry.expiresAt > now ? entry.value : null;
+  }
+
+  function put(key: string, value: string, ttlSeconds: number, now: number): void {
+    const expiresAt = now + ttlSeconds;
+    entries.set(key, { value, expiresAt });
+    const bucket = expiring.get(expiresAt);
+    if (bucket) bucket.push(key);
+    else expiring.set(expiresAt, [key]);
+  }
+
+  const step = <T>(operation: (now: number) => T): Promise<T> => {
+    const now = nowSeconds();
+    sweep(now);
+    return Promise.resolve(operation(now));
+  };
+
+  return {
+    name: "memory (this process)",
+    get: (key) => step((now) => live(key, now)),
+    setIfAbsent: (key, value, ttlSeconds) =>
+      step((now) => {
+        if (live(key, now) !== null) return false;
+        put(key, value, ttlSeconds, now);
+        return true;
+      }),
+    compareAndSet: (key, expected, next, ttlSeconds) =>
+      step((now) => {
+        if (live(key, now) !== expected) return false;
+        put(key, next, ttlSeconds, now);
+        return true;
+      }),
+    delete: (key) => step(() => void entries.delete(key)),
+  };
+}
+
+export default defineStore({
+  order: 100,
+  select: () => ({ name: "memory", atomic: memoryAtomicStore() }),
+});

@@ -1,0 +1,80 @@
+/**
+ * Each folder of server/storage is a store (server/storage/README.md): the build's `#mcp-stores` lists those with a file
+ * for its platform, each with the ports its folder supplies, and the storage plugin opens the first, by order, whose
+ * `select` answers the environment. Adding a store is adding a folder: nothing else names one.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { storesModule } from "../../server/build/stores-module";
+import type { OpenedStore, StoreDefinition } from "../../server/mcp/kit";
+import { hasFeature } from "../helpers/project.mjs";
+
+type Listed = { definition: StoreDefinition; ports: Record<string, (client: unknown) => unknown> };
+
+/** `#mcp-stores` as the build generates it for `platform`, loaded. */
+async function storesOf(platform: "node" | "workers"): Promise<Listed[]> {
+  const dir = mkdtempSync(join(tmpdir(), "stores-"));
+  try {
+    const file = join(dir, `stores-${platform}.ts`);
+    writeFileSync(file, storesModule(process.cwd(), platform));
+    return ((await import(file)) as { stores: Listed[] }).stores;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The store the storage plugin would open for `env`: the first by order whose `select` answers. */
+const opened = (stores: Listed[], env: Record<string, unknown>) =>
+  [...stores]
+    .sort((a, b) => a.definition.order - b.definition.order)
+    .map((store) => ({ store, opened: store.definition.select(env) }))
+    .find(({ opened }) => opened !== undefined)!;
+
+const PORTS = [...(hasFeature("message-bus") ? ["bus"] : []), ...(hasFeature("rate-limit") ? ["counter"] : [])];
+
+describe("the stores of a Node build", () => {
+  it("are the four folders with a node.ts, each supplying the ports its features use", async () => {
+    const stores = await storesOf("node");
+    expect(stores).toHaveLength(4);
+    for (const { ports } of stores) expect(Object.keys(ports).sort()).toEqual(PORTS);
+  });
+
+  it.each([
+    [{}, /^memory$/],
+    [{ NITRO_MCP_STORAGE_DIR: "/tmp/some-dir" }, /^files in \/tmp\/some-dir$/],
+    [{ UPSTASH_REDIS_REST_URL: "https://upstash.invalid", UPSTASH_REDIS_REST_TOKEN: "t" }, /^Upstash Redis$/],
+    [{ REDIS_URL: "redis://127.0.0.1:1", UPSTASH_REDIS_REST_URL: "https://upstash.invalid" }, /^Redis$/],
+  ])("with %j opens %s, with atomic operations, connecting to nothing yet", async (env, name) => {
+    const { opened: store } = opened(await storesOf("node"), env);
+    expect(store!.name).toMatch(name);
+    expect(store!.atomic).toBeDefined();
+  });
+});
+
+describe("the store of a Workers build", () => {
+  const env = (durable: boolean) => ({
+    MCP_KV: {},
+    ...(durable ? { $DurableObject: { idFromName: () => ({}) } } : {}),
+  });
+
+  it("is Cloudflare's, alone", async () => {
+    const stores = await storesOf("workers");
+    expect(stores).toHaveLength(1);
+    expect(opened(stores, env(true)).opened!.name).toMatch(/Cloudflare KV/);
+  });
+
+  it("with its Durable Object bound: atomic operations and every port", async () => {
+    const { store, opened: chosen } = opened(await storesOf("workers"), env(true));
+    expect(chosen!.atomic).toBeDefined();
+    for (const port of PORTS) expect(store.ports[port]!((chosen as OpenedStore).client)).toBeDefined();
+  });
+
+  it("without it: no atomic operations, no port, and a message saying what to bind", async () => {
+    const { store, opened: chosen } = opened(await storesOf("workers"), env(false));
+    expect(chosen!.atomic).toBeUndefined();
+    expect(chosen!.missingAtomic).toMatch(/bind the Durable Object/);
+    for (const port of PORTS) expect(store.ports[port]!((chosen as OpenedStore).client)).toBeUndefined();
+  });
+});
