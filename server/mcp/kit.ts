@@ -125,9 +125,9 @@ export { authenticate, authenticationInfo, mayAct, runRequestChecks } from "./ho
 // ——— the request, and answering it ———
 
 export type { AuthInfo, McpContext, OpenedState, RequestMeta, RequestTarget } from "./context";
-export { hasModernMeta, readProgressToken, resolveTarget } from "./read-request";
+export { resolveTarget } from "./read-request";
 export { callerKey, clientAddress, requestOrigin } from "./http/caller";
-export { decodeHeaderValue, requestHeader } from "./protocol";
+export { decodeHeaderValue, hasModernMeta, readProgressToken, requestHeader } from "./protocol";
 export { guardHost, guardOriginAndHost } from "./http/guard";
 export { sendError, toMcpError, type RequestOutcome } from "./http/error-reply";
 export { ResponseChannel, SSE_HEADERS, disconnectWatcher } from "./http/channel";

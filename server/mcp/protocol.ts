@@ -1,11 +1,13 @@
 /**
- * The wire: MCP's types (type imports only: the SDK's values live in bundles unwanted at the edge), the JSON-RPC envelope,
- * and a request's headers, among them those a 2026-07-28 request mirrors from its body, which must equal it (-32020/400,
+ * The wire: MCP's types (type imports, and the one schema `_meta` needs: the SDK's other values live in bundles unwanted at
+ * the edge), the JSON-RPC envelope, a 2026-07-28 request's `_meta`, and a request's headers, among them those a 2026-07-28 request mirrors from its body, which must equal it (-32020/400,
  * naming the header), so that a proxy routing on headers and this server acting on the body agree.
  */
-import type { RequestId } from "@modelcontextprotocol/server";
+import { ImplementationSchema } from "@modelcontextprotocol/core";
+import type { Implementation, LoggingLevel, ProgressToken, RequestId } from "@modelcontextprotocol/server";
+import type { RequestMeta } from "./context";
 import type { H3Event } from "h3";
-import { type McpError, headerMismatch, invalidRequest, parseError } from "./errors";
+import { type McpError, headerMismatch, invalidParams, invalidRequest, parseError } from "./errors";
 import { isPlainObject, utf8Decode } from "./internal/basics";
 
 export type {
@@ -341,4 +343,62 @@ export function checkParamHeaders(read: HeaderReader, params: readonly HeaderPar
       throw headerMismatch(`${name} header value does not match parameter '${param.path.join(".")}' in the body`);
     }
   }
+}
+
+// ——— the 2026-07-28 envelope: `_meta` ———
+
+const malformed = (message: string) => invalidParams(message, undefined, 400);
+
+/**
+ * True when the params carry the 2026-07-28 per-request metadata.
+ * @example hasModernMeta({ _meta: { [META.protocolVersion]: MODERN_PROTOCOL_VERSION } }); // true
+ */
+export function hasModernMeta(params: Readonly<Record<string, unknown>>): boolean {
+  return isPlainObject(params._meta) && META.protocolVersion in params._meta;
+}
+
+/**
+ * `_meta.progressToken`: a string or an integer (-32602, 400, otherwise).
+ * @example const progressToken = readProgressToken(isPlainObject(message.params._meta) ? message.params._meta : {});
+ */
+export function readProgressToken(meta: Readonly<Record<string, unknown>>): ProgressToken | undefined {
+  const token = meta[META.progressToken];
+  if (token === undefined) return undefined;
+  if (typeof token === "string" || (typeof token === "number" && Number.isInteger(token))) return token;
+  throw malformed("_meta.progressToken must be a string or an integer");
+}
+
+/** The 2026-07-28 `_meta` of a request: its version, its client's capabilities and identity, its log level and progress token. */
+export function parseRequestMeta(params: Readonly<Record<string, unknown>>): RequestMeta {
+  const meta = params._meta;
+  if (!isPlainObject(meta)) {
+    throw malformed(
+      `Missing params._meta: every 2026-07-28 request carries "${META.protocolVersion}" and "${META.clientCapabilities}"`,
+    );
+  }
+  const protocolVersion = meta[META.protocolVersion];
+  if (typeof protocolVersion !== "string" || protocolVersion === "")
+    throw malformed(`Missing or invalid _meta["${META.protocolVersion}"]`);
+  const clientCapabilities = meta[META.clientCapabilities];
+  if (!isPlainObject(clientCapabilities)) {
+    throw malformed(`Missing or invalid _meta["${META.clientCapabilities}"]: send {} if the client declares nothing`);
+  }
+  const rawInfo = meta[META.clientInfo];
+  let clientInfo: Implementation | undefined;
+  if (rawInfo !== undefined) {
+    const parsed = ImplementationSchema.safeParse(rawInfo);
+    if (!parsed.success) throw malformed(`Invalid _meta["${META.clientInfo}"]: expected { name, version }`);
+    clientInfo = parsed.data;
+  }
+  const logLevel = meta[META.logLevel];
+  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as LoggingLevel)) {
+    throw malformed(`Invalid _meta["${META.logLevel}"]: expected one of ${LOG_LEVELS.join(", ")}`);
+  }
+  return {
+    protocolVersion,
+    clientCapabilities,
+    clientInfo,
+    logLevel: logLevel as LoggingLevel | undefined,
+    progressToken: readProgressToken(meta),
+  };
 }

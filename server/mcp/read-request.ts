@@ -1,10 +1,3 @@
-/**
- * A step of `POST /mcp`: reads the request into `event.context.mcp`, checking everything before any handler runs or any
- * `requestState` opens, and answers the refusals itself (the codes and statuses: README, "How a request flows"). A request
- * with the 2026-07-28 envelope is read here, its `_meta` and mirrored headers checked; any other is an adapter's to read
- * (another protocol revision), or refused as 2026-07-28.
- */
-import { ImplementationSchema } from "@modelcontextprotocol/core";
 import { sendNoContent, type H3Event } from "h3";
 import { useMcpConfig } from "./config";
 import type { AuthInfo, McpContext, RequestMeta, RequestTarget } from "./context";
@@ -24,15 +17,12 @@ import {
 import { isPlainObject } from "./internal/basics";
 import {
   INPUT_REQUIRED_METHODS,
-  LOG_LEVELS,
-  META,
   MODERN_PROTOCOL_VERSION,
   nameFieldOf,
+  hasModernMeta,
   parseJsonRpcMessage,
-  type Implementation,
+  parseRequestMeta,
   type JsonRpcRequest,
-  type LoggingLevel,
-  type ProgressToken,
   type RequestId,
 } from "./protocol";
 import { registry, supportedProtocolVersions } from "./registry";
@@ -54,62 +44,6 @@ export function resolveTarget(method: string, params: Readonly<Record<string, un
     return { field: "name", name, entry: registry().promptsByName.get(name), variables: {} };
   const found = registry().findResource(name);
   return { field: "uri", name, entry: found?.entry, variables: found?.variables ?? {} };
-}
-
-const malformed = (message: string) => invalidParams(message, undefined, 400);
-
-/**
- * True when the params carry the 2026-07-28 per-request metadata.
- * @example hasModernMeta({ _meta: { [META.protocolVersion]: MODERN_PROTOCOL_VERSION } }); // true
- */
-export function hasModernMeta(params: Readonly<Record<string, unknown>>): boolean {
-  return isPlainObject(params._meta) && META.protocolVersion in params._meta;
-}
-
-/**
- * `_meta.progressToken`: a string or an integer (-32602, 400, otherwise).
- * @example const progressToken = readProgressToken(isPlainObject(message.params._meta) ? message.params._meta : {});
- */
-export function readProgressToken(meta: Readonly<Record<string, unknown>>): ProgressToken | undefined {
-  const token = meta[META.progressToken];
-  if (token === undefined) return undefined;
-  if (typeof token === "string" || (typeof token === "number" && Number.isInteger(token))) return token;
-  throw malformed("_meta.progressToken must be a string or an integer");
-}
-
-/** The 2026-07-28 `_meta` of a request: its version, its client's capabilities and identity, its log level and progress token. */
-export function parseRequestMeta(params: Readonly<Record<string, unknown>>): RequestMeta {
-  const meta = params._meta;
-  if (!isPlainObject(meta)) {
-    throw malformed(
-      `Missing params._meta: every 2026-07-28 request carries "${META.protocolVersion}" and "${META.clientCapabilities}"`,
-    );
-  }
-  const protocolVersion = meta[META.protocolVersion];
-  if (typeof protocolVersion !== "string" || protocolVersion === "")
-    throw malformed(`Missing or invalid _meta["${META.protocolVersion}"]`);
-  const clientCapabilities = meta[META.clientCapabilities];
-  if (!isPlainObject(clientCapabilities)) {
-    throw malformed(`Missing or invalid _meta["${META.clientCapabilities}"]: send {} if the client declares nothing`);
-  }
-  const rawInfo = meta[META.clientInfo];
-  let clientInfo: Implementation | undefined;
-  if (rawInfo !== undefined) {
-    const parsed = ImplementationSchema.safeParse(rawInfo);
-    if (!parsed.success) throw malformed(`Invalid _meta["${META.clientInfo}"]: expected { name, version }`);
-    clientInfo = parsed.data;
-  }
-  const logLevel = meta[META.logLevel];
-  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as LoggingLevel)) {
-    throw malformed(`Invalid _meta["${META.logLevel}"]: expected one of ${LOG_LEVELS.join(", ")}`);
-  }
-  return {
-    protocolVersion,
-    clientCapabilities,
-    clientInfo,
-    logLevel: logLevel as LoggingLevel | undefined,
-    progressToken: readProgressToken(meta),
-  };
 }
 
 /** A request with the 2026-07-28 envelope must name that version. Throws -32022 (400) otherwise. */

@@ -23,7 +23,7 @@ export default defineNitroPlugin(() => {
   // bounded by the bus itself, which closes what it gave up on.
   const ports: StorePorts = {
     bus: bus && guarded({ name: opened.name, ...bus }, new Set(["listen"])),
-    counter: counter && guarded({ name: opened.name, count: counter }).count,
+    counter: counter && guarded({ name: opened.name, consume: counter }).consume,
   };
   if (opened.driver) useStorage().mount("mcp", guardDriver(opened.driver));
   setStore({ ...opened, atomic: opened.atomic && guardAtomicStore(opened.atomic), ports });

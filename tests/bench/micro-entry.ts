@@ -1,8 +1,7 @@
 /** Micro-benchmarks of the hot path, bundled by micro.mjs: the state codec, and per-request validation. */
 import { createRequestStateCodec } from "@modelcontextprotocol/server";
 import { checkMethodHeaders, checkVersionHeader } from "../../server/mcp/protocol";
-import { parseRequestMeta } from "../../server/mcp/read-request";
-import { parseJsonRpcMessage, type JsonRpcRequest } from "../../server/mcp/protocol";
+import { parseJsonRpcMessage, parseRequestMeta, type JsonRpcRequest } from "../../server/mcp/protocol";
 import type { StateCipher } from "../../server/mcp/state/cipher";
 import { stateCipher as nodeCipher } from "../../server/mcp/state/cipher.node";
 import { stateCipher as webCipher } from "../../server/mcp/state/cipher.web";

@@ -85,7 +85,7 @@ describe("exactly once", () => {
       (error: Error) => error,
     );
     expect(failure.message).toMatch(
-      /cannot claim a single-use requestState or keep a task atomically, which .*confirm_increment.* bind the Durable Object \$DurableObject/,
+      /cannot claim a single-use requestState, which .*confirm_increment.* bind the Durable Object \$DurableObject/,
     );
     expect(failure.message).toMatch(/The Workers runtime failed to start/);
   }, 90_000);
