@@ -211,6 +211,7 @@ export {
   META,
   MODERN_PROTOCOL_VERSION,
   errorBody,
+  declareNameFields,
   nameFieldOf,
   nestsDeeperThan,
   notificationMessage,
