@@ -74,22 +74,27 @@ export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "criti
 /** The only requests that may answer `resultType: "input_required"`. */
 export const INPUT_REQUIRED_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
 
-/** The body field each method mirrors into `Mcp-Name` (SEP-2243 and the tasks extension's routing headers). */
-const NAME_FIELDS: Readonly<Record<string, "name" | "uri" | "taskId">> = {
-  "tools/call": "name",
-  "prompts/get": "name",
-  "resources/read": "uri",
-  "tasks/get": "taskId",
-  "tasks/update": "taskId",
-  "tasks/cancel": "taskId",
-};
+/** The body field each method mirrors into `Mcp-Name` (SEP-2243); a feature adds its own methods' (`declareNameFields`). */
+const nameFields = new Map<string, string>([
+  ["tools/call", "name"],
+  ["prompts/get", "name"],
+  ["resources/read", "uri"],
+]);
 
 /**
- * The body field a method names its target by, which the `Mcp-Name` header mirrors (`name`, `uri` or `taskId`);
+ * Declares the body field methods a feature adds name their target by, which `Mcp-Name` mirrors and which must equal it.
+ * @example declareNameFields({ "notes/archive": "noteId" }); // Mcp-Name: <params.noteId>
+ */
+export function declareNameFields(fields: Readonly<Record<string, string>>): void {
+  for (const [method, field] of Object.entries(fields)) nameFields.set(method, field);
+}
+
+/**
+ * The body field a method names its target by, which the `Mcp-Name` header mirrors (`name`, `uri`, or a feature's);
  * undefined for a method without one.
  * @example const field = nameFieldOf(message.method); // "uri" for resources/read
  */
-export const nameFieldOf = (method: string): "name" | "uri" | "taskId" | undefined => NAME_FIELDS[method];
+export const nameFieldOf = (method: string): string | undefined => nameFields.get(method);
 
 export type CacheScope = "public" | "private";
 export interface CacheHints {

@@ -33,9 +33,10 @@ import { productionLines } from "../helpers/production-lines.mjs";
 const ROOT = process.cwd();
 /**
  * The minimal fork's budget, in lines of code (tests/helpers/production-lines.mjs: the formatted tree, no blank lines, no
- * comments, no dev programs): the core, the helpers, the storage drivers and the routes of /mcp.
+ * comments, no dev programs): the core with its kit and hooks, the helpers, the five stores and the routes of /mcp. It is
+ * where the fork stands, so it only goes down; the aim is 3,500.
  */
-const MINIMAL_LINES = 3910;
+const MINIMAL_LINES = 4360;
 const RENAMED = { name: "acme-notes-mcp", version: "3.1.4" };
 
 /** Each optional feature and the README that ends with its removal (`fork:remove:<name>`). */

@@ -2,6 +2,8 @@
  * The shipped examples tested in-process (tests/helpers/in-process.ts): no build, no server, milliseconds
  * a test. The model for testing a tool of your own; a fork that deletes the examples deletes this file.
  */
+import { ok as assert } from "node:assert";
+import { isInputRequiredResult } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { createTestClient } from "../helpers/in-process";
 import { hasFeature } from "../helpers/project.mjs";
@@ -17,8 +19,8 @@ describe("delete_note", () => {
       capabilities: FORMS,
     });
     const result = await client.callTool("delete_note", { note_id: "7" }, { answers: YES });
-    expect(result.content[0].text).toBe('Deleted note 7 ("Groceries").');
-    expect((await client.callTool("list_notes")).content[0].text).not.toContain("Groceries");
+    expect(result.content).toEqual([{ type: "text", text: 'Deleted note 7 ("Groceries").' }]);
+    expect(JSON.stringify((await client.callTool("list_notes")).content)).not.toContain("Groceries");
   });
 
   it.runIf(hasFeature("message-bus"))(
@@ -49,22 +51,23 @@ describe("delete_note", () => {
     const client = await createTestClient({ definitions: ["server/tools/delete_note.ts"], capabilities: FORMS });
     const result = await client.callTool("delete_note", { note_id: "12" }, { answers: "decline" });
     expect(result.isError).toBeUndefined();
-    expect(result.content[0].text).toBe('Kept note 12 ("Conference talk"): the person chose decline.');
+    expect(result.content).toEqual([
+      { type: "text", text: 'Kept note 12 ("Conference talk"): the person chose decline.' },
+    ]);
   });
 
   it("asks one form question, with a sealed single-use state", async () => {
     const client = await createTestClient({ definitions: ["server/tools/delete_note.ts"], capabilities: FORMS });
     const asked = await client.callTool("delete_note", { note_id: "15" }, { stopAtInputRequired: true });
-    expect(asked.resultType).toBe("input_required");
-    expect(asked.inputRequests.confirm).toMatchObject({
+    assert(isInputRequiredResult(asked), "delete_note asks first");
+    expect(asked.inputRequests?.confirm).toMatchObject({
       method: "elicitation/create",
       params: { mode: "form", message: expect.stringContaining("cannot be undone") },
     });
     const retry = { inputResponses: YES, requestState: asked.requestState };
     expect(
-      (await client.call("tools/call", { name: "delete_note", arguments: { note_id: "15" }, ...retry })).content[0]
-        .text,
-    ).toMatch(/^Deleted/);
+      (await client.call("tools/call", { name: "delete_note", arguments: { note_id: "15" }, ...retry })).content,
+    ).toEqual([{ type: "text", text: expect.stringMatching(/^Deleted/) }]);
     await expect(
       client.call("tools/call", { name: "delete_note", arguments: { note_id: "15" }, ...retry }),
     ).rejects.toMatchObject({ code: -32602 });
@@ -94,14 +97,16 @@ describe("wizard", () => {
       },
     );
     expect(asked).toEqual(["name", "color", "size"]);
-    expect(result.content[0].text).toBe("All set, Ada: a green one, size 3.");
+    expect(result.content).toEqual([{ type: "text", text: "All set, Ada: a green one, size 3." }]);
   });
 
   it("stops where the person cancels", async () => {
     const client = await createTestClient({ definitions: ["server/tools/wizard.ts"], capabilities: FORMS });
     const answers = { name: { action: "accept", content: { name: "Ada" } }, color: "cancel" } as const;
     const result = await client.callTool("wizard", {}, { answers });
-    expect(result.content[0].text).toBe('Wizard stopped at step 2 of 3 because you chose "cancel". Nothing was saved.');
+    expect(result.content).toEqual([
+      { type: "text", text: 'Wizard stopped at step 2 of 3 because you chose "cancel". Nothing was saved.' },
+    ]);
   });
 });
 
@@ -114,6 +119,8 @@ describe.runIf(hasFeature("legacy"))("as a 2025-era client", () => {
     expect((await client.callTool("add", { a: 20, b: 22 })).structuredContent).toEqual({ sum: 42 });
     const refused = await client.callTool("delete_note", { note_id: "7" });
     expect(refused.isError).toBe(true);
-    expect(refused.content[0].text).toMatch(/requires an MCP client that supports protocol 2026-07-28/);
+    expect(refused.content).toEqual([
+      { type: "text", text: expect.stringMatching(/requires an MCP client that supports protocol 2026-07-28/) },
+    ]);
   });
 });

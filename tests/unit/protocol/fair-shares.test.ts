@@ -165,7 +165,7 @@ describe.runIf(hasFeature("tasks"))("task slots per caller", () => {
     expect(held.map((task) => task.status)).toEqual(["working", "working"]);
     const over = await job("192.0.2.1");
     expect(over.isError).toBe(true);
-    expect(over.content[0].text).toMatch(/Too many active tasks/);
+    expect(over.content).toEqual([{ type: "text", text: expect.stringMatching(/Too many active tasks/) }]);
     const other = await job("192.0.2.2");
     expect(other.status).toBe("working");
   });

@@ -122,16 +122,23 @@ describe("the 2025 wire", () => {
   });
 
   it("needs no mirrored headers", async () => {
-    expect((await legacy.callTool("mirrored_headers", { label: "Ana", count: 2 })).content[0].text).toBe("Ana|2|-");
+    expect((await legacy.callTool("mirrored_headers", { label: "Ana", count: 2 })).content).toEqual([
+      { type: "text", text: "Ana|2|-" },
+    ]);
   });
 
   it("a tool that must ask refuses to act, and says why", async () => {
     const key = uniqueKey();
     const result = await legacy.callTool("confirm_increment", { key });
     expect(result.isError).toBe(true);
-    expect(result.content[0].text).toMatch(
-      /requires an MCP client that supports protocol 2026-07-28; this client uses 2025-11-25/,
-    );
+    expect(result.content).toEqual([
+      {
+        type: "text",
+        text: expect.stringMatching(
+          /requires an MCP client that supports protocol 2026-07-28; this client uses 2025-11-25/,
+        ),
+      },
+    ]);
     expect(await readCounter(legacy, key)).toBe(0);
   });
 

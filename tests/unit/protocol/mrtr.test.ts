@@ -3,6 +3,8 @@
  * wire, for tools, prompts and resources, and the capability checks. The official client's own handling of
  * them (automatic and manual) is tested end to end in tests/e2e/mrtr-client.test.ts.
  */
+import { ok as assert } from "node:assert";
+import { type InputRequest, type InputRequiredResult, isInputRequiredResult } from "@modelcontextprotocol/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTestServer, type Json, type TestClient, type TestServer } from "../../helpers/in-process";
 import { CONFIRM, ELICITATION, FIXTURES, readCounter, uniqueKey } from "./flows";
@@ -15,17 +17,21 @@ beforeAll(async () => {
 });
 
 /** Plays the client's part round by round: `answer` gets each question and returns the response for its key. */
-async function driveByHand(method: string, params: Json, answer: (key: string, request: Json) => Json) {
-  const rounds: Json[] = [];
+async function driveByHand<Method extends string>(
+  method: Method,
+  params: Json,
+  answer: (key: string, request: InputRequest) => Json,
+) {
+  const rounds: InputRequiredResult[] = [];
   let retry: Json = {};
   for (;;) {
     const result = await client.call(method, { ...params, ...retry }, { stopAtInputRequired: true });
-    if (result.resultType !== "input_required") return { rounds, result };
+    if (!isInputRequiredResult(result)) return { rounds, result };
     expect(result.requestState).toMatch(/^v1\./);
     rounds.push(result);
     if (rounds.length > 5) throw new Error("too many rounds");
     const inputResponses = Object.fromEntries(
-      Object.entries(result.inputRequests as Json).map(([key, request]) => [key, answer(key, request)]),
+      Object.entries(result.inputRequests ?? {}).map(([key, request]) => [key, answer(key, request)]),
     );
     retry = { inputResponses, requestState: result.requestState };
   }
@@ -51,7 +57,7 @@ describe("driven by hand, round by round", () => {
         params: expect.objectContaining({ mode: "form", message: `Increment counter ${key}?` }),
       },
     });
-    expect(result.content[0].text).toBe(`Counter ${key} ${expected}.`);
+    expect(result.content).toEqual([{ type: "text", text: `Counter ${key} ${expected}.` }]);
     expect(result.isError).toBeUndefined();
     expect(await readCounter(client, key)).toBe(expected === "is now 1" ? 1 : 0);
   });
@@ -63,7 +69,7 @@ describe("driven by hand, round by round", () => {
       ++round === 1 ? { action: "accept", content: { confirm: "yes" } } : { action: "decline" },
     );
     expect(rounds).toHaveLength(2);
-    expect(result.content[0].text).toBe(`Counter ${key} unchanged: decline.`);
+    expect(result.content).toEqual([{ type: "text", text: `Counter ${key} unchanged: decline.` }]);
   });
 
   it("three_questions: three rounds, a new state each time", async () => {
@@ -72,14 +78,15 @@ describe("driven by hand, round by round", () => {
       action: "accept",
       content: content[key],
     }));
-    expect(rounds.map((round) => Object.keys(round.inputRequests)[0])).toEqual(["word", "color", "size"]);
-    expect(rounds.map((round) => round.inputRequests[Object.keys(round.inputRequests)[0]!].params.message)).toEqual([
-      "Question 1: a word?",
-      "Question 2: a colour for Bo?",
-      "Question 3: a size?",
-    ]);
+    const questions = rounds.map((round) => Object.entries(round.inputRequests ?? {}));
+    expect(questions.map((asked) => asked.map(([key]) => key))).toEqual([["word"], ["color"], ["size"]]);
+    expect(
+      questions.map((asked) =>
+        asked.map(([, request]) => request.method === "elicitation/create" && request.params.message),
+      ),
+    ).toEqual([["Question 1: a word?"], ["Question 2: a colour for Bo?"], ["Question 3: a size?"]]);
     expect(new Set(rounds.map((round) => round.requestState)).size).toBe(3);
-    expect(result.content[0].text).toBe("Bo, red, 2.");
+    expect(result.content).toEqual([{ type: "text", text: "Bo, red, 2." }]);
   });
 
   it("three_questions: stops cleanly when the person cancels at question 2", async () => {
@@ -89,7 +96,7 @@ describe("driven by hand, round by round", () => {
       { answers: { word: { action: "accept", content: { word: "Ada" } }, color: "cancel" } },
     );
     expect(result.isError).toBeUndefined();
-    expect(result.content[0].text).toBe("Stopped at question 2: cancel.");
+    expect(result.content).toEqual([{ type: "text", text: "Stopped at question 2: cancel." }]);
   });
 
   it("asking_prompt (prompts/get)", async () => {
@@ -98,7 +105,7 @@ describe("driven by hand, round by round", () => {
       content: { topic: "tea", tone: "formal" },
     }));
     expect(rounds).toHaveLength(1);
-    expect(result.messages[0].content.text).toBe("A formal text about tea.");
+    expect(result.messages[0]?.content).toEqual({ type: "text", text: "A formal text about tea." });
   });
 
   it("asking-resource (resources/read), accepted: the chosen format", async () => {
@@ -113,7 +120,7 @@ describe("driven by hand, round by round", () => {
       action: "decline",
     }));
     expect(rounds).toHaveLength(1);
-    expect(result.contents[0].text).toBe("plain");
+    expect(result.contents[0]).toMatchObject({ text: "plain" });
     expect(result).toMatchObject({ ttlMs: 0, cacheScope: "private" });
   });
 
@@ -121,11 +128,11 @@ describe("driven by hand, round by round", () => {
     const { rounds, result } = await driveByHand("tools/call", { name: "open_link", arguments: {} }, () => ({
       action: "accept",
     }));
-    expect(rounds[0]!.inputRequests.open).toMatchObject({
+    expect(rounds[0]?.inputRequests?.open).toMatchObject({
       method: "elicitation/create",
       params: { mode: "url", url: "https://example.test/step" },
     });
-    expect(result.content[0].text).toBe("You chose accept.");
+    expect(result.content).toEqual([{ type: "text", text: "You chose accept." }]);
   });
 });
 
@@ -162,9 +169,10 @@ describe("capabilities", () => {
     await expect(none.callTool("ask_model_and_roots")).rejects.toMatchObject({ code: -32021 });
     const both = server.connect({ capabilities: { sampling: {}, roots: {} } });
     const asked = await both.callTool("ask_model_and_roots", {}, { stopAtInputRequired: true });
+    assert(isInputRequiredResult(asked), "ask_model_and_roots asks first");
     expect(
-      Object.values(asked.inputRequests)
-        .map((request: any) => request.method)
+      Object.values(asked.inputRequests ?? {})
+        .map((request) => request.method)
         .sort(),
     ).toEqual(["roots/list", "sampling/createMessage"]);
   });
@@ -178,7 +186,9 @@ describe("capabilities", () => {
   it("answers with the client's default answers", async () => {
     const agreeing = server.connect({ capabilities: ELICITATION, answers: CONFIRM });
     const key = uniqueKey();
-    expect((await agreeing.callTool("confirm_increment", { key })).content[0].text).toBe(`Counter ${key} is now 1.`);
+    expect((await agreeing.callTool("confirm_increment", { key })).content).toEqual([
+      { type: "text", text: `Counter ${key} is now 1.` },
+    ]);
   });
 });
 
@@ -195,6 +205,6 @@ describe("sampling and roots", () => {
         },
       },
     );
-    expect(result.content[0].text).toBe("The model said teapot; roots: file:///work.");
+    expect(result.content).toEqual([{ type: "text", text: "The model said teapot; roots: file:///work." }]);
   });
 });

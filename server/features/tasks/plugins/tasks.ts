@@ -6,6 +6,7 @@
 import {
   addListenSource,
   addMethods,
+  declareNameFields,
   declareExtension,
   registry,
   useAtomicStore,
@@ -30,6 +31,8 @@ export default defineNitroPlugin(() => {
   // The whole tools/call of a task tool is this feature's: as a task, or, without the extension, as a plain call.
   wrapDispatch((mcp) => callTaskTool(mcp.target!.entry as ToolEntry, mcp), { methods: ["tools/call"], entries: tools });
   addMethods({ "tasks/get": getTask, "tasks/update": updateTask, "tasks/cancel": cancelTask });
+  // The tasks extension's routing header: Mcp-Name mirrors the task's id.
+  declareNameFields({ "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId" });
   addListenSource(taskWatch);
   declareExtension(TASKS_EXTENSION, {});
 });
