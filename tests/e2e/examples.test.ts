@@ -39,7 +39,7 @@ afterAll(() => server.stop());
 describe("the example catalogue", () => {
   it("lists the examples and no test fixtures", async () => {
     const client = await connectModernClient(server.url);
-    // export_notes is a task: it goes with the tasks feature.
+    // export_notes is a task: it goes with the tasks feature; greet_card and notes_board show UIs: with the apps feature.
     const tools = [
       "add",
       "connect_account",
@@ -47,7 +47,9 @@ describe("the example catalogue", () => {
       "delete_note",
       ...(hasFeature("tasks") ? ["export_notes"] : []),
       "greet",
+      ...(hasFeature("apps") ? ["greet_card"] : []),
       "list_notes",
+      ...(hasFeature("apps") ? ["notes_board"] : []),
       "wizard",
     ];
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(tools);
