@@ -59,7 +59,7 @@ describe.each(ERAS)("a UI tool and its resource, %s", (era) => {
   it("resources/read serves one complete, self-contained document with the MIME type and _meta.ui", async () => {
     const result = await client().readResource(URI);
     expect(result.contents).toHaveLength(1);
-    const [content] = result.contents;
+    const content = result.contents[0] as Json;
     expect(content).toMatchObject({ uri: URI, mimeType: MIME });
     expect(content.text).toMatch(/^<!doctype html>/i);
     expect(content.text).toContain("</html>");
@@ -84,7 +84,7 @@ describe.each(ERAS)("a UI tool and its resource, %s", (era) => {
       title: "Fixture view",
       description: "A view declaring a little of everything",
       mimeType: MIME,
-      _meta: { ui: (await client().readResource(URI)).contents[0]._meta.ui },
+      _meta: { ui: ((await client().readResource(URI)).contents[0] as Json)._meta.ui },
     });
   });
 
@@ -138,7 +138,7 @@ describe("the extension", () => {
 
 describe("whether the client renders UIs, read per request from _meta", () => {
   const rendered = async (capabilities: Json) =>
-    (await server.connect({ capabilities }).callTool("show_fixture")).structuredContent.rendersUi;
+    ((await server.connect({ capabilities }).callTool("show_fixture")).structuredContent as Json).rendersUi;
 
   it("is true when the client declares the extension with the MCP App MIME type", async () => {
     expect(await rendered(RENDERS_UI)).toBe(true);
@@ -164,7 +164,7 @@ describe("whether the client renders UIs, read per request from _meta", () => {
 
   it.runIf(hasFeature("legacy"))("is false for a 2025-era client (its capabilities are not kept)", async () => {
     const result = await server.connect({ era: "2025-11-25" }).callTool("show_fixture");
-    expect(result.structuredContent.rendersUi).toBe(false);
+    expect((result.structuredContent as Json).rendersUi).toBe(false);
     expect(result.content).toEqual([{ type: "text", text: "text only" }]);
   });
 });
@@ -189,7 +189,7 @@ describe.runIf(hasFeature("sign-in"))("an app-only tool and the UI resource", ()
   it("are served with one", async () => {
     const client = signedIn.connect({ headers: { authorization: `Bearer ${TOKEN}` } });
     expect((await client.callTool("refresh_fixture")).structuredContent).toEqual({ refreshed: true });
-    expect((await client.readResource(URI)).contents[0].mimeType).toBe(MIME);
+    expect((await client.readResource(URI)).contents[0]!.mimeType).toBe(MIME);
   });
 });
 
