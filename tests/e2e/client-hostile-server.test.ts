@@ -335,7 +335,7 @@ describe("every server string is printed escaped", () => {
     expect(expectSafe(await runClient(["call", TOOL, "nope=1"])).stderr).toMatch(
       /^[^\n]*has no argument "nope" \(it takes: argument \\x1b\]52;c;[^\n]*\n$/,
     );
-  });
+  }, 120_000); // five client processes, one after another, each a cold Node start
 
   it("a URL-mode link: its scheme called out, never offered to open", async () => {
     const { stderr } = expectSafe(await runClient(["call", TOOL, "--answer", `pick=${evil("option")}`]));
