@@ -8,10 +8,13 @@ import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { optionalParts } from "../../server/build/dev/optional-parts.mjs";
 import { sourceFiles } from "../helpers/leftovers.mjs";
 
 const ROOT = process.cwd();
+/** The optional parts this checkout still has (a fork may have removed some or all). */
+const PARTS = optionalParts(ROOT).map((part) => part.name);
 const OWN = {
   "server/tools/my_tool.ts": `import { z } from "zod";
 
@@ -33,10 +36,27 @@ it("answers", async () => {
 `,
 };
 
-let copy = "";
+/** A copy of the checkout (its node_modules linked) holding the fork's own files; removed when `use` ends. */
+async function inFork(use: (copy: string) => Promise<void>): Promise<void> {
+  const copy = mkdtempSync(join(tmpdir(), "features-test-"));
+  try {
+    for (const file of sourceFiles(ROOT)) {
+      mkdirSync(dirname(join(copy, file)), { recursive: true });
+      cpSync(join(ROOT, file), join(copy, file));
+    }
+    symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"));
+    for (const [file, text] of Object.entries(OWN)) {
+      mkdirSync(dirname(join(copy, file)), { recursive: true });
+      writeFileSync(join(copy, file), text);
+    }
+    await use(copy);
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
 
-/** Runs `npm run features -- …args` in the copy (as node runs it: npm adds nothing); its exit code and what it printed. */
-function features(...args: string[]): Promise<{ code: number; printed: string }> {
+/** Runs `npm run features -- …args` in `copy` (as npm runs it: node and the script); its exit code and what it printed. */
+function features(copy: string, ...args: string[]): Promise<{ code: number; printed: string }> {
   const script = join(copy, "server/build/dev/features.mjs");
   return new Promise((resolve) =>
     execFile(process.execPath, [script, ...args], { cwd: copy, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
@@ -45,78 +65,64 @@ function features(...args: string[]): Promise<{ code: number; printed: string }>
   );
 }
 
-const present = (path: string) => existsSync(join(copy, path));
-
-beforeAll(() => {
-  copy = mkdtempSync(join(tmpdir(), "features-test-"));
-  for (const file of sourceFiles(ROOT)) {
-    mkdirSync(dirname(join(copy, file)), { recursive: true });
-    cpSync(join(ROOT, file), join(copy, file));
-  }
-  symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"));
-  for (const [file, text] of Object.entries(OWN)) writeFileSync(join(copy, file), text);
-});
-
-afterAll(() => rmSync(copy, { recursive: true, force: true }));
+/** The fork's own files are there, unchanged. */
+function expectOwnFiles(copy: string): void {
+  for (const [file, text] of Object.entries(OWN)) expect(readFileSync(join(copy, file), "utf8"), file).toBe(text);
+}
 
 // Each removal makes Nitro's types and runs tsc on a copy: tens of seconds, minutes on a loaded machine.
 describe("npm run features, in a fork with a tool and a test of its own", { timeout: 600_000 }, () => {
   it("lists the optional parts with what each costs", async () => {
-    const { code, printed } = await features();
+    const { code, printed } = await features(ROOT);
     expect(code).toBe(0);
-    expect(printed).toMatch(/^ {2}[ ⚠] examples +\d+ lines {2}\S/m);
-    expect(printed).toMatch(/^ {2}⚠ legacy +\d+ lines/m);
-    expect(printed).toMatch(/^ {2}[ ⚠] upkeep +\d+ lines/m);
+    for (const name of PARTS) expect(printed).toMatch(new RegExp(`^ {2}[ ⚠] ${name} +\\d+ lines {2}\\S`, "m"));
+    if (PARTS.includes("legacy")) expect(printed).toMatch(/^ {2}⚠ legacy /m);
+    if (PARTS.length === 0) expect(printed).toContain("No optional part is left");
   });
 
-  it("refuses a removal that would not type-check, and changes nothing", async () => {
-    const uses = "server/tools/uses_notes.ts";
-    writeFileSync(
-      join(copy, uses),
-      'import { listNotes } from "../examples/notes";\n\nexport const count = async () => (await listNotes()).length;\n',
-    );
-    const readme = readFileSync(join(copy, "README.md"), "utf8");
-    try {
-      const { code, printed } = await features("remove", "examples");
+  it.runIf(PARTS.includes("examples"))("refuses a removal that would not type-check, and changes nothing", () =>
+    inFork(async (copy) => {
+      writeFileSync(
+        join(copy, "server/tools/uses_notes.ts"),
+        'import { listNotes } from "../examples/notes";\n\nexport const count = async () => (await listNotes()).length;\n',
+      );
+      const readme = readFileSync(join(copy, "README.md"), "utf8");
+      const { code, printed } = await features(copy, "remove", "examples");
       expect(code, printed).toBe(1);
       expect(printed).toContain("Nothing was changed");
       expect(printed).toMatch(/server\/tools\/uses_notes\.ts\(\d+,\d+\): error TS/);
-      expect(present("server/tools/greet.ts")).toBe(true);
+      expect(existsSync(join(copy, "server/tools/greet.ts"))).toBe(true);
       expect(readFileSync(join(copy, "README.md"), "utf8")).toBe(readme);
-    } finally {
-      rmSync(join(copy, uses));
-    }
-  });
+    }),
+  );
 
-  it("removes the examples by their names, keeping the fork's own tool and test", async () => {
-    const dryRun = await features("remove", "examples", "--dry-run");
-    expect(dryRun.code).toBe(0);
-    expect(dryRun.printed).toContain("server/tools/greet.ts");
-    expect(dryRun.printed).not.toContain("my_tool");
-    expect(present("server/tools/greet.ts"), "a dry run changes nothing").toBe(true);
+  it("removes the examples by their names, then every other part, keeping the fork's own tool and test", () =>
+    inFork(async (copy) => {
+      if (PARTS.includes("examples")) {
+        const dryRun = await features(copy, "remove", "examples", "--dry-run");
+        expect(dryRun.code).toBe(0);
+        expect(dryRun.printed).toContain("server/tools/greet.ts");
+        expect(dryRun.printed).not.toContain("my_tool");
+        expect(existsSync(join(copy, "server/tools/greet.ts")), "a dry run changes nothing").toBe(true);
 
-    const { code, printed } = await features("remove", "examples");
-    expect(code, printed).toBe(0);
-    expect(printed).toContain("Removed examples.");
-    expect(present("server/tools/greet.ts")).toBe(false);
-    expect(present("server/examples")).toBe(false);
-    for (const file of Object.keys(OWN))
-      expect(readFileSync(join(copy, file), "utf8")).toBe(OWN[file as keyof typeof OWN]);
+        const { code, printed } = await features(copy, "remove", "examples");
+        expect(code, printed).toBe(0);
+        expect(printed).toContain("Removed examples.");
+        expect(existsSync(join(copy, "server/tools/greet.ts"))).toBe(false);
+        expect(existsSync(join(copy, "server/examples"))).toBe(false);
+        expectOwnFiles(copy);
 
-    const again = await features("remove", "examples");
-    expect(again.code).toBe(0);
-    expect(again.printed).toContain("Nothing to remove");
-  });
+        const again = await features(copy, "remove", "examples");
+        expect(again.code).toBe(0);
+        expect(again.printed).toContain("Nothing to remove");
+      }
 
-  it("removes every other part, keeping the fork's own tool and test", async () => {
-    const { code, printed } = await features("remove", "--all");
-    expect(code, printed).toBe(0);
-    expect(printed).toMatch(/⚠ legacy: /);
-    expect(present("server/features")).toBe(false);
-    expect(present("server/dev")).toBe(false);
-    expect(present("tests/bench")).toBe(false);
-    for (const file of Object.keys(OWN))
-      expect(readFileSync(join(copy, file), "utf8")).toBe(OWN[file as keyof typeof OWN]);
-    expect((await features()).printed).toContain("No optional part is left");
-  });
+      const { code, printed } = await features(copy, "remove", "--all");
+      expect(code, printed).toBe(0);
+      if (PARTS.includes("legacy")) expect(printed).toMatch(/⚠ legacy: /);
+      for (const gone of ["server/features", "server/dev", "tests/bench"])
+        expect(existsSync(join(copy, gone)), gone).toBe(false);
+      expectOwnFiles(copy);
+      expect((await features(copy)).printed).toContain("No optional part is left");
+    }));
 });

@@ -95,7 +95,7 @@ function remove(args) {
   const names = args.filter((arg) => !arg.startsWith("--"));
   const parts = optionalParts(ROOT);
   if (args.includes("--all")) names.push(...parts.map((part) => part.name));
-  if (names.length === 0) {
+  if (names.length === 0 && !args.includes("--all")) {
     console.error(`Name the parts to remove (or --all):\n\n${USAGE}`);
     return 2;
   }
