@@ -2,13 +2,16 @@
  * The proof that the template is forkable, on copies of the repository, each with the package renamed (`name`,
  * `version`: what clients see as `serverInfo`):
  *
- * - the examples deleted (by the commands in the README's "Fork it" section, run verbatim): it type-checks, builds and
- *   passes every remaining test, in shuffled order, and those tests still cover the protocol, the transport, the state
- *   and every deploy target;
- * - each optional feature deleted alone (by the commands at the end of its README): it type-checks, builds for Node and
- *   for Cloudflare, and passes the unit tests and the Node target suite with the core's routes and transport;
- * - the examples and every feature deleted (the minimal fork): the same, plus the official conformance suite's
- *   2026-07-28 scenarios it has fixtures for, in at most MINIMAL_LINES lines of code.
+ * - the examples removed (`npm run features -- remove examples`, as the README's "Fork it" section says): it type-checks,
+ *   builds and passes every remaining test, in shuffled order, and those tests still cover the protocol, the transport,
+ *   the state and every deploy target;
+ * - each other optional part removed alone (a feature, the terminal client, the upkeep): it type-checks, builds for Node
+ *   and for Cloudflare, and passes the unit tests and the Node target suite with the core's routes and transport;
+ * - every part removed (`remove --all`, the minimal fork): the same, plus the official conformance suite's 2026-07-28
+ *   scenarios it has fixtures for, in at most MINIMAL_LINES lines of code.
+ *
+ * The picker type-checks each removal on a copy before it writes it, and exits non-zero (failing the variant) when the
+ * result would not compile.
  */
 import { execFileSync, spawn } from "node:child_process";
 import {
@@ -26,7 +29,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBenchDependencies } from "../bench/dependencies.mjs";
-import { docBlock } from "../helpers/docs";
+import { optionalParts } from "../../server/build/dev/optional-parts.mjs";
 import { leftoversAfterRemoval } from "../helpers/leftovers.mjs";
 import { productionLines } from "../helpers/production-lines.mjs";
 
@@ -39,15 +42,12 @@ const ROOT = process.cwd();
 const MINIMAL_LINES = 4360;
 const RENAMED = { name: "acme-notes-mcp", version: "3.1.4" };
 
-/** Each optional feature and the README that ends with its removal (`fork:remove:<name>`). */
-const FEATURES: Record<string, string> = {
-  ...Object.fromEntries(
-    readdirSync(join(ROOT, "server/features")).map((name) => [name, `server/features/${name}/README.md`]),
-  ),
-  dev: "server/dev/README.md",
-};
-const removal = (name: string): string =>
-  docBlock(name === "examples" ? "README.md" : FEATURES[name]!, `fork:remove:${name}`, ROOT);
+/** Each optional part but the examples, and the README that holds its removal data (`fork:remove:<name>`). */
+const PARTS: Record<string, string> = Object.fromEntries(
+  optionalParts(ROOT)
+    .filter((part) => part.name !== "examples")
+    .map((part) => [part.name, part.readme]),
+);
 
 // The benchmark's packages, installed once before the variants (which run side by side) share them.
 beforeAll(() => ensureBenchDependencies());
@@ -99,13 +99,21 @@ function spawnCollecting(
   });
 }
 
-/** A renamed copy with `removed` deleted by their own commands (read from this repository, in order), then `check`ed. */
+/** A renamed copy with `removed` taken out by the feature picker (`npm run features -- remove …`), then `check`ed. */
 async function inFork(removed: string[], check: (copy: string, run: Run) => Promise<void>): Promise<void> {
   const copy = copyRepository();
   try {
     const pkg = JSON.parse(readFileSync(join(copy, "package.json"), "utf8")) as Record<string, unknown>;
     writeFileSync(join(copy, "package.json"), `${JSON.stringify({ ...pkg, ...RENAMED }, null, 2)}\n`);
-    for (const name of removed) execFileSync("bash", ["-e", "-c", removal(name)], { cwd: copy, stdio: "inherit" });
+    const picked = await spawnCollecting(
+      copy,
+      process.execPath,
+      ["server/build/dev/features.mjs", "remove", ...removed],
+      {},
+    );
+    expect(picked.status, `npm run features -- remove ${removed.join(" ")}\n${picked.stdout}\n${picked.stderr}`).toBe(
+      0,
+    );
     expect(leftoversAfterRemoval(ROOT, copy, removed), "left behind by the removal").toEqual([]);
     const run: Run = async (command, args, env = {}) => {
       const result = await spawnCollecting(copy, command, args, env);
@@ -115,8 +123,7 @@ async function inFork(removed: string[], check: (copy: string, run: Run) => Prom
       ).toBe(0);
       return result.stdout;
     };
-    await run("npx", ["nitropack", "prepare"]);
-    await run("npx", ["tsc", "--noEmit"]);
+    // The picker type-checked the result (on a copy, before writing it) and made Nitro's types for it.
     await check(copy, run);
   } finally {
     rmSync(copy, { recursive: true, force: true });
@@ -249,8 +256,8 @@ it.concurrent("a fork without the examples builds and passes every remaining tes
   });
 });
 
-it.concurrent(`the minimal fork (no examples, no optional feature) builds, passes, speaks 2026-07-28 to the conformance suite, in at most ${MINIMAL_LINES} lines`, async () => {
-  await inFork(["examples", ...Object.keys(FEATURES)], async (copy, run) => {
+it.concurrent(`the minimal fork (every optional part removed) builds, passes, speaks 2026-07-28 to the conformance suite, in at most ${MINIMAL_LINES} lines`, async () => {
+  await inFork(["examples", ...Object.keys(PARTS)], async (copy, run) => {
     expect(existsSync(join(copy, "server/features")) ? readdirSync(join(copy, "server/features")) : []).toEqual([]);
     const workerBundle = await buildsAndPasses(copy, run);
     await run("node", ["tests/conformance/run.mjs"]);
@@ -260,12 +267,12 @@ it.concurrent(`the minimal fork (no examples, no optional feature) builds, passe
   });
 });
 
-describe("a fork without one optional feature", () => {
-  it.concurrent.each(Object.keys(FEATURES))(
+describe("a fork without one optional part", () => {
+  it.concurrent.each(Object.keys(PARTS))(
     "without %s: builds for Node and Cloudflare and passes its remaining unit and target tests",
     async (name) => {
       await inFork([name], async (copy, run) => {
-        expect(existsSync(join(copy, dirname(FEATURES[name]!))), name).toBe(false);
+        expect(existsSync(join(copy, dirname(PARTS[name]!))), name).toBe(false);
         await buildsAndPasses(copy, run);
       });
     },

@@ -1,11 +1,13 @@
 /**
- * What a feature's removal (`fork:remove:<name>`) may not leave behind (issue 19: "no dead setting, no dangling doc"),
+ * What removing an optional part (`npm run features -- remove <name>`, its `fork:remove:<name>` data) may not leave behind (issue 19: "no dead setting, no dangling doc"),
  * checked in a copy after the removal: no README, `.env.example` or settings table still names a removed feature's
  * settings, folder or files, and every dependency left in `package.json` is still used.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { checkoutFiles } from "../../server/build/dev/optional-parts.mjs";
+import { isCodeFile, packageUsed } from "../../server/build/dev/removal-plan.mjs";
 
 /** The folder a feature's removal deletes (the terminal client's is `server/dev`). */
 export const featureFolder = (name) => (name === "dev" ? "server/dev" : `server/features/${name}`);
@@ -16,16 +18,6 @@ function settingsOf(root, name) {
   return existsSync(file)
     ? [...readFileSync(file, "utf8").matchAll(/env: "([A-Z0-9_]+)"/g)].map((match) => match[1])
     : [];
-}
-
-/** Every file of a checkout, from the root (no installed packages, no build output, no caches). */
-const SKIPPED = /^(?:node_modules|\.git|\.cache|\.nitro|\.output.*|\.data|\.vercel)$/;
-function filesOf(root, dir = "") {
-  return readdirSync(join(root, dir)).flatMap((name) => {
-    if (SKIPPED.test(name)) return [];
-    const path = dir ? `${dir}/${name}` : name;
-    return statSync(join(root, path)).isDirectory() ? filesOf(root, path) : [path];
-  });
 }
 
 /** The checkout's files: git's list (tracked and new, nothing ignored), or every file of a copy that is no repository (a fork proof's). */
@@ -39,60 +31,51 @@ export function sourceFiles(root) {
       .split("\0")
       .filter((file) => file && existsSync(join(root, file)));
   } catch {
-    return filesOf(root);
+    return checkoutFiles(root);
   }
 }
 
 /** The docs a removal must leave clean: READMEs, `.env.example`, and the settings tables that remain. */
 const isDoc = (file) => file.endsWith(".md") || file === ".env.example" || /(^|\/)settings\.ts$/.test(file);
 
-/** `text` names `path` (a file or folder from the root, or its tail from a folder on), not as part of a longer path. */
-function names(text, path) {
+/**
+ * `text` names `path` (a file or folder from the root, or its tail from a folder on), not as part of a longer path; a tail
+ * that is also the path or the tail of a file in `kept` (`routes/mcp.post.ts`) names that file instead.
+ */
+function names(text, path, kept = []) {
   const segments = path.split("/");
   return segments.slice(0, -1).some((_, start) => {
-    const tail = segments
-      .slice(start)
-      .join("/")
-      .replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    return new RegExp(`(?<![\\w./-])${tail}(?![\\w-])`).test(text);
+    const tail = segments.slice(start).join("/");
+    if (kept.some((file) => file === tail || file.endsWith(`/${tail}`))) return false;
+    return new RegExp(`(?<![\\w./-])${tail.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`).test(text);
   });
 }
 
-/**
- * True when some file of the copy besides package.json, the lockfiles and the docs names `dependency` (as a module, or as
- * the path segments of its folder in node_modules), or a script runs it, or package.json pins it in `overrides`; `@types/*`
- * serve the type-checker. (A peer of a used dependency, such as ioredis for unstorage's Redis driver, is checked by the caller.)
- */
-function isUsed(copy, files, pkg, dependency) {
-  if (dependency.startsWith("@types/") || (pkg.overrides && dependency in pkg.overrides)) return true;
-  if (Object.values(pkg.scripts ?? {}).some((script) => script.includes(dependency))) return true;
-  const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const named = new RegExp(
-    `["'\`/]${escaped(dependency)}(?:["'\`/]|$)|${dependency
-      .split("/")
-      .map((part) => escaped(JSON.stringify(part)))
-      .join(",\\s*")}`,
-    "m",
-  );
-  return files.some(
-    (file) =>
-      !file.endsWith(".md") &&
-      !/(^|\/)package(-lock)?\.json$/.test(file) &&
-      /\.(ts|mjs|js|json|yaml)$/.test(file) &&
-      named.test(readFileSync(join(copy, file), "utf8")),
-  );
-}
+/** A doc's prose: its `fork:remove` data left out (it names what its part removes, present or not). */
+const proseOf = (text) => text.replace(/<!-- fork:remove:([\w-]+):start -->[\s\S]*?<!-- fork:remove:\1:end -->/g, "");
 
 /**
- * What the removal of `removed` (features, in order) left behind in `copy`, a copy of `root` after their blocks ran:
+ * True when a file of the copy (besides the docs, package.json and the lockfiles) or a script uses `dependency`, or
+ * package.json pins it in `overrides`; `@types/*` serve the type-checker (the picker's own test of use). A peer of a used
+ * dependency, such as ioredis for unstorage's Redis driver, is checked by the caller.
+ */
+const isUsed = (copy, files, pkg, dependency) =>
+  packageUsed(
+    pkg,
+    dependency,
+    files.filter(isCodeFile).map((file) => readFileSync(join(copy, file), "utf8")),
+  );
+
+/**
+ * What the removal of `removed` (optional parts) left behind in `copy`, a copy of `root` after the picker removed them:
  * each problem as one line (empty when clean).
  */
 export function leftoversAfterRemoval(root, copy, removed) {
   const features = removed.filter((name) => name !== "examples");
   const before = sourceFiles(root);
-  const after = filesOf(copy);
+  const after = checkoutFiles(copy);
   const afterSet = new Set(after);
-  // The files the features' blocks removed: theirs, and their tests (the examples' own are the top README's business).
+  // The files the parts' removals took: theirs, and their tests (the examples' own are the top README's business).
   const gone = before.filter(
     (file) =>
       !afterSet.has(file) &&
@@ -102,24 +85,26 @@ export function leftoversAfterRemoval(root, copy, removed) {
   const settings = features.flatMap((name) => settingsOf(root, name));
   const problems = [];
   for (const doc of after.filter(isDoc)) {
-    const text = readFileSync(join(copy, doc), "utf8");
+    const text = proseOf(readFileSync(join(copy, doc), "utf8"));
     for (const setting of settings)
       if (new RegExp(`\\b${setting}\\b`).test(text)) problems.push(`${doc} names the removed setting ${setting}`);
     for (const name of features)
       if (names(text, featureFolder(name))) problems.push(`${doc} names the removed folder ${featureFolder(name)}`);
     for (const file of gone)
-      if (!features.some((name) => file.startsWith(`${featureFolder(name)}/`)) && names(text, file))
+      if (!features.some((name) => file.startsWith(`${featureFolder(name)}/`)) && names(text, file, after))
         problems.push(`${doc} names the removed file ${file}`);
   }
   const pkg = JSON.parse(readFileSync(join(copy, "package.json"), "utf8"));
   const dependencies = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies });
   const used = dependencies.filter((dependency) => isUsed(copy, after, pkg, dependency));
+  // A package not installed yet (package.json ahead of node_modules) has no peers to read.
+  const manifest = (dependency) => join(root, "node_modules", dependency, "package.json");
   const peers = new Set(
-    used.flatMap((dependency) =>
-      Object.keys(
-        JSON.parse(readFileSync(join(root, "node_modules", dependency, "package.json"), "utf8")).peerDependencies ?? {},
+    used
+      .filter((dependency) => existsSync(manifest(dependency)))
+      .flatMap((dependency) =>
+        Object.keys(JSON.parse(readFileSync(manifest(dependency), "utf8")).peerDependencies ?? {}),
       ),
-    ),
   );
   for (const dependency of dependencies) {
     if (!used.includes(dependency) && !peers.has(dependency))

@@ -1,24 +1,21 @@
 /**
- * Each feature's removal, simulated in a copy of the checkout's files (no install, no build: the fork proof in
- * tests/fork/ does those): its `fork:remove:<name>` block runs verbatim, then nothing may be left behind (see
- * tests/helpers/leftovers.mjs): no doc naming a removed setting, folder or file, no dependency nothing uses.
+ * Each optional part's removal, simulated in a copy of the checkout's files (no install, no type-check, no build: the
+ * fork proof in tests/fork/ does those, and features.test.ts runs the picker itself): the picker's plan for it
+ * (`fork:remove:<name>` data, server/build/dev/removal-plan.mjs) is applied, then nothing may be left behind (see
+ * tests/helpers/leftovers.mjs): no doc naming a removed setting, folder or file, no dependency nothing uses. Applied a
+ * second time, the plan finds nothing left to do.
  */
-import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { docBlock } from "../helpers/docs";
-import { featureFolder, leftoversAfterRemoval, sourceFiles } from "../helpers/leftovers.mjs";
+import { optionalParts } from "../../server/build/dev/optional-parts.mjs";
+import { applyRemoval, isEmptyPlan, planRemoval } from "../../server/build/dev/removal-plan.mjs";
+import { leftoversAfterRemoval, sourceFiles } from "../helpers/leftovers.mjs";
 
 const ROOT = process.cwd();
-/** The features this checkout still has (in a fork, some may be gone already). */
-const FEATURES = [
-  ...(existsSync(join(ROOT, "server/features")) ? readdirSync(join(ROOT, "server/features")) : []),
-  "dev",
-].filter((name) => existsSync(join(ROOT, featureFolder(name))));
-const removal = (name: string) =>
-  docBlock(name === "examples" ? "README.md" : `${featureFolder(name)}/README.md`, `fork:remove:${name}`);
+/** The optional parts this checkout still has (in a fork, some may be gone already). */
+const PARTS = optionalParts(ROOT).map((part) => part.name);
 
 function leftoversOf(removed: string[]): string[] {
   const copy = mkdtempSync(join(tmpdir(), "removal-"));
@@ -27,22 +24,25 @@ function leftoversOf(removed: string[]): string[] {
       mkdirSync(dirname(join(copy, file)), { recursive: true });
       cpSync(join(ROOT, file), join(copy, file));
     }
-    for (const name of removed) execFileSync("bash", ["-e", "-c", removal(name)], { cwd: copy, stdio: "pipe" });
+    const chosen = optionalParts(copy).filter((part) => removed.includes(part.name));
+    applyRemoval(copy, planRemoval(copy, chosen));
+    expect(optionalParts(copy).map((part) => part.name)).toEqual(PARTS.filter((name) => !removed.includes(name)));
+    expect(isEmptyPlan(planRemoval(copy, chosen)), "a second removal finds nothing").toBe(true);
     return leftoversAfterRemoval(ROOT, copy, removed);
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
 }
 
-// Copying the checkout and running npm for each removal takes a second or so; a loaded machine gets a generous bound.
-describe("a feature's removal leaves no dead setting, no dangling doc, no unused dependency", {
+// Copying the checkout and reading it for each removal takes a second or so; a loaded machine gets a generous bound.
+describe("an optional part's removal leaves no dead setting, no dangling doc, no unused dependency", {
   timeout: 60_000,
 }, () => {
-  it.each(FEATURES)("without %s", (name) => {
+  it.each(PARTS)("without %s", (name) => {
     expect(leftoversOf([name])).toEqual([]);
   });
 
-  it("the minimal fork (the examples and every feature removed)", () => {
-    expect(leftoversOf(["examples", ...FEATURES])).toEqual([]);
+  it("the minimal fork (every part removed)", () => {
+    expect(leftoversOf(PARTS)).toEqual([]);
   });
 });

@@ -1,0 +1,138 @@
+#!/usr/bin/env node
+/**
+ * `npm run features`: the optional parts of this server (the examples, each feature, the terminal client, the template's
+ * own upkeep), what each is and costs; `npm run features -- remove NAME…` (or `--all`) takes them out, `--dry-run` shows
+ * what would go. What a part removes is data in its README (optional-parts.mjs); the removal is type-checked on a copy
+ * before the checkout is touched (checked-removal.mjs).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { codeLines, productionFiles } from "../../../tests/helpers/production-lines.mjs";
+import { prepareTypes, typeChecksAfter } from "./checked-removal.mjs";
+import { optionalParts } from "./optional-parts.mjs";
+import { applyRemoval, isEmptyPlan, planRemoval } from "./removal-plan.mjs";
+
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+const USAGE = `npm run features                              the optional parts, what each is and costs
+npm run features -- remove NAME…              removes them (and their tests, docs, settings and packages)
+npm run features -- remove --all              removes every optional part
+npm run features -- remove … --dry-run        shows every file that would be deleted and every edit, changes nothing`;
+
+const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+
+/** The production lines of code among the files `plan` deletes. */
+function linesRemoved(plan) {
+  const production = new Set(productionFiles(ROOT));
+  return plan.deleted
+    .flatMap((entry) => entry.files)
+    .filter((file) => production.has(file))
+    .reduce((sum, file) => sum + codeLines(readFileSync(join(ROOT, file), "utf8")), 0);
+}
+
+function list() {
+  const parts = optionalParts(ROOT);
+  if (parts.length === 0) return console.log("No optional part is left: this is the minimal server.");
+  console.log(`The optional parts of this server (${parts.length}):\n`);
+  const width = Math.max(...parts.map((part) => part.name.length));
+  for (const part of parts) {
+    const plan = planRemoval(ROOT, [part]);
+    const packages = plan.packages.length > 0 ? `; only it uses ${plan.packages.join(", ")}` : "";
+    const cost = `${String(linesRemoved(plan)).padStart(5)} lines`;
+    console.log(`  ${part.data.warning ? "⚠" : " "} ${part.name.padEnd(width)} ${cost}  ${part.data.about}${packages}`);
+  }
+  console.log(`
+lines: its production code (not tests, not dev programs); "only it uses": the npm packages that go with it. The Worker's
+size is not measured per part: npm run build:cloudflare prints the whole Worker's. ⚠: removing it costs your users
+something, said when it goes.
+
+${USAGE}`);
+}
+
+/** The lines of `after` that differ from `before`, as `-` and `+` lines (a longest common subsequence of lines). */
+function lineChanges(before, after) {
+  const a = before.split("\n");
+  const b = after.split("\n");
+  const common = Array.from({ length: a.length + 1 }, () => new Array(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      common[i][j] = a[i] === b[j] ? common[i + 1][j + 1] + 1 : Math.max(common[i + 1][j], common[i][j + 1]);
+  const changes = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      i++;
+      j++;
+    } else if (i < a.length && (j === b.length || common[i + 1][j] >= common[i][j + 1])) changes.push(`- ${a[i++]}`);
+    else changes.push(`+ ${b[j++]}`);
+  }
+  return changes;
+}
+
+/** What `plan` deletes and edits, every file and changed line when `detailed`. */
+function describe(plan, detailed) {
+  for (const { path, files } of plan.deleted) {
+    if (!path.endsWith("/") || !detailed) {
+      console.log(`  delete ${path}${path.endsWith("/") ? ` (${plural(files.length, "file")})` : ""}`);
+      continue;
+    }
+    console.log(`  delete ${path}`);
+    for (const file of files) console.log(`    ${file}`);
+  }
+  for (const { file, before, after } of plan.edits) {
+    const changes = lineChanges(before, after);
+    const removed = changes.filter((line) => line.startsWith("-")).length;
+    console.log(`  edit ${file} (${removed} lines out, ${changes.length - removed} in)`);
+    if (detailed) for (const line of changes) console.log(`    ${line}`);
+  }
+  if (plan.scripts.length > 0) console.log(`  npm scripts dropped: ${plan.scripts.join(", ")}`);
+  if (plan.packages.length > 0) console.log(`  packages dropped from package.json: ${plan.packages.join(", ")}`);
+}
+
+function remove(args) {
+  const dryRun = args.includes("--dry-run");
+  const names = args.filter((arg) => !arg.startsWith("--"));
+  const parts = optionalParts(ROOT);
+  if (args.includes("--all")) names.push(...parts.map((part) => part.name));
+  if (names.length === 0 && !args.includes("--all")) {
+    console.error(`Name the parts to remove (or --all):\n\n${USAGE}`);
+    return 2;
+  }
+  const known = new Set(parts.map((part) => part.name));
+  const chosen = parts.filter((part) => names.includes(part.name));
+  for (const name of new Set(names.filter((name) => !known.has(name))))
+    console.log(`${name}: not an optional part of this checkout (removed already, or misspelt)`);
+  const plan = planRemoval(ROOT, chosen);
+  if (isEmptyPlan(plan)) {
+    console.log(`Nothing to remove${known.size > 0 ? `; the optional parts left: ${[...known].join(", ")}` : ""}.`);
+    return 0;
+  }
+
+  console.log(`${dryRun ? "Would remove" : "Removing"} ${plan.parts.join(", ")}:`);
+  describe(plan, dryRun);
+  for (const { name, warning } of plan.warnings) console.log(`\n⚠ ${name}: ${warning}`);
+  if (dryRun) return 0;
+
+  console.log("\nType-checking the result in a copy first (nitropack prepare, tsc --noEmit)…");
+  const checked = typeChecksAfter(ROOT, plan);
+  if (!checked.ok) {
+    const first = checked.printed.trim().split("\n").slice(0, 20).join("\n");
+    console.error(`\nNothing was changed: without ${plan.parts.join(", ")} the tree would not type-check:\n\n${first}`);
+    return 1;
+  }
+  applyRemoval(ROOT, plan);
+  const prepared = prepareTypes(ROOT);
+  if (!prepared.ok) console.error(`nitropack prepare failed; run it again:\n${prepared.printed}`);
+  console.log(`Removed ${plan.parts.join(", ")}.`);
+  if (plan.packages.length > 0) console.log("package-lock.json still lists the dropped packages: run npm install.");
+  return 0;
+}
+
+const [command, ...args] = process.argv.slice(2);
+if (command === undefined || command === "list") list();
+else if (command === "remove") process.exitCode = remove(args);
+else {
+  console.log(USAGE);
+  process.exitCode = command === "--help" || command === "help" ? 0 : 2;
+}

@@ -1,0 +1,80 @@
+/**
+ * The optional parts of a checkout, as their READMEs declare them: a README holding a ```json block between
+ * `<!-- fork:remove:<name>:start -->` and `<!-- fork:remove:<name>:end -->` describes one part that `npm run features`
+ * can remove. The data lives beside the part (a feature's own README), so adding a feature never edits the picker.
+ *
+ * A part's data (every field but `about` optional):
+ * - `about`: what it is, in a few words;
+ * - `warning`: what removing it costs users, printed when it goes;
+ * - `delete`: paths from the root, each a file, or a folder when it ends with `/` (the part's own folders only: a folder
+ *   someone adds files to is listed file by file, so their files stay);
+ * - `deleteWhenUnnamed`: `{ "path", "namedAs", "edits" }`, deleted once no code file left contains `namedAs` (a helper
+ *   two parts share), its edits made only then;
+ * - `edits`: `{ "file", ... }` with one of `dropLines` (a regex: every matching line goes), `dropSection` (the lines
+ *   from `# feature:<name>` to `# end feature:<name>`, as `.env.example` marks them) or `replace` (a regex, with `flags`
+ *   and `with`, for text over several lines);
+ * - `scripts`: npm scripts dropped from package.json;
+ * - `packages`: dependencies dropped from package.json once nothing left uses them, each a name or `{ "name", "edits" }`
+ *   (edits made only when the package goes).
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+/** Folders that hold no part's README: installs, builds, caches. */
+export const SKIPPED_FOLDERS = /^(?:node_modules|\.git|\.cache|\.nitro|\.output.*|\.data|\.vercel|\.wrangler|\.runs)$/;
+
+/** Every file of the checkout at `root`, as paths from it, with no installed package, build output or cache. */
+export function checkoutFiles(root, dir = "") {
+  return readdirSync(join(root, dir)).flatMap((name) => {
+    if (SKIPPED_FOLDERS.test(name)) return [];
+    const path = dir ? `${dir}/${name}` : name;
+    return statSync(join(root, path)).isDirectory() ? checkoutFiles(root, path) : [path];
+  });
+}
+
+const BLOCK = /<!-- fork:remove:([\w-]+):start -->\s*```json\n([\s\S]*?)```\s*<!-- fork:remove:\1:end -->/g;
+const FIELDS = new Set(["about", "warning", "delete", "deleteWhenUnnamed", "edits", "scripts", "packages"]);
+const EDIT_KINDS = ["dropLines", "dropSection", "replace"];
+
+/** Throws, naming the README, unless `data` has only the fields above, each of its shape. */
+function validate(readme, name, data) {
+  const fail = (problem) => {
+    throw new Error(`${readme}: the fork:remove:${name} block ${problem}`);
+  };
+  if (typeof data.about !== "string") fail('has no "about"');
+  for (const key of Object.keys(data)) if (!FIELDS.has(key)) fail(`has an unknown field "${key}"`);
+  const edits = [
+    ...(data.edits ?? []),
+    ...[...(data.packages ?? []), ...(data.deleteWhenUnnamed ?? [])].flatMap((entry) => entry.edits ?? []),
+  ];
+  for (const edit of edits) {
+    const kinds = EDIT_KINDS.filter((kind) => kind in edit);
+    if (typeof edit.file !== "string" || kinds.length !== 1) fail(`has an edit that is not one of ${EDIT_KINDS}`);
+    if (kinds[0] === "replace" && typeof edit.with !== "string") fail(`has a "replace" without "with"`);
+  }
+}
+
+/** Rank of a part's README in the list: the top README (the examples) first, then the features, then the rest. */
+const rank = (readme) => (readme === "README.md" ? 0 : readme.startsWith("server/features/") ? 1 : 2);
+
+/**
+ * The optional parts the checkout at `root` still has, in the order `npm run features` lists them.
+ * @param {string} root
+ * @returns {{ name: string, readme: string, data: Record<string, any> }[]}
+ */
+export function optionalParts(root) {
+  const parts = [];
+  for (const readme of checkoutFiles(root).filter((file) => /(^|\/)README\.md$/.test(file))) {
+    for (const [, name, json] of readFileSync(join(root, readme), "utf8").matchAll(BLOCK)) {
+      let data;
+      try {
+        data = JSON.parse(json);
+      } catch (error) {
+        throw new Error(`${readme}: the fork:remove:${name} block is not JSON (${error.message})`);
+      }
+      validate(readme, name, data);
+      parts.push({ name, readme, data });
+    }
+  }
+  return parts.sort((a, b) => rank(a.readme) - rank(b.readme) || a.readme.localeCompare(b.readme));
+}
