@@ -54,8 +54,8 @@ function validate(readme, name, data) {
   }
 }
 
-/** Rank of a part's README in the list: the top README (the examples) first, then the features, then the rest. */
-const rank = (readme) => (readme === "README.md" ? 0 : readme.startsWith("server/features/") ? 1 : 2);
+/** Rank of a part's README in the list: the examples' first, then the features, then the rest. */
+const rank = (readme) => (readme === "server/examples/README.md" ? 0 : readme.startsWith("server/features/") ? 1 : 2);
 
 /**
  * The optional parts the checkout at `root` still has, in the order `npm run features` lists them.
