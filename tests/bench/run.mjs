@@ -28,16 +28,19 @@
  *   node tests/bench/run.mjs --smoke   a few hundred requests, to prove the script works
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { bundleSize } from "../../server/build/dev/bundle-size.mjs";
 import { buildTarget } from "../helpers/builds.mjs";
+import { copyCheckout } from "../helpers/checkout-copy.mjs";
+import { hasFeature } from "../helpers/project.mjs";
 import { findProgram } from "../helpers/programs.mjs";
 import { startServer } from "../helpers/server.mjs";
 import { startRedis } from "../targets/redis.mjs";
 import { ensureBenchDependencies } from "./dependencies.mjs";
 import { median, renderReport } from "./report.mjs";
 import { profileSplit } from "./profile.mjs";
-import { JSONRPC_FLOOR_PATH, PROCESS_FLAGS, firstCall, costCall, scenarios } from "./scenarios.mjs";
+import { JSONRPC_FLOOR_PATH, PROCESS_FLAGS, appDocuments, firstCall, costCall, scenarios } from "./scenarios.mjs";
 
 ensureBenchDependencies();
 const { default: autocannon } = await import("autocannon");
@@ -173,6 +176,37 @@ async function coldStart() {
   return median(times);
 }
 
+/** The size of each MCP Apps document the Node build serves, as a client reads it. */
+async function appDocumentSizes() {
+  const server = await startServer({ output: ".output-bench", env: withSecret, keepOutput: false });
+  try {
+    return (await appDocuments(server.url)).map(({ uri, text }) => ({
+      uri,
+      raw: Buffer.byteLength(text),
+      gzip: gzipSync(text, { level: 9 }).length,
+    }));
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * The Worker a fork without MCP Apps deploys: the picker removes the feature in a copy, which is built for Cloudflare
+ * there. Undefined in a smoke run, and where the feature is already gone (the Worker bundle is then that one).
+ */
+function workerWithoutApps() {
+  if (smoke || !hasFeature("apps")) return undefined;
+  const copy = copyCheckout(process.cwd(), "bench-without-apps-");
+  try {
+    const quietly = { cwd: copy, stdio: ["ignore", "ignore", "inherit"] };
+    execFileSync(process.execPath, ["server/build/dev/features.mjs", "remove", "apps"], quietly);
+    execFileSync("npm", ["run", "--silent", "build:cloudflare"], quietly);
+    return bundleSize(`${copy}/.output-cloudflare/server`);
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
 function microBenchmarks() {
   const run = spawnSync(process.execPath, ["tests/bench/micro.mjs", ...(smoke ? ["--smoke"] : [])], {
     encoding: "utf8",
@@ -269,6 +303,9 @@ async function main() {
     coldStartMs: await coldStart(),
     nodeBundle: bundleSize(".output-bench/server"),
     workerBundle: bundleSize(".output-cloudflare/server"),
+    workerWithoutApps: workerWithoutApps(),
+    appsFeature: hasFeature("apps"),
+    appDocuments: await appDocumentSizes(),
   });
   console.log(report);
   if (!smoke) writeFileSync("tests/bench/results.md", report);

@@ -25,6 +25,7 @@ function request(method, params) {
     "mcp-method": method,
   };
   if (method === "tools/call") headers["mcp-name"] = params.name;
+  if (method === "resources/read") headers["mcp-name"] = params.uri;
   return { method: "POST", headers, body: body(method, params) };
 }
 
@@ -133,3 +134,20 @@ export const costCall = constant("tools/call (text), variant", "tools/call", {
 
 /** The request cold start waits for. */
 export const firstCall = (url) => send(url, "tools/call", { name: "bench_greet", arguments: { name: "Ada" } });
+
+/** The MIME type of an MCP Apps document (the ext-apps spec's). */
+const APP_DOCUMENT = "text/html;profile=mcp-app";
+
+/** Every MCP Apps document a server lists, as a client reads it: `{ uri, text }`. */
+export async function appDocuments(url) {
+  const documents = [];
+  let cursor;
+  do {
+    const page = await send(url, "resources/list", cursor ? { cursor } : {});
+    for (const { uri, mimeType } of page.resources)
+      if (mimeType === APP_DOCUMENT)
+        documents.push({ uri, text: (await send(url, "resources/read", { uri })).contents[0].text });
+    cursor = page.nextCursor;
+  } while (cursor);
+  return documents;
+}
