@@ -10,10 +10,14 @@
  * - the MCP SDK's schemas are marked side-effect free, so the few the template validates with stay and the others go
  *   (the SDK builds each with zod calls, which a bundler must otherwise keep);
  * - Nitro's route rules, and the response cache only a route rule turns on, are left out while the build declares
- *   none (nitro.config.ts declares none).
+ *   none (nitro.config.ts declares none);
+ * - Nitro's `$fetch` (ofetch) is left out while no file of the project mentions it;
+ * - `process` is workerd's own (complete since the compatibility date 2025-09-15), not unenv's polyfill wrapped around it.
  */
+import { type Dirent, existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Nitro } from "nitropack";
 import type { Plugin } from "rollup";
 
@@ -75,19 +79,41 @@ const WITHOUT_ROUTE_RULES: Record<string, string> = {
     'export const cachedEventHandler = () => { throw new Error("this build left out the response cache: it has no route rules"); };',
 };
 
-function withoutRouteRules(): Plugin {
+/** What Nitro's app imports for its global `$fetch`, in a build whose code never calls it. */
+const WITHOUT_FETCH: Record<string, string> = {
+  ofetch:
+    'export const Headers = globalThis.Headers;\nexport const createFetch = () => () => { throw new Error("this build left out $fetch: no file of the project mentions it"); };',
+};
+
+/** Whether a file of the project's own code (`server/`, `routes/`, `utils/`; not this folder) mentions `$fetch`. */
+function mentionsFetch(rootDir: string): boolean {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const files = ["server", "routes", "utils"]
+    .filter((dir) => existsSync(join(rootDir, dir)))
+    .flatMap((dir) => readdirSync(join(rootDir, dir), { recursive: true, withFileTypes: true }));
+  const isCode = (file: Dirent) => file.isFile() && file.parentPath !== here && /\.[cm]?[jt]s$/.test(file.name);
+  return files.some(
+    (file) => isCode(file) && readFileSync(join(file.parentPath, file.name), "utf8").includes("$fetch"),
+  );
+}
+
+/** Serves `replacements` in place of what Nitro's app imports under those names. */
+function replaceAppImports(replacements: Record<string, string>): Plugin {
   const app = join(dirname(nitroPackage), "dist/runtime/internal/app.mjs");
-  const prefix = "\0mcp-without-route-rules:";
+  const prefix = "\0mcp-app-import:";
   return {
-    name: "mcp:without-route-rules",
+    name: "mcp:replace-app-imports",
     // Ahead of Nitro's resolvers, which would find the real files.
     resolveId: {
       order: "pre",
-      handler: (source, importer) => (importer === app && source in WITHOUT_ROUTE_RULES ? prefix + source : undefined),
+      handler: (source, importer) => (importer === app && source in replacements ? prefix + source : undefined),
     },
-    load: (id) => (id.startsWith(prefix) ? WITHOUT_ROUTE_RULES[id.slice(prefix.length)] : undefined),
+    load: (id) => (id.startsWith(prefix) ? replacements[id.slice(prefix.length)] : undefined),
   };
 }
+
+/** The first compatibility date whose `nodejs_compat` gives a Worker Node's whole `process`. */
+const NATIVE_PROCESS_DATE = "2025-09-15";
 
 export default (nitro: Nitro) => {
   if (!nitro.options.preset.startsWith("cloudflare")) return;
@@ -100,12 +126,26 @@ export default (nitro: Nitro) => {
     options: { ...nitro.options.esbuild?.options, target: "es2022" },
   };
   nitro.options.unenv.push({ meta: { name: "mcp-worker-performance" }, inject: { performance: false } });
+  const date = nitro.options.compatibilityDate;
+  if ((date.cloudflare ?? date.default ?? "") >= NATIVE_PROCESS_DATE) {
+    const process = fileURLToPath(new URL("worker-process.mjs", import.meta.url));
+    // After the preset's own Node compatibility, which it adds just before the build.
+    nitro.hooks.hook("build:before", () => {
+      nitro.options.unenv.push({ meta: { name: "mcp-worker-process" }, alias: { process, "node:process": process } });
+    });
+  }
   nitro.hooks.hook("rollup:before", (_, config) => {
     const plugins = config.plugins as Plugin[];
     replaceMinifier(plugins);
     plugins.push(sdkSchemasPure);
     const routeRules = [nitro.options.routeRules, nitro.options.runtimeConfig.nitro?.routeRules ?? {}];
-    if (routeRules.every((rules) => Object.keys(rules).length === 0)) plugins.push(withoutRouteRules());
+    const withoutRouteRules = routeRules.every((rules) => Object.keys(rules).length === 0);
+    plugins.push(
+      replaceAppImports({
+        ...(withoutRouteRules ? WITHOUT_ROUTE_RULES : {}),
+        ...(mentionsFetch(nitro.options.rootDir) ? {} : WITHOUT_FETCH),
+      }),
+    );
     config.output.inlineDynamicImports = true;
     delete config.output.manualChunks; // Rollup refuses both at once
   });
