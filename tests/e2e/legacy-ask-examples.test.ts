@@ -1,6 +1,8 @@
 /**
  * The examples a 2025-era client meets first, asked on its POST's stream (server/features/legacy/ask.ts) by the official
- * 1.x client against the Node build: `delete_note` (accept, decline, and exactly once) and `wizard`'s three rounds.
+ * 1.x client against the Node build: `delete_note` (accept, decline, and exactly once) and `wizard`'s three rounds; and
+ * what the client declared at `initialize` read on later requests: `notes://export` asks it when it declared elicitation,
+ * `notes_board` says the board shows the notes when it declared the MCP Apps extension.
  * The protocol itself is tested on the fixtures (tests/e2e/legacy-ask.test.ts); this file goes with the examples.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,6 +61,40 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
       ]);
       await client.close();
     });
+
+    it("notes://export asks a client that declared elicitation for the format, and gives markdown to one that did not", async () => {
+      const { client, asked } = await officialLegacyClient(
+        server.url,
+        () => ({ action: "accept", content: { format: "json" } }),
+        { elicitation: { form: {} } },
+      );
+      expect((await client.readResource({ uri: "notes://export" })).contents[0]).toMatchObject({
+        mimeType: "application/json",
+      });
+      expect(asked.map((params) => params.message)).toEqual(["Export the notes as markdown or JSON?"]);
+      const { client: silent } = await officialLegacyClient(server.url, () => ({ action: "cancel" }), {});
+      expect((await silent.readResource({ uri: "notes://export" })).contents[0]).toMatchObject({
+        mimeType: "text/markdown",
+      });
+      await Promise.all([client.close(), silent.close()]);
+    });
+
+    it.runIf(hasFeature("apps"))(
+      "notes_board tells a client that declared the UI extension that its board shows the notes",
+      async () => {
+        const ui = { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } };
+        const { client: host } = await officialLegacyClient(server.url, () => ({ action: "cancel" }), {
+          extensions: ui,
+        });
+        const { client: plain } = await officialLegacyClient(server.url, () => ({ action: "cancel" }), {});
+        const board = { name: "notes_board", arguments: {} };
+        const shown = text(await host.callTool(board));
+        expect(shown).toMatch(/^\d+ notes, shown on the board:\n#/);
+        expect(shown).toContain("#12 Conference talk");
+        expect(text(await plain.callTool(board))).not.toMatch(/shown on the board/);
+        await Promise.all([host.close(), plain.close()]);
+      },
+    );
 
     it("delete_note exactly once: 50 concurrent answers to its question → one 202, 49 refusals, one deletion", async () => {
       const session = (await initializeLegacy(server.url, { elicitation: {} }))!;

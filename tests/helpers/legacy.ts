@@ -146,20 +146,30 @@ export interface OpenCall {
   final(): Promise<Json | undefined>;
 }
 
-export async function openLegacyCall(
+/** `tools/call` of `name` on a session, read as it comes (see {@link openLegacyRequest}). */
+export const openLegacyCall = (
   url: LegacyTarget,
   session: string | undefined,
   name: string,
   args: Json,
+  extra: ExtraHeaders = {},
+): Promise<OpenCall> => openLegacyRequest(url, session, "tools/call", { name, arguments: args }, extra);
+
+/** Any request on a session (`resources/read`, `prompts/get`…), its response read message by message as it arrives. */
+export async function openLegacyRequest(
+  url: LegacyTarget,
+  session: string | undefined,
+  method: string,
+  params: Json,
   extra: ExtraHeaders = {},
 ): Promise<OpenCall> {
   const id = nextId++;
   const response = await send(url, {
     method: "POST",
     headers: headers(session, extra),
-    body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } }),
+    body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
   });
-  if (!response.body) throw new Error(`tools/call answered ${response.status} without a body`);
+  if (!response.body) throw new Error(`${method} answered ${response.status} without a body`);
   const isStream = (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";

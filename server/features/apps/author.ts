@@ -9,8 +9,8 @@ import type { McpContext } from "../../mcp/kit";
 
 /**
  * True when this request's client renders MCP Apps: it declares the `io.modelcontextprotocol/ui` extension with the MCP
- * App MIME type in its capabilities. A tool can then keep its text short and leave the details to the UI. 2025-era
- * clients declare capabilities only when they connect, which this stateless server does not keep: false for them.
+ * App MIME type in its capabilities. A tool can then keep its text short and leave the details to the UI. A 2025-era
+ * client declares them at `initialize`, and its session carries them to each later request: the same answer in both eras.
  * @example
  * // server/tools/notes_board.ts
  * import { clientRendersUi } from "#mcp-apps";

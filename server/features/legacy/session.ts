@@ -9,6 +9,7 @@
  * 404, so the client initializes again, as the 2025 revisions prescribe; a request without one is served as before.
  */
 import { getRequestHeader, type H3Event } from "h3";
+import { keptCapabilities } from "./kept-capabilities";
 import { SETTINGS } from "./settings";
 import {
   ErrorCode,
@@ -28,7 +29,7 @@ export interface LegacySession {
   /** The session's random id (never sent in clear): what an answer's id is bound to. */
   readonly id: string;
   readonly version: string;
-  /** What the client declared of elicitation, sampling and roots, as far as its version has them (see `usableCapabilities`). */
+  /** What the session keeps of the client's declaration: what handlers read as `mcp.clientCapabilities` (`kept-capabilities.ts`). */
   readonly capabilities: Readonly<Record<string, unknown>>;
   /** When it expires, in seconds since the epoch (what it remembers, its subscriptions, expires with it). */
   readonly expiresAt: number;
@@ -56,40 +57,13 @@ export async function sealToken(
 export const openToken = (token: unknown, principal: string, purpose: string, scope: string) =>
   openSealed(token, bindingOf(principal, purpose, scope));
 
-/** An extension's settings kept in a session (a UI extension's MIME types, say): at most this much JSON for all of them. */
-const MAX_EXTENSIONS_JSON = 2048;
-
-/**
- * The part of a declaration worth keeping: presence of each sub-capability the version defines, and the extensions the
- * client declared (with their settings, as handlers read them: what kinds of UI it renders), as long as they stay small.
- */
-export function usableCapabilities(
-  version: string,
-  declared: Readonly<Record<string, unknown>>,
-): Record<string, unknown> {
-  const kept: Record<string, unknown> = {};
-  const pick = (name: string, subs: readonly string[]) => {
-    const value = declared[name];
-    if (!isPlainObject(value)) return;
-    kept[name] = Object.fromEntries(subs.filter((sub) => isPlainObject(value[sub])).map((sub) => [sub, {}]));
-  };
-  // Elicitation came with 2025-06-18, its URL mode with 2025-11-25 (and with it the explicit form mode).
-  if (version !== "2025-03-26") pick("elicitation", version === "2025-11-25" ? ["form", "url"] : []);
-  pick("sampling", ["context", "tools"]);
-  pick("roots", []);
-  const extensions = declared.extensions;
-  if (isPlainObject(extensions) && JSON.stringify(extensions).length <= MAX_EXTENSIONS_JSON)
-    kept.extensions = extensions;
-  return kept;
-}
-
 /** The `Mcp-Session-Id` for a client that just initialized, or undefined when this server cannot seal one. */
 export function mintSession(
   principal: string,
   version: string,
   declared: Readonly<Record<string, unknown>>,
 ): Promise<string | undefined> {
-  const data = { v: version, c: usableCapabilities(version, declared) };
+  const data = { v: version, c: keptCapabilities(version, declared) };
   return sealToken(principal, PURPOSE.session, "", data, useSettings(SETTINGS).legacySessionTtlSeconds);
 }
 
@@ -97,11 +71,13 @@ export function mintSession(
 export async function openSession(token: string, principal: string): Promise<LegacySession | undefined> {
   const opened = await openToken(token, principal, PURPOSE.session, "");
   const data = opened.ok ? opened.claims.data : undefined;
-  if (!opened.ok || typeof data?.v !== "string" || !isPlainObject(data.c)) {
+  if (!opened.ok || typeof data?.v !== "string") {
     logWarning(`Mcp-Session-Id rejected: ${opened.ok ? "malformed claims" : opened.reason}`);
     return undefined;
   }
-  return { id: opened.claims.jti, version: data.v, capabilities: data.c, expiresAt: opened.claims.exp };
+  // A session sealed without capabilities (`c`) declares none: it still opens.
+  const capabilities = isPlainObject(data.c) ? data.c : {};
+  return { id: opened.claims.jti, version: data.v, capabilities, expiresAt: opened.claims.exp };
 }
 
 /** 404: the session is over (or never was ours); the client starts a new one with `initialize`. */

@@ -1,8 +1,9 @@
 /**
  * The MCP Apps feature in-process, on the fixture UI (`tests/fixtures-apps/`, built by the feature's own Vite step): what
  * tools/list, resources/list and resources/read carry in both eras, checked against the extension's published JSON Schema;
- * the extension declared; the client's capability read from `_meta`; the resource rules every URI goes through; and the
- * start-up refusing a bad UI. The built examples in a real host: tests/apps/.
+ * the extension declared; the client's capability read from `_meta` (a 2025-era client's from what it declared at
+ * `initialize`, kept in its session); the resource rules every URI goes through; and the start-up refusing a bad UI.
+ * The built examples in a real host: tests/apps/.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -161,13 +162,60 @@ describe("whether the client renders UIs, read per request from _meta", () => {
     const plain = await server.connect().call("tools/list");
     expect(await server.connect({ capabilities: RENDERS_UI }).call("tools/list")).toEqual(plain);
   });
-
-  it.runIf(hasFeature("legacy"))("is false for a 2025-era client (its capabilities are not kept)", async () => {
-    const result = await server.connect({ era: "2025-11-25" }).callTool("show_fixture");
-    expect((result.structuredContent as Json).rendersUi).toBe(false);
-    expect(result.content).toEqual([{ type: "text", text: "text only" }]);
-  });
 });
+
+describe.runIf(hasFeature("legacy"))(
+  "whether a 2025-era client renders UIs, read from what it declared at initialize",
+  () => {
+    const HEADERS = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+    };
+    /** show_fixture's result on the session of a client that declared `capabilities` (none: no session at all). */
+    async function shown(capabilities?: Json): Promise<Json> {
+      let session: Record<string, string> = {};
+      if (capabilities) {
+        const params = { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "raw", version: "1" } };
+        const { headers } = await server.post({ jsonrpc: "2.0", id: 1, method: "initialize", params }, HEADERS);
+        session = { "mcp-session-id": headers.get("mcp-session-id")! };
+      }
+      const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "show_fixture", arguments: {} } };
+      return (await server.post(call, { ...HEADERS, ...session })).body.result;
+    }
+
+    it("is true when it declared the extension with the MCP App MIME type", async () => {
+      const result = await shown(RENDERS_UI);
+      expect(result.structuredContent.rendersUi).toBe(true);
+      expect(result.content).toEqual([{ type: "text", text: "shown in the view" }]);
+    });
+
+    it("is true when it declared it beside a large extension of another kind", async () => {
+      const verbose = { "com.example/verbose": { notes: "x".repeat(3000) } };
+      expect((await shown({ extensions: { ...verbose, ...RENDERS_UI.extensions } })).structuredContent.rendersUi).toBe(
+        true,
+      );
+    });
+
+    it.each([
+      ["no capabilities", {}],
+      ["the extension without MIME types", { extensions: { [UI]: {} } }],
+      ["another MIME type", { extensions: { [UI]: { mimeTypes: ["text/html"] } } }],
+      [
+        "the extension under experimental, which neither the spec nor the package reads",
+        { experimental: { [UI]: { mimeTypes: [MIME] } } },
+      ],
+    ])("is false when it declared %s", async (_, capabilities) => {
+      expect((await shown(capabilities)).structuredContent.rendersUi).toBe(false);
+    });
+
+    it("is false for a request without a session", async () => {
+      const result = await shown();
+      expect(result.structuredContent.rendersUi).toBe(false);
+      expect(result.content).toEqual([{ type: "text", text: "text only" }]);
+    });
+  },
+);
 
 describe.runIf(hasFeature("sign-in"))("an app-only tool and the UI resource", () => {
   const TOKEN = "apps-fixture-token-0123456789";

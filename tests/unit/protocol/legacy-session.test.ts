@@ -24,9 +24,11 @@ const CAPABILITIES = { elicitation: { form: {} }, sampling: {} };
 let server: TestServer;
 // The feature's module reads the runtime config: it is loaded once a test server provides one, whatever ran before.
 let sessionModule: typeof import("../../../server/features/legacy/session");
+let keptModule: typeof import("../../../server/features/legacy/kept-capabilities");
 beforeAll(async () => {
   server = await createTestServer(FIXTURES);
   sessionModule = await import("../../../server/features/legacy/session");
+  keptModule = await import("../../../server/features/legacy/kept-capabilities");
 });
 
 const initialize = async (on: TestServer, headers: Record<string, string> = {}) => {
@@ -163,18 +165,71 @@ describe("what a session keeps of the declared capabilities", () => {
     roots: { listChanged: true },
     experimental: { big: "x".repeat(1000) },
   };
+  const UI = { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } };
 
   it.each([
     ["2025-11-25", { elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} }],
     ["2025-06-18", { elicitation: {}, sampling: { tools: {} }, roots: {} }],
     ["2025-03-26", { sampling: { tools: {} }, roots: {} }],
   ])("on %s: only what that revision can be asked, as presence", (version, kept) => {
-    expect(sessionModule.usableCapabilities(version, declared)).toEqual(kept);
+    expect(keptModule.keptCapabilities(version, declared)).toEqual(kept);
   });
 
   it("a capability that is not an object declares nothing", () => {
-    expect(sessionModule.usableCapabilities("2025-11-25", { elicitation: true, sampling: "yes", roots: null })).toEqual(
-      {},
+    expect(keptModule.keptCapabilities("2025-11-25", { elicitation: true, sampling: "yes", roots: null })).toEqual({});
+  });
+
+  it("elicitation naming a mode without declaring one is not kept as the bare {} that means form", () => {
+    const kept = (elicitation: unknown) => keptModule.keptCapabilities("2025-11-25", { elicitation }).elicitation;
+    expect(kept({ form: "yes" })).toBeUndefined();
+    expect(kept({ url: null })).toBeUndefined();
+    expect(kept({ form: "yes", url: {} })).toEqual({ url: {} });
+    expect(kept({})).toEqual({});
+    expect(kept({ other: 1 })).toEqual({});
+    // Sampling has no such rule: an invalid sub-capability leaves plain sampling declared, as the core reads it.
+    expect(keptModule.keptCapabilities("2025-11-25", { sampling: { context: "yes" } })).toEqual({ sampling: {} });
+  });
+
+  it("keeps each extension with a copy of its settings, the UI extension's MIME types among them", () => {
+    const extensions = { ...UI, "com.example/other": { level: 2, tags: ["a"] } };
+    const kept = keptModule.keptCapabilities("2025-11-25", { extensions }).extensions;
+    expect(kept).toEqual(extensions);
+    expect(kept).not.toBe(extensions);
+  });
+
+  it.each([
+    ["settings that are not an object", { "com.example/a": true, "com.example/b": ["x"], "com.example/c": null }],
+    ["a name without a vendor prefix", { ui: {}, ["__proto__"]: {} }],
+    ["a name with a space or a control character", { "com.example/a b": {}, "com.example/\u0007": {} }],
+    ["a name over 128 characters", { [`com.example/${"n".repeat(117)}`]: {} }],
+    ["settings over 256 bytes of JSON", { "com.example/big": { text: "é".repeat(124) } }],
+  ])("leaves out %s", (_, extensions) => {
+    expect(keptModule.keptCapabilities("2025-11-25", { extensions })).toEqual({});
+  });
+
+  it("keeps extensions in the order declared while they fit the budget, and any later one that still fits", () => {
+    const wide = (i: number) => [`wide.example/${i}`, { text: "x".repeat(200) }] as const;
+    const extensions = Object.fromEntries([wide(1), wide(2), wide(3), wide(4), wide(5), ...Object.entries(UI)]);
+    const kept = keptModule.keptCapabilities("2025-11-25", { extensions }).extensions as Record<string, unknown>;
+    expect(Object.keys(kept)).toEqual([
+      "wide.example/1",
+      "wide.example/2",
+      "wide.example/3",
+      "wide.example/4",
+      ...Object.keys(UI),
+    ]);
+    expect(JSON.stringify(kept).length).toBeLessThanOrEqual(keptModule.MAX_EXTENSIONS_BYTES);
+  });
+});
+
+describe("a session sealed without capabilities", () => {
+  it("opens, as a client that declared none", async () => {
+    const session = await sealAs(sessionModule.PURPOSE.session, "", { v: "2025-11-25" });
+    expect(await statusWith(server, session)).toBe(200);
+    const { body } = await server.post(
+      { jsonrpc: "2.0", id: 3, method: "resources/read", params: { uri: "fixture://asks" } },
+      { ...HEADERS, "mcp-session-id": session },
     );
+    expect(body.result.contents[0].text).toBe("plain (not asked)");
   });
 });
