@@ -220,7 +220,8 @@ export function missingInputs<A extends Asks>(mcp: McpContext, asks: A): Partial
 }
 
 /**
- * Can this client answer `ask` on this request? Always false for clients older than 2026-07-28.
+ * Can this client answer `ask` on this request? Read from the capabilities it declared: in this request's `_meta`, or, for
+ * a client of an older revision served by a feature, wherever that feature keeps them (the 2025-era session).
  * @example
  * const ask = { format: elicitForm("Markdown or JSON?", Format) };
  * if (!canRequestInput(mcp, ask.format)) return asMarkdown(notes); // degrade instead of -32021

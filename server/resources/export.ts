@@ -13,7 +13,7 @@ const asMarkdown = (notes: Note[]) => [
 
 /**
  * resources/read can ask first as well: here, which format the export should use.
- * A client that cannot be asked (no form elicitation, or a 2025-era client) gets markdown
+ * A client that cannot be asked (it declared no form elicitation) gets markdown
  * instead of an error: check with `canRequestInput` and degrade.
  */
 export default defineResource({
