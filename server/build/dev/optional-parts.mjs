@@ -16,6 +16,8 @@
  * - `scripts`: npm scripts dropped from package.json;
  * - `packages`: dependencies dropped from package.json once nothing left uses them, each a name or `{ "name", "edits" }`
  *   (edits made only when the package goes);
+ * - `shipped`: `{ "<file>": "<hash>" }`, every file the part's removal deletes, as the template shipped it
+ *   (removal-plan.mjs, `shippedHash`): a file that no longer matches, or has no entry, is the fork's and stays;
  * - `conformance`: what the part answers for in the conformance run (tests/conformance/runs.mjs), so that a checkout
  *   without it runs none of it: `scenarios`, the suite's extension scenarios it implements, and `specVersions`, the
  *   older protocol revisions it serves.
@@ -45,6 +47,7 @@ const FIELDS = new Set([
   "scripts",
   "packages",
   "conformance",
+  "shipped",
 ]);
 const CONFORMANCE_FIELDS = ["scenarios", "specVersions"];
 const EDIT_KINDS = ["dropLines", "dropSection", "replace"];
@@ -68,6 +71,8 @@ function validate(readme, name, data) {
   for (const [key, list] of Object.entries(data.conformance ?? {}))
     if (!CONFORMANCE_FIELDS.includes(key) || !Array.isArray(list) || list.some((item) => typeof item !== "string"))
       fail(`has a "conformance" field that is not { ${CONFORMANCE_FIELDS.join(", ")} } lists of names`);
+  if (Object.values(data.shipped ?? {}).some((hash) => typeof hash !== "string"))
+    fail('has a "shipped" field that is not { "<file>": "<hash>" }');
 }
 
 /** Rank of a part's README in the list: the examples' first, then the features, then the rest. */
