@@ -121,7 +121,7 @@ async function main() {
     );
     const missing = required.filter((scenario) => !clean.has(scenario));
     console.log(
-      `  --requirements ${REVISION}: not run whole (its extension scenarios ${leftOut.join(", ")} test no part of this checkout); its ${required.length} required scenarios: ${required.length - missing.length}/${required.length} clean in the runs above`,
+      `  --requirements ${REVISION}: not run whole, as no part of this checkout implements its extension scenarios ${leftOut.join(", ")}; its ${required.length} required scenarios: ${required.length - missing.length}/${required.length} clean in the runs above`,
     );
     for (const scenario of missing) console.log(`    ✗ ${scenario}: not clean in any run`);
     ok &&= missing.length === 0;
