@@ -149,14 +149,14 @@ export function planRemoval(root, parts) {
   const take = (path, part) => {
     const shipped = part.data.shipped ?? {};
     const files = view.filesAt(path);
-    const ours = files.filter((file) => shipped[file] !== shippedHash(file, view.read(file), present));
-    for (const file of ours)
+    const asShipped = files.filter((file) => shipped[file] === shippedHash(file, view.read(file), present));
+    const forks = files.filter((file) => !asShipped.includes(file));
+    for (const file of forks)
       if (!kept.some((entry) => entry.file === file))
         kept.push({ file, part: part.name, reason: file in shipped ? "edited" : "not shipped" });
-    const theirs = files.filter((file) => !ours.includes(file));
-    if (theirs.length === 0) return false;
-    view.delete(theirs);
-    deleted.push({ path, files: theirs, whole: path.endsWith("/") && ours.length === 0 });
+    if (asShipped.length === 0) return false;
+    view.delete(asShipped);
+    deleted.push({ path, files: asShipped, whole: path.endsWith("/") && forks.length === 0 });
     return true;
   };
   const edit = (change) => {
