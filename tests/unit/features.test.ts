@@ -1,7 +1,8 @@
 /**
  * `npm run features` itself, run as a forker runs it, in a copy of the checkout that holds a tool and a test of the
  * forker's own: removing the examples, then every optional part, keeps them, and each removal is type-checked first
- * (the picker exits non-zero and changes nothing when the result would not compile). Each run type-checks a copy, so
+ * (the picker exits non-zero and changes nothing when the result would not compile); an example the fork rewrote is
+ * kept, and said so. Each run type-checks a copy, so
  * this file takes a minute or more; the removal data itself is checked part by part in removal.test.ts.
  */
 import { execFile } from "node:child_process";
@@ -10,6 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { optionalParts } from "../../server/build/dev/optional-parts.mjs";
+import { planRemoval } from "../../server/build/dev/removal-plan.mjs";
 import { sourceFiles } from "../helpers/leftovers.mjs";
 
 const ROOT = process.cwd();
@@ -94,6 +96,35 @@ describe("npm run features, in a fork with a tool and a test of its own", { time
       expect(existsSync(join(copy, "server/tools/greet.ts"))).toBe(true);
       expect(readFileSync(join(copy, "README.md"), "utf8")).toBe(readme);
     }),
+  );
+
+  it.runIf(PARTS.includes("examples"))(
+    "keeps an example the fork rewrote, says so in one line, and removes the untouched ones",
+    () =>
+      inFork(async (copy) => {
+        const greet = join(copy, "server/tools/greet.ts");
+        const ours = readFileSync(greet, "utf8").replace('"Hello"', '"Howdy"');
+        writeFileSync(greet, ours);
+        // The examples' other files, as far as this checkout has not changed them either.
+        const untouched = planRemoval(
+          copy,
+          optionalParts(copy).filter((part) => part.name === "examples"),
+        ).deleted.flatMap((entry) => entry.files);
+        expect(untouched).not.toContain("server/tools/greet.ts");
+
+        const { code, printed } = await features(copy, "remove", "examples");
+        expect(code, printed).toBe(0);
+        expect(printed.split("\n").filter((line) => line.includes("server/tools/greet.ts"))).toEqual([
+          "  keep server/tools/greet.ts: it differs from what the template shipped (yours now: delete it if you do not need it)",
+        ]);
+        expect(readFileSync(greet, "utf8")).toBe(ours);
+        for (const file of untouched) expect(existsSync(join(copy, file)), file).toBe(false);
+
+        const again = await features(copy, "remove", "examples");
+        expect(again.code).toBe(0);
+        expect(again.printed).toContain("Nothing to remove");
+        expect(readFileSync(greet, "utf8")).toBe(ours);
+      }),
   );
 
   it("removes the examples by their names, then every other part, keeping the fork's own tool and test", () =>

@@ -70,7 +70,7 @@ function lineChanges(before, after) {
   return changes;
 }
 
-/** What `plan` deletes and edits, every file and changed line when `detailed`. */
+/** What `plan` deletes, keeps and edits, every file and changed line when `detailed`. */
 function describe(plan, detailed) {
   for (const { path, files } of plan.deleted) {
     if (!path.endsWith("/") || !detailed) {
@@ -79,6 +79,10 @@ function describe(plan, detailed) {
     }
     console.log(`  delete ${path}`);
     for (const file of files) console.log(`    ${file}`);
+  }
+  for (const { file, reason } of plan.kept) {
+    const why = reason === "edited" ? "it differs from what the template shipped" : "the template did not ship it";
+    console.log(`  keep ${file}: ${why} (yours now: delete it if you do not need it)`);
   }
   for (const { file, before, after } of plan.edits) {
     const changes = lineChanges(before, after);

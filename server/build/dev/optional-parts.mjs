@@ -15,7 +15,12 @@
  *   and `with`, for text over several lines);
  * - `scripts`: npm scripts dropped from package.json;
  * - `packages`: dependencies dropped from package.json once nothing left uses them, each a name or `{ "name", "edits" }`
- *   (edits made only when the package goes).
+ *   (edits made only when the package goes);
+ * - `shipped`: `{ "<file>": "<hash>" }`, every file the part's removal deletes, as the template shipped it
+ *   (removal-plan.mjs, `shippedHash`): a file that no longer matches, or has no entry, is the fork's and stays;
+ * - `conformance`: what the part answers for in the conformance run (tests/conformance/runs.mjs), so that a checkout
+ *   without it runs none of it: `scenarios`, the suite's extension scenarios it implements, and `specVersions`, the
+ *   older protocol revisions it serves.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -33,7 +38,18 @@ export function checkoutFiles(root, dir = "") {
 }
 
 const BLOCK = /<!-- fork:remove:([\w-]+):start -->\s*```json\n([\s\S]*?)```\s*<!-- fork:remove:\1:end -->/g;
-const FIELDS = new Set(["about", "warning", "delete", "deleteWhenUnnamed", "edits", "scripts", "packages"]);
+const FIELDS = new Set([
+  "about",
+  "warning",
+  "delete",
+  "deleteWhenUnnamed",
+  "edits",
+  "scripts",
+  "packages",
+  "conformance",
+  "shipped",
+]);
+const CONFORMANCE_FIELDS = ["scenarios", "specVersions"];
 const EDIT_KINDS = ["dropLines", "dropSection", "replace"];
 
 /** Throws, naming the README, unless `data` has only the fields above, each of its shape. */
@@ -52,6 +68,11 @@ function validate(readme, name, data) {
     if (typeof edit.file !== "string" || kinds.length !== 1) fail(`has an edit that is not one of ${EDIT_KINDS}`);
     if (kinds[0] === "replace" && typeof edit.with !== "string") fail(`has a "replace" without "with"`);
   }
+  for (const [key, list] of Object.entries(data.conformance ?? {}))
+    if (!CONFORMANCE_FIELDS.includes(key) || !Array.isArray(list) || list.some((item) => typeof item !== "string"))
+      fail(`has a "conformance" field that is not { ${CONFORMANCE_FIELDS.join(", ")} } lists of names`);
+  if (Object.values(data.shipped ?? {}).some((hash) => typeof hash !== "string"))
+    fail('has a "shipped" field that is not { "<file>": "<hash>" }');
 }
 
 /** Rank of a part's README in the list: the examples' first, then the features, then the rest. */

@@ -1,10 +1,15 @@
 /**
  * What removing optional parts does to a checkout: worked out first on a view of it (nothing written), so that it can be
  * shown (`--dry-run`), type-checked on a copy, and only then written. Written twice, it finds nothing more to do.
+ *
+ * A part deletes only the files it shipped as it shipped them: each part's data records a hash of every file its
+ * removal deletes (`shipped`), and a file whose hash differs, or that has none (one a fork added to a part's folder), is
+ * kept and listed as kept: it is the fork's work now.
  */
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { checkoutFiles } from "./optional-parts.mjs";
+import { checkoutFiles, optionalParts } from "./optional-parts.mjs";
 
 /** Files whose text may use a package or a helper: code and configuration, not docs, not package.json or its lockfile. */
 export const isCodeFile = (file) => /\.(ts|mjs|js|json|yaml)$/.test(file) && !/(^|\/)package(-lock)?\.json$/.test(file);
@@ -36,6 +41,15 @@ export function packageUsed(pkg, name, codeTexts) {
   return codeTexts.some((text) => namesPackage(text, name));
 }
 
+/**
+ * The files among `files` at `path`, a path of a part's data: that file, or every file under it when it ends with `/` (a
+ * folder).
+ * @param {string[]} files
+ * @param {string} path
+ */
+export const filesAt = (files, path) =>
+  path.endsWith("/") ? files.filter((file) => file.startsWith(path)) : files.filter((file) => file === path);
+
 /** A checkout as the plan leaves it: files deleted, texts changed, nothing written. */
 class CheckoutView {
   constructor(root) {
@@ -49,13 +63,9 @@ class CheckoutView {
     return this.files.has(file);
   }
 
-  /** The files the view still has at `path`: that file, or every file under it when it ends with `/` (a folder). */
+  /** The files the view still has at `path`. */
   filesAt(path) {
-    return path.endsWith("/")
-      ? [...this.files].filter((file) => file.startsWith(path))
-      : this.files.has(path)
-        ? [path]
-        : [];
+    return filesAt([...this.files], path);
   }
 
   read(file) {
@@ -95,29 +105,59 @@ function edited(text, edit) {
   return text.replace(new RegExp(edit.replace, edit.flags ?? ""), edit.with);
 }
 
+/** The removal data of the part `name` (a pattern: `[\w-]+` is every part's), with the blank lines before it. */
+const dataBlock = (name) => `\\n*<!-- fork:remove:(${name}):start -->[\\s\\S]*?<!-- fork:remove:\\1:end -->`;
+
+/**
+ * The hash a part's `shipped` data records for `file`, whose text is `text`: of that text with no removal data in it and
+ * every edit of `parts` (the parts the checkout has) made, the form it has once every part is gone. So neither the
+ * edits of parts removed before it nor changes to a README's data make a file look changed; a fork's own change does.
+ * @param {string} file
+ * @param {string} text
+ * @param {{ data: Record<string, any> }[]} parts
+ */
+export function shippedHash(file, text, parts) {
+  let form = text.replace(new RegExp(dataBlock("[\\w-]+"), "g"), "");
+  for (const { data } of parts)
+    for (const change of data.edits ?? []) if (change.file === file) form = edited(form, change);
+  return createHash("sha256").update(form).digest("hex").slice(0, 16);
+}
+
 /**
  * The plan for removing `parts` (from optional-parts.mjs) from the checkout at `root`: what each step takes, in this
  * order for all parts together, so the order they are named in never matters: the listed files and folders, then the
- * shared helpers no file left names, the doc edits, the scripts, and the packages nothing left uses.
+ * shared helpers no file left names, the doc edits, the scripts, and the packages nothing left uses. A file the part
+ * did not ship as it is now is kept (`kept`: `edited`, or `not shipped` when the part has no record of it).
  * @param {string} root
  * @param {{ name: string, readme: string, data: Record<string, any> }[]} parts
  * @returns {{
  *   parts: string[],
- *   deleted: { path: string, files: string[] }[],
+ *   deleted: { path: string, files: string[], whole: boolean }[],
+ *   kept: { file: string, part: string, reason: "edited" | "not shipped" }[],
  *   edits: { file: string, before: string, after: string }[],
  *   scripts: string[],
  *   packages: string[],
  *   warnings: { name: string, warning: string }[],
- * }}
+ * }} `whole`: a folder deleted with all it holds (installs and caches included), nothing in it kept
  */
 export function planRemoval(root, parts) {
   const view = new CheckoutView(root);
+  const present = optionalParts(root);
   const deleted = [];
-  const take = (path) => {
+  const kept = [];
+  /** Takes what `part` shipped at `path` out of the view; true when it took anything. */
+  const take = (path, part) => {
+    const shipped = part.data.shipped ?? {};
     const files = view.filesAt(path);
-    if (files.length === 0) return;
-    view.delete(files);
-    deleted.push({ path, files });
+    const asShipped = files.filter((file) => shipped[file] === shippedHash(file, view.read(file), present));
+    const forks = files.filter((file) => !asShipped.includes(file));
+    for (const file of forks)
+      if (!kept.some((entry) => entry.file === file))
+        kept.push({ file, part: part.name, reason: file in shipped ? "edited" : "not shipped" });
+    if (asShipped.length === 0) return false;
+    view.delete(asShipped);
+    deleted.push({ path, files: asShipped, whole: path.endsWith("/") && forks.length === 0 });
+    return true;
   };
   const edit = (change) => {
     if (!view.has(change.file)) return;
@@ -125,21 +165,14 @@ export function planRemoval(root, parts) {
     if (after !== view.read(change.file)) view.write(change.file, after);
   };
 
-  for (const { data } of parts) for (const path of data.delete ?? []) take(path);
-  for (const { data } of parts)
-    for (const { path, namedAs, edits = [] } of data.deleteWhenUnnamed ?? [])
-      if (view.has(path) && !view.codeTexts(path).some((text) => text.includes(namedAs))) {
-        take(path);
+  for (const part of parts) for (const path of part.data.delete ?? []) take(path, part);
+  for (const part of parts)
+    for (const { path, namedAs, edits = [] } of part.data.deleteWhenUnnamed ?? [])
+      if (view.has(path) && !view.codeTexts(path).some((text) => text.includes(namedAs)) && take(path, part))
         for (const change of edits) edit(change);
-      }
   for (const { data } of parts) for (const change of data.edits ?? []) edit(change);
   // A part whose README stays (the examples' is the top README) takes its own data with it.
-  for (const { name, readme } of parts)
-    edit({
-      file: readme,
-      replace: `\\n*<!-- fork:remove:${name}:start -->[\\s\\S]*?<!-- fork:remove:${name}:end -->`,
-      with: "",
-    });
+  for (const { name, readme } of parts) edit({ file: readme, replace: dataBlock(name), with: "" });
 
   const scripts = [];
   const packages = [];
@@ -166,6 +199,7 @@ export function planRemoval(root, parts) {
   return {
     parts: parts.map((part) => part.name),
     deleted,
+    kept,
     edits: [...view.original].map(([file, before]) => ({ file, before, after: view.read(file) })),
     scripts,
     packages,
@@ -189,7 +223,8 @@ function removeEmptyFolders(root, dir) {
 
 /** Writes `plan` into the checkout at `root` (the one it was planned on, or a copy of it). */
 export function applyRemoval(root, plan) {
-  for (const { path } of plan.deleted) rmSync(join(root, path), { recursive: true, force: true });
+  const paths = plan.deleted.flatMap(({ path, files, whole }) => (whole ? [path] : files));
+  for (const path of paths) rmSync(join(root, path), { recursive: true, force: true });
   for (const { file, after } of plan.edits) writeFileSync(join(root, file), after);
-  for (const { path } of plan.deleted) removeEmptyFolders(root, dirname(path.replace(/\/$/, "")));
+  for (const path of paths) removeEmptyFolders(root, dirname(path.replace(/\/$/, "")));
 }
