@@ -6,13 +6,12 @@
  * this file takes a minute or more; the removal data itself is checked part by part in removal.test.ts.
  */
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { optionalParts } from "../../server/build/dev/optional-parts.mjs";
 import { planRemoval } from "../../server/build/dev/removal-plan.mjs";
-import { sourceFiles } from "../helpers/leftovers.mjs";
+import { copyCheckout } from "../helpers/checkout-copy.mjs";
 
 const ROOT = process.cwd();
 /** The optional parts this checkout still has (a fork may have removed some or all). */
@@ -40,13 +39,8 @@ it("answers", async () => {
 
 /** A copy of the checkout (its node_modules linked) holding the fork's own files; removed when `use` ends. */
 async function inFork(use: (copy: string) => Promise<void>): Promise<void> {
-  const copy = mkdtempSync(join(tmpdir(), "features-test-"));
+  const copy = copyCheckout(ROOT, "features-test-");
   try {
-    for (const file of sourceFiles(ROOT)) {
-      mkdirSync(dirname(join(copy, file)), { recursive: true });
-      cpSync(join(ROOT, file), join(copy, file));
-    }
-    symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"));
     for (const [file, text] of Object.entries(OWN)) {
       mkdirSync(dirname(join(copy, file)), { recursive: true });
       writeFileSync(join(copy, file), text);
