@@ -1,6 +1,8 @@
 /**
  * The proof that the template is forkable, on copies of the repository, each with the package renamed (`name`,
- * `version`: what clients see as `serverInfo`):
+ * `version`: what clients see as `serverInfo`) and a tool and a test of the forker's own added first (helpers/own-files.mjs),
+ * which every removal keeps unchanged and every fork builds with and passes; each fork also runs the walkthroughs its docs
+ * kept (tests/e2e/walkthroughs.test.ts) against its own build, and its docs name nothing it removed (helpers/leftovers.mjs):
  *
  * - the examples removed (`npm run features -- remove examples`, as the README's "Fork it" section says): it type-checks,
  *   builds and passes every remaining test, in shuffled order, and those tests still cover the protocol, the transport,
@@ -31,6 +33,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBenchDependencies } from "../bench/dependencies.mjs";
 import { optionalParts } from "../../server/build/dev/optional-parts.mjs";
 import { leftoversAfterRemoval } from "../helpers/leftovers.mjs";
+import { addOwnFiles, OWN_TEST, ownFilesChanged, ownProductionLines } from "../helpers/own-files.mjs";
 import { productionLines } from "../helpers/production-lines.mjs";
 
 const ROOT = process.cwd();
@@ -99,12 +102,16 @@ function spawnCollecting(
   });
 }
 
-/** A renamed copy with `removed` taken out by the feature picker (`npm run features -- remove …`), then `check`ed. */
+/**
+ * A renamed copy holding the forker's own tool and test, with `removed` taken out by the feature picker (`npm run features --
+ * remove …`), then `check`ed.
+ */
 async function inFork(removed: string[], check: (copy: string, run: Run) => Promise<void>): Promise<void> {
   const copy = copyRepository();
   try {
     const pkg = JSON.parse(readFileSync(join(copy, "package.json"), "utf8")) as Record<string, unknown>;
     writeFileSync(join(copy, "package.json"), `${JSON.stringify({ ...pkg, ...RENAMED }, null, 2)}\n`);
+    addOwnFiles(copy);
     const picked = await spawnCollecting(
       copy,
       process.execPath,
@@ -114,6 +121,7 @@ async function inFork(removed: string[], check: (copy: string, run: Run) => Prom
     expect(picked.status, `npm run features -- remove ${removed.join(" ")}\n${picked.stdout}\n${picked.stderr}`).toBe(
       0,
     );
+    expect(ownFilesChanged(copy), "the forker's own files, after the removal").toEqual([]);
     expect(leftoversAfterRemoval(ROOT, copy, removed), "left behind by the removal").toEqual([]);
     const run: Run = async (command, args, env = {}) => {
       const result = await spawnCollecting(copy, command, args, env);
@@ -128,38 +136,6 @@ async function inFork(removed: string[], check: (copy: string, run: Run) => Prom
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
-}
-
-/**
- * Builds for Node and Cloudflare, then, in one run, the unit tests and the Node target suite (with the core's routes and
- * transport) on a fixtures build. Returns what the Cloudflare build says of its Worker's size.
- */
-async function buildsAndPasses(copy: string, run: Run): Promise<string> {
-  await run("npm", ["run", "build"]);
-  const workerBundle = /\[bundle\] .*/.exec(await run("npm", ["run", "build:cloudflare"]))?.[0] ?? "";
-  expect(existsSync(join(copy, ".output-cloudflare/server/wrangler.json"))).toBe(true);
-  expect(JSON.parse(readFileSync(join(copy, ".output-cloudflare/server/wrangler.json"), "utf8")).name).toBe(
-    RENAMED.name,
-  );
-  await run("node", ["-e", "import('./tests/helpers/builds.mjs').then((m) => m.buildTarget('fixtures'))"]);
-  const targets = ["tests/targets/node.test.ts", "tests/e2e/routes.test.ts", "tests/e2e/transport.test.ts"];
-  await run(
-    "npx",
-    [
-      "vitest",
-      "run",
-      "-c",
-      "tests/vitest.config.ts",
-      "--project",
-      "unit",
-      "--project",
-      "e2e",
-      "tests/unit/",
-      ...targets,
-    ],
-    { SKIP_BUILD: "1" },
-  );
-  return workerBundle;
 }
 
 interface JsonReport {
@@ -182,6 +158,58 @@ const failuresOf = (report: JsonReport): string[] =>
       .map((test) => `${test.fullName}: ${test.failureMessages.join("\n").slice(0, 800)}`),
   ]);
 
+/** How many tests of `file` (a path from the copy's root) passed in `report`. */
+const passedIn = (report: JsonReport, file: string): number =>
+  report.testResults
+    .find((entry) => entry.name.endsWith(`/${file}`))
+    ?.assertionResults.filter((test) => test.status === "passed").length ?? 0;
+
+/**
+ * Runs the copy's unit and e2e projects (`args`: the files, the order) and expects nothing failed; returns the report. The
+ * report says what failed; the exit code, what no test owns (an unhandled error, a failing global setup), which the dot
+ * reporter prints.
+ */
+async function passes(copy: string, args: string[], env: NodeJS.ProcessEnv, context: string): Promise<JsonReport> {
+  const reportFile = join(copy, "fork-report.json");
+  const run = ["vitest", "run", "-c", "tests/vitest.config.ts", "--project", "unit", "--project", "e2e", ...args];
+  const { status, stdout, stderr } = await spawnCollecting(
+    copy,
+    "npx",
+    [...run, "--reporter=dot", "--reporter=json", `--outputFile.json=${reportFile}`],
+    env,
+  );
+  const report = JSON.parse(readFileSync(reportFile, "utf8")) as JsonReport;
+  expect(failuresOf(report), `failed in the fork (${context})`).toEqual([]);
+  expect(status, `the run in the fork (${context}):\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`).toBe(0);
+  // The forker's own test, and the docs' walkthroughs against the fork's product build, ran and passed.
+  for (const file of [OWN_TEST, "tests/e2e/walkthroughs.test.ts"])
+    expect(passedIn(report, file), file).toBeGreaterThan(0);
+  return report;
+}
+
+/**
+ * Builds for Node and Cloudflare, then, in one run, the unit tests (the forker's own among them), the docs' walkthroughs
+ * and the Node target suite (with the core's routes and transport) on a fixtures build. Returns what the Cloudflare build
+ * says of its Worker's size.
+ */
+async function buildsAndPasses(copy: string, run: Run): Promise<string> {
+  await run("npm", ["run", "build"]);
+  const workerBundle = /\[bundle\] .*/.exec(await run("npm", ["run", "build:cloudflare"]))?.[0] ?? "";
+  expect(existsSync(join(copy, ".output-cloudflare/server/wrangler.json"))).toBe(true);
+  expect(JSON.parse(readFileSync(join(copy, ".output-cloudflare/server/wrangler.json"), "utf8")).name).toBe(
+    RENAMED.name,
+  );
+  await run("node", ["-e", "import('./tests/helpers/builds.mjs').then((m) => m.buildTarget('fixtures'))"]);
+  const targets = [
+    "tests/targets/node.test.ts",
+    "tests/e2e/routes.test.ts",
+    "tests/e2e/transport.test.ts",
+    "tests/e2e/walkthroughs.test.ts",
+  ];
+  await passes(copy, ["tests/unit/", ...targets], { SKIP_BUILD: "1" }, "its unit tests and Node targets");
+  return workerBundle;
+}
+
 // The variants are independent copies: two at a time (one per core), the longest (the examples') first.
 it.concurrent("a fork without the examples builds and passes every remaining test, in any order", async () => {
   await inFork(["examples"], async (copy) => {
@@ -190,40 +218,15 @@ it.concurrent("a fork without the examples builds and passes every remaining tes
       "server/skills/notes-helper",
       "server/examples",
       "tests/e2e/examples.test.ts",
-      "tests/e2e/readme-example.test.ts",
     ]) {
       expect(existsSync(join(copy, gone)), gone).toBe(false);
     }
     // FORK_SEED=<n> replays an order.
     const seed = Number(process.env.FORK_SEED ?? Math.floor(Math.random() * 1_000_000));
     console.log(`[fork] running the remaining tests in a copy without the examples, shuffled with seed ${seed}`);
-    const reportFile = join(copy, "fork-report.json");
-    // The report says what failed; the exit code, what no test owns (an unhandled error, a failing global setup), which the dot
-    // reporter prints.
-    const run = [
-      "vitest",
-      "run",
-      "-c",
-      "tests/vitest.config.ts",
-      "--project",
-      "unit",
-      "--project",
-      "e2e",
-      "--sequence.shuffle",
-      `--sequence.seed=${seed}`,
-    ];
-    const { status, stdout, stderr } = await spawnCollecting(
-      copy,
-      "npx",
-      [...run, "--reporter=dot", "--reporter=json", `--outputFile.json=${reportFile}`],
-      {},
-    );
-
-    const report = JSON.parse(readFileSync(reportFile, "utf8")) as JsonReport;
+    const report = await passes(copy, ["--sequence.shuffle", `--sequence.seed=${seed}`], {}, `seed ${seed}`);
     const files = report.testResults.map((result) => result.name.slice(copy.length + 1));
     console.log(`[fork] ${report.numPassedTests} passed, ${report.numFailedTests} failed, in ${files.length} files`);
-    expect(failuresOf(report), `failed in the fork (seed ${seed})`).toEqual([]);
-    expect(status, `the run in the fork (seed ${seed}):\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`).toBe(0);
     expect(files.filter((file) => /example/.test(file))).toEqual([]);
     for (const covered of [
       "tests/e2e/transport.test.ts",
@@ -248,10 +251,7 @@ it.concurrent("a fork without the examples builds and passes every remaining tes
       "tests/e2e/log-reader-gone.test.ts",
       "tests/conformance/conformance.test.ts",
     ]) {
-      const result = report.testResults.find((entry) => entry.name.endsWith(covered));
-      expect(result?.assertionResults.filter((test) => test.status === "passed").length ?? 0, covered).toBeGreaterThan(
-        0,
-      );
+      expect(passedIn(report, covered), covered).toBeGreaterThan(0);
     }
   });
 });
@@ -261,8 +261,10 @@ it.concurrent(`the minimal fork (every optional part removed) builds, passes, sp
     expect(existsSync(join(copy, "server/features")) ? readdirSync(join(copy, "server/features")) : []).toEqual([]);
     const workerBundle = await buildsAndPasses(copy, run);
     await run("node", ["tests/conformance/run.mjs"]);
-    const lines = productionLines(copy);
-    console.log(`[fork] the minimal fork: ${lines} lines of code; its Worker ${workerBundle}`);
+    const lines = productionLines(copy) - ownProductionLines();
+    console.log(
+      `[fork] the minimal fork: ${lines} lines of code (the forker's own tool left out); its Worker ${workerBundle}`,
+    );
     expect(lines).toBeLessThanOrEqual(MINIMAL_LINES);
   });
 });

@@ -1,24 +1,15 @@
 /**
- * What removing an optional part (`npm run features -- remove <name>`, its `fork:remove:<name>` data) may not leave behind (issue 19: "no dead setting, no dangling doc"),
- * checked in a copy after the removal: no README, `.env.example` or settings table still names a removed feature's
- * settings, folder or files, and every dependency left in `package.json` is still used.
+ * What removing optional parts (`npm run features -- remove <name>…`, their `fork:remove:<name>` data) may not leave behind,
+ * checked in a copy after the removal: no doc (a README, `.env.example`, a settings table) naming a removed file, folder,
+ * tool, prompt, resource, skill, setting or npm script, or a setting no code left reads; every dependency left in
+ * `package.json` still used.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkoutFiles } from "../../server/build/dev/optional-parts.mjs";
 import { isCodeFile, packageUsed } from "../../server/build/dev/removal-plan.mjs";
-
-/** The folder a feature's removal deletes (the terminal client's is `server/dev`). */
-export const featureFolder = (name) => (name === "dev" ? "server/dev" : `server/features/${name}`);
-
-/** The variables a feature's settings.ts declares. */
-function settingsOf(root, name) {
-  const file = join(root, featureFolder(name), "settings.ts");
-  return existsSync(file)
-    ? [...readFileSync(file, "utf8").matchAll(/env: "([A-Z0-9_]+)"/g)].map((match) => match[1])
-    : [];
-}
+import { namesDefinition, namesScript, removedNames } from "./removed-names.mjs";
 
 /** The checkout's files: git's list (tracked and new, nothing ignored), or every file of a copy that is no repository (a fork proof's). */
 export function sourceFiles(root) {
@@ -51,6 +42,19 @@ function names(text, path, kept = []) {
   });
 }
 
+/**
+ * `text` names the test file `file` (`tests/<folder>/<stem>.test.ts`) as the docs' lists of tests do, in a code span: after its
+ * folder, or alone when the stem is no plain word, with or without `.test.ts` (`e2e/client`, `tasks-cloudflare.test.ts`),
+ * unless a file in `kept` has that stem.
+ */
+function namesTest(text, file, kept) {
+  const [, folder, stem] = /^tests\/(?:.*\/)?([^/]+)\/([^/]+)\.test\.ts$/.exec(file) ?? [];
+  if (!stem || kept.some((other) => other.endsWith(`/${stem}.test.ts`))) return false;
+  const name = stem.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const prefix = /[-_.]/.test(stem) ? `(?:${folder}/)?` : `${folder}/`;
+  return new RegExp(`\`${prefix}${name}(?:\\.test\\.ts)?\``).test(text);
+}
+
 /** A doc's prose: its `fork:remove` data left out (it names what its part removes, present or not). */
 const proseOf = (text) => text.replace(/<!-- fork:remove:([\w-]+):start -->[\s\S]*?<!-- fork:remove:\1:end -->/g, "");
 
@@ -66,34 +70,72 @@ const isUsed = (copy, files, pkg, dependency) =>
     files.filter(isCodeFile).map((file) => readFileSync(join(copy, file), "utf8")),
   );
 
+/** Code the server runs, builds with or ships as a program, its comments left out: where a setting can be read. */
+function serverCode(copy, files) {
+  return files
+    .filter((file) => /^(?:(?:server|routes|utils)\/.*\.(?:ts|mjs|js)|nitro\.config\.ts)$/.test(file))
+    .filter((file) => !/(^|\/)settings\.ts$/.test(file))
+    .map((file) =>
+      readFileSync(join(copy, file), "utf8")
+        .replace(/\/\*[\s\S]*?\*\//g, "")
+        .replace(/(^|[\s;])\/\/.*$/gm, "$1"),
+    );
+}
+
+/**
+ * The `NITRO_MCP_*` variables the docs of `copy` name that no code there reads: a setting whose key (in the table that
+ * declares it) no code uses, or a variable neither declared nor read from the environment.
+ */
+function settingsNobodyReads(copy, files, docTexts) {
+  const keys = new Map(
+    files
+      .filter((file) => /^server\/.*settings\.ts$/.test(file))
+      .flatMap((file) =>
+        [...readFileSync(join(copy, file), "utf8").matchAll(/(\w+): setting\(\{\s*env: "([A-Z0-9_]+)"/g)].map(
+          (match) => [match[2], match[1]],
+        ),
+      ),
+  );
+  const code = serverCode(copy, files);
+  const named = new Set(docTexts.flatMap((text) => text.match(/\bNITRO_MCP_[A-Z0-9_]+\b/g) ?? []));
+  return [...named].filter((env) => {
+    const key = keys.get(env);
+    return !code.some((text) => (key ? new RegExp(`\\b${key}\\b`).test(text) : text.includes(env)));
+  });
+}
+
 /**
  * What the removal of `removed` (optional parts) left behind in `copy`, a copy of `root` after the picker removed them:
  * each problem as one line (empty when clean).
  */
 export function leftoversAfterRemoval(root, copy, removed) {
-  const features = removed.filter((name) => name !== "examples");
-  const before = sourceFiles(root);
   const after = checkoutFiles(copy);
-  const afterSet = new Set(after);
-  // The files the parts' removals took: theirs, and their tests (the examples' own are the top README's business).
-  const gone = before.filter(
-    (file) =>
-      !afterSet.has(file) &&
-      !/example/.test(file) &&
-      (!file.startsWith("server/") || features.some((name) => file.startsWith(`${featureFolder(name)}/`))),
-  );
-  const settings = features.flatMap((name) => settingsOf(root, name));
+  const gone = removedNames(root, sourceFiles(root), copy, removed);
   const problems = [];
-  for (const doc of after.filter(isDoc)) {
-    const text = proseOf(readFileSync(join(copy, doc), "utf8"));
-    for (const setting of settings)
+  const docs = after.filter(isDoc).map((doc) => ({ doc, text: proseOf(readFileSync(join(copy, doc), "utf8")) }));
+  for (const { doc, text } of docs) {
+    for (const setting of gone.settings)
       if (new RegExp(`\\b${setting}\\b`).test(text)) problems.push(`${doc} names the removed setting ${setting}`);
-    for (const name of features)
-      if (names(text, featureFolder(name))) problems.push(`${doc} names the removed folder ${featureFolder(name)}`);
-    for (const file of gone)
-      if (!features.some((name) => file.startsWith(`${featureFolder(name)}/`)) && names(text, file, after))
+    for (const folder of gone.folders)
+      if (names(text, folder)) problems.push(`${doc} names the removed folder ${folder}`);
+    for (const file of gone.files)
+      if (
+        !gone.folders.some((folder) => file.startsWith(`${folder}/`)) &&
+        (names(text, file, after) || namesTest(text, file, after))
+      )
         problems.push(`${doc} names the removed file ${file}`);
+    for (const name of gone.names)
+      if (namesDefinition(text, name)) problems.push(`${doc} names ${name}, which the removal took`);
+    for (const uri of gone.uris) if (text.includes(uri)) problems.push(`${doc} names ${uri}, which the removal took`);
+    for (const script of gone.scripts)
+      if (namesScript(text, script)) problems.push(`${doc} names npm run ${script}, which the removal took`);
   }
+  for (const env of settingsNobodyReads(
+    copy,
+    after,
+    docs.map((entry) => entry.text),
+  ))
+    problems.push(`the docs name ${env}, which no code reads`);
   const pkg = JSON.parse(readFileSync(join(copy, "package.json"), "utf8"));
   const dependencies = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies });
   const used = dependencies.filter((dependency) => isUsed(copy, after, pkg, dependency));

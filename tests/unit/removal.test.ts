@@ -1,9 +1,10 @@
 /**
  * Each optional part's removal, simulated in a copy of the checkout's files (no install, no type-check, no build: the
  * fork proof in tests/fork/ does those, and features.test.ts runs the picker itself): the picker's plan for it
- * (`fork:remove:<name>` data, server/build/dev/removal-plan.mjs) is applied, then nothing may be left behind (see
- * tests/helpers/leftovers.mjs): no doc naming a removed setting, folder or file, no dependency nothing uses. Applied a
- * second time, the plan finds nothing left to do.
+ * (`fork:remove:<name>` data, server/build/dev/removal-plan.mjs) is applied, alone and all together, then nothing may be
+ * left behind (see tests/helpers/leftovers.mjs): no README, `.env.example` or settings table naming a removed file, folder,
+ * tool, prompt, resource, skill, setting or npm script, no `NITRO_MCP_*` setting in a doc that no code left reads, no
+ * dependency nothing uses. Applied a second time, the plan finds nothing left to do.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,7 +36,7 @@ function leftoversOf(removed: string[]): string[] {
 }
 
 // Copying the checkout and reading it for each removal takes a second or so; a loaded machine gets a generous bound.
-describe("an optional part's removal leaves no dead setting, no dangling doc, no unused dependency", {
+describe("an optional part's removal leaves no doc naming what it took, no dead setting, no unused dependency", {
   timeout: 60_000,
 }, () => {
   it.each(PARTS)("without %s", (name) => {
