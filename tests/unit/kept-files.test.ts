@@ -51,7 +51,7 @@ it.each(RECORDING.map((part) => part.name))("%s: a file the fork edited is kept,
     const files = deletedBy(planFor(copy, name)).filter((file) => file !== readme);
     expect(files.length, "files of the part as shipped").toBeGreaterThanOrEqual(2);
     const [edited, untouched] = files as [string, string];
-    const ours = `${readFileSync(join(copy, edited), "utf8")}\n`;
+    const ours = `${readFileSync(join(copy, edited), "utf8")}\nours\n`;
     writeFileSync(join(copy, edited), ours);
 
     const plan = planFor(copy, name);

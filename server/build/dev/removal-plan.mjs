@@ -112,6 +112,7 @@ const dataBlock = (name) => `\\n*<!-- fork:remove:(${name}):start -->[\\s\\S]*?<
  * The hash a part's `shipped` data records for `file`, whose text is `text`: of that text with no removal data in it and
  * every edit of `parts` (the parts the checkout has) made, the form it has once every part is gone. So neither the
  * edits of parts removed before it nor changes to a README's data make a file look changed; a fork's own change does.
+ * Blank lines do not count: edits made in another order leave a different number of them where removed text met.
  * @param {string} file
  * @param {string} text
  * @param {{ data: Record<string, any> }[]} parts
@@ -120,7 +121,10 @@ export function shippedHash(file, text, parts) {
   let form = text.replace(new RegExp(dataBlock("[\\w-]+"), "g"), "");
   for (const { data } of parts)
     for (const change of data.edits ?? []) if (change.file === file) form = edited(form, change);
-  return createHash("sha256").update(form).digest("hex").slice(0, 16);
+  return createHash("sha256")
+    .update(form.replace(/^[ \t]*\n/gm, ""))
+    .digest("hex")
+    .slice(0, 16);
 }
 
 /**
