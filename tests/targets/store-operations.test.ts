@@ -31,11 +31,11 @@ describe("store operations per request, on Redis", needs("redis-server"), () => 
     server = await startServer({ env: { REDIS_URL: redis.url, NITRO_MCP_RATE_LIMIT: "1000/1h" } });
     probe = new Redis(redis.url);
     // MONITOR starts once no other client's command is on its way: ioredis fails ("Command queue state error") on a monitor
-    // line that arrives with MONITOR's own OK, as the probe's ready check (INFO) once did.
+    // line that arrives with MONITOR's own OK, as the probe's ready check (INFO) and the server's (on its first command) did.
     await probe.ping();
+    await sum(); // the server's first command connects it (and checks the connection with INFO)
     monitor = await probe.monitor();
     // Commands a Lua script runs inside Redis are reported too (source "lua"): not round trips, left out.
-    await sum(); // the first command connects (and checks the connection with INFO)
     monitor.on("monitor", (_time: string, args: string[], source: string) => source !== "lua" && seen.push(args));
   }, 60_000);
   afterAll(async () => {
