@@ -4,6 +4,7 @@
  * and bundle sizes.
  */
 import { cpus } from "node:os";
+import { RECORD_MARK } from "../helpers/leftovers.mjs";
 import { splitTable } from "./profile.mjs";
 
 export const median = (values) => {
@@ -90,9 +91,6 @@ function workerTargets({ workerBundle, workerWithoutApps, appsFeature }) {
     ...(workerWithoutApps ? [kbTarget("the Worker without the apps feature, gzip", 100, workerWithoutApps.gzip)] : []),
   ];
 }
-
-/** Opens a record of one run: the doc checks (tests/helpers/leftovers.mjs) leave it as it was measured. */
-const RECORD_MARK = "<!-- a record of one run of npm run bench, written by it -->";
 
 export function renderReport({
   settings,

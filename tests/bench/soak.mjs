@@ -18,6 +18,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { buildTarget } from "../helpers/builds.mjs";
+import { RECORD_MARK } from "../helpers/leftovers.mjs";
 import { OUTPUT, startServer } from "../helpers/server.mjs";
 import { lastHalfTrend } from "./soak-trend.mjs";
 
@@ -260,6 +261,7 @@ async function main() {
   const trends = TRENDS.map((trend) => ({ ...trend, ...lastHalfTrend(samples, trend.field, DURATION_MS / 2000) }));
   const missed = trends.filter(({ field, rise }) => JUDGED.includes(field) && !(rise <= GROWTH_BOUND));
   const lines = [
+    RECORD_MARK,
     "# Soak results",
     "",
     `${new Date().toISOString().slice(0, 10)} · Node ${process.version} · ${cpus().length} × ${cpus()[0]?.model.trim()} · ${DURATION_MS / 1000} s, ${CONNECTIONS} connections, the fixture build · server flags \`${SERVER_FLAGS.join(" ")}\` · state TTL ${STATE_TTL_SECONDS} s`,

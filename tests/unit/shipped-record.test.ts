@@ -15,7 +15,8 @@ import { sourceFiles } from "../helpers/leftovers.mjs";
 const ROOT = process.cwd();
 const PARTS = optionalParts(ROOT);
 
-// A file two parts delete (an example of a feature's) stays in one's record after a fork removed the other: still true.
+// A file two parts delete (sign-in's example test: the examples' and sign-in's) stays in the one's record after a fork
+// removed the other; the picker deletes only files that exist, so the entry is harmless and the record still true.
 it.each(PARTS.map((part) => part.name))("%s: its data records the files it removes as they are now", (name) => {
   const part = PARTS.find((entry) => entry.name === name)!;
   const present = Object.entries(part.data.shipped ?? {}).filter(([file]) => existsSync(join(ROOT, file)));
