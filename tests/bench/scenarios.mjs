@@ -138,9 +138,13 @@ export const firstCall = (url) => send(url, "tools/call", { name: "bench_greet",
 /** The MIME type of an MCP Apps document (the ext-apps spec's). */
 const APP_DOCUMENT = "text/html;profile=mcp-app";
 
-/** Every MCP Apps document a server lists, as a client reads it: `{ uri, text }`. */
+/**
+ * Every MCP Apps document a server lists, as a client reads it: `{ uri, text }`. A server that declares no resources
+ * (a fork without the examples) has none.
+ */
 export async function appDocuments(url) {
   const documents = [];
+  if (!(await send(url, "server/discover", {})).capabilities?.resources) return documents;
   let cursor;
   do {
     const page = await send(url, "resources/list", cursor ? { cursor } : {});
