@@ -2,8 +2,9 @@ import { clientRendersUi } from "#mcp-apps";
 import { listNotes } from "../examples/notes";
 
 /**
- * The notes on a board (server/ui/notes-board/), where the person can delete one: the board calls `delete_note`
- * through the host, so the deletion asks for confirmation like any other. Text-only clients get the list as text.
+ * The notes on a board (server/ui/notes-board/), where the person can delete one: the board asks them to confirm, then
+ * calls `delete_note_from_board` with the single-use token each note carries here. Text-only clients get the list as
+ * text, and no tokens (they have no board to confirm on; `delete_note` asks them itself).
  */
 export default defineTool({
   name: "notes_board",
@@ -15,12 +16,13 @@ export default defineTool({
   async run(_args, mcp) {
     const notes = await listNotes();
     const lines = notes.map((note) => `#${note.id} ${note.title}: ${note.text}`).join("\n");
-    const text =
-      notes.length === 0
-        ? "There are no notes."
-        : clientRendersUi(mcp)
-          ? `${notes.length} notes, shown on the board:\n${lines}`
-          : lines;
-    return { content: [{ type: "text", text }], structuredContent: { notes } };
+    if (!clientRendersUi(mcp))
+      return { content: [{ type: "text", text: lines || "There are no notes." }], structuredContent: { notes } };
+    // Each note with the token its delete button presents to delete_note_from_board.
+    const onBoard = await Promise.all(
+      notes.map(async (note) => ({ ...note, deleteToken: await issueToken(mcp, `delete note ${note.id}`) })),
+    );
+    const text = notes.length ? `${notes.length} notes, shown on the board:\n${lines}` : "There are no notes.";
+    return { content: [{ type: "text", text }], structuredContent: { notes: onBoard } };
   },
 });

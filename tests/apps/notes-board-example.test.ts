@@ -2,9 +2,9 @@
  * The notes board (server/ui/notes-board/, linked to `notes_board`) in a real host: headless Chromium runs the test host
  * (host/: the official client and AppBridge, the UI in a sandboxed iframe under the strictest host CSP), which renders the
  * built document from `resources/read`, sends it the tool's result, and forwards the UI's `tools/call` to the server.
- * Deleting goes UI → host → server `delete_note`, which asks the person (the host's elicitation handler says yes) and acts
- * on the retry's sealed single-use state: on the Node build, in workerd, and on two Node instances sharing Redis (each
- * request to either), in both eras of the host's client.
+ * Deleting goes UI → host → server: the person confirms on the board, which calls `delete_note_from_board` with the note's
+ * single-use token from the board's result, and the token acts once: on the Node build, in workerd, and on two Node
+ * instances sharing Redis (each request to either), in both eras of the host's client.
  */
 import type { Browser, FrameLocator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,15 +17,14 @@ import { serveHostPage, type HostPage } from "./host-page";
 
 interface HostState {
   asked: { message: string }[];
-  calls: string[];
+  calls: { name: string; arguments?: Record<string, unknown> }[];
   ready: boolean;
   error: string;
 }
 const hostState = (page: Page) => page.evaluate(() => (window as unknown as { host: HostState }).host);
 
-// The 2025 era asks over the message bus (server/features/message-bus): without it, only the 2026 era can be.
-const ERAS =
-  hasFeature("legacy") && hasFeature("message-bus") ? (["modern", "legacy"] as const) : (["modern"] as const);
+// The 2025 era is the legacy feature's (server/features/legacy): without it, only the 2026 era connects.
+const ERAS = hasFeature("legacy") ? (["modern", "legacy"] as const) : (["modern"] as const);
 
 const TARGETS = [
   { name: "the Node build", needs: needs("chromium"), start: async () => startServer() },
@@ -83,21 +82,42 @@ describe.each(TARGETS)("the notes board in a real host, on $name", ({ needs: nee
     // Each era deletes its own note: the servers (and their store) are shared by the tests of a target.
     const note = era === "modern" ? { id: "12", title: "Conference talk" } : { id: "7", title: "Groceries" };
 
-    it(`deletes note ${note.id} once the person confirms, once for a double click`, async () => {
+    it("keeps the note when the person answers Keep", async () => {
+      const { page, board, context } = await openBoard();
+      await board.getByRole("button", { name: "Delete note 15" }).click();
+      await board.getByRole("button", { name: "Keep note 15" }).click();
+      await expect(board.getByRole("button", { name: "Delete note 15" }).count()).resolves.toBe(1);
+      expect((await hostState(page)).calls).toEqual([]);
+      await context.close();
+    });
+
+    it(`deletes note ${note.id} once the person confirms on the board, once for a double click and a replay`, async () => {
       const { page, board, context } = await openBoard();
       await expect(board.locator("li h2").allInnerTexts()).resolves.toContain(`#${note.id} ${note.title}`);
 
-      await board.getByRole("button", { name: `Delete note ${note.id}` }).dblclick();
+      await board.getByRole("button", { name: `Delete note ${note.id}` }).click();
+      await board.getByRole("button", { name: `Confirm deleting note ${note.id}` }).dblclick();
       await expect.poll(() => board.locator("#status").innerText()).toBe(`Deleted note ${note.id} ("${note.title}").`);
       await expect.poll(() => board.locator("li h2").allInnerTexts()).not.toContain(`#${note.id} ${note.title}`);
 
-      const state = await hostState(page);
-      // The board called delete_note through the host once (the second click found the buttons disabled), then refreshed.
-      expect(state.calls).toEqual(["delete_note", "notes_board"]);
-      // The server asked once; the retry carried the answer and the sealed state.
-      expect(state.asked).toEqual([
-        expect.objectContaining({ message: `Delete note ${note.id} ("${note.title}")? This cannot be undone.` }),
-      ]);
+      const { calls, asked } = await hostState(page);
+      // One delete through the host (the second click found the buttons disabled), then the board's refresh; nobody
+      // was asked through the client: the board asked.
+      expect(calls.map((call) => call.name)).toEqual(["delete_note_from_board", "notes_board"]);
+      expect(asked).toEqual([]);
+      // The same call again (to either instance, where there are two): the token was spent.
+      const replay = await page.evaluate(
+        (args) =>
+          (window as unknown as { host: { call: (name: string, args: unknown) => Promise<unknown> } }).host.call(
+            "delete_note_from_board",
+            args,
+          ),
+        calls[0]?.arguments,
+      );
+      expect(replay).toMatchObject({
+        isError: true,
+        content: [{ text: `This board's delete for note ${note.id} has expired or was used: open the board again.` }],
+      });
       await context.close();
     });
   });

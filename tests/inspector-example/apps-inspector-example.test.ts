@@ -1,8 +1,7 @@
 /**
  * The notes board (the apps feature's example) in the MCP Inspector's web UI, on the product build: its Apps tab renders
- * the UI in its sandbox, with the demo notes from `notes_board`'s result, in its 2026-07-28 era and in its 2025 era. In the
- * 2025 era a delete from the board goes through the Inspector to `delete_note`, whose confirmation the Inspector shows; in
- * the 2026-07-28 era the Inspector cannot confirm a UI's call (see below), and the note stays.
+ * the UI in its sandbox, with the demo notes from `notes_board`'s result, and deletes a note from the board (confirmed on
+ * the board, then `delete_note_from_board` through the Inspector), in its 2026-07-28 era and in its 2025 era.
  */
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -32,8 +31,8 @@ async function openApp(page: Page, title: string): Promise<Frame> {
   return view;
 }
 
-// The 2025 era is asked over the message bus (server/features/message-bus): without it, only the 2026 era can be.
-describe.each(hasFeature("message-bus") ? (["modern", "legacy"] as const) : (["modern"] as const))(
+// The 2025 era is the legacy feature's (server/features/legacy): without it, only the 2026 era connects.
+describe.each(hasFeature("legacy") ? (["modern", "legacy"] as const) : (["modern"] as const))(
   "the notes board in the MCP Inspector, %s era",
   needs("chromium"),
   (era) => {
@@ -75,31 +74,17 @@ describe.each(hasFeature("message-bus") ? (["modern", "legacy"] as const) : (["m
       ]);
     });
 
-    // The Inspector 2.12 forwards a UI's tools/call with its client's plain request, which refuses a 2026-07-28
-    // `input_required` result (its Tools tab answers those itself): nothing is deleted without a confirmation.
-    it.runIf(era === "modern")("keeps the note when the board's delete cannot be confirmed there", async () => {
+    // The board asks on the card, then calls its app-only tool through the Inspector with the note's token: no host
+    // dialog, so the same in both eras (the Inspector 2.12 answers no 2026-07-28 `input_required` of a UI's call).
+    it("deletes a note from the board once the person confirms on the board", async () => {
       await page.goto(inspector.base);
       const view = await openApp(page, "Notes board");
       await view.getByRole("button", { name: "Delete note 15" }).click();
-      await expect
-        .poll(() => view.locator("#status").innerText())
-        .toMatch(/^Could not delete note 15: .*input_required/);
-      await expect(page.getByRole("dialog").count()).resolves.toBe(0);
-      expect(await view.locator("li h2").allInnerTexts()).toContain("#15 Plant care");
-    });
-
-    // A 2025-era client is asked on the call's own stream: the Inspector shows its dialog, whoever made the call.
-    it.runIf(era === "legacy")("deletes a note from the board once the person confirms in the Inspector", async () => {
-      await page.goto(inspector.base);
-      const view = await openApp(page, "Notes board");
-      await view.getByRole("button", { name: "Delete note 15" }).click();
-      const dialog = page.getByRole("dialog");
-      await expect.poll(() => dialog.innerText()).toContain('Delete note 15 ("Plant care")? This cannot be undone.');
-      await dialog.getByRole("checkbox").check();
-      await dialog.getByRole("button", { name: "Submit" }).click();
+      await view.getByRole("button", { name: "Confirm deleting note 15" }).click();
 
       await expect.poll(() => view.locator("#status").innerText()).toBe('Deleted note 15 ("Plant care").');
       await expect.poll(() => view.locator("li h2").allInnerTexts()).toEqual(["#7 Groceries", "#12 Conference talk"]);
+      await expect(page.getByRole("dialog").count()).resolves.toBe(0);
     });
   },
 );

@@ -1,6 +1,7 @@
 /**
- * The notes board: shows the notes of `notes_board`'s result and deletes one through `delete_note`, called via the host
- * (the host's client asks the person to confirm, as for any call). Everything shown comes from tool results, as text.
+ * The notes board: shows the notes of `notes_board`'s result; a delete asks the person to confirm on the card, then calls
+ * `delete_note_from_board` through the host with the note's single-use token. Everything shown comes from tool results,
+ * as text.
  */
 import "../no-eval";
 import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables } from "@modelcontextprotocol/ext-apps";
@@ -10,6 +11,8 @@ interface Note {
   id: string;
   title: string;
   text: string;
+  /** What `delete_note_from_board` accepts once for this note (absent where the server cannot seal one). */
+  deleteToken?: string;
 }
 type ToolResult = Awaited<ReturnType<App["callServerTool"]>>;
 
@@ -24,7 +27,10 @@ function notesOf(result: ToolResult): Note[] | null {
   if (!Array.isArray(notes)) return null;
   return notes.filter(
     (note): note is Note =>
-      typeof note?.id === "string" && typeof note?.title === "string" && typeof note?.text === "string",
+      typeof note?.id === "string" &&
+      typeof note?.title === "string" &&
+      typeof note?.text === "string" &&
+      (note.deleteToken === undefined || typeof note.deleteToken === "string"),
   );
 }
 
@@ -34,18 +40,34 @@ const textOf = (result: ToolResult): string =>
     .join(" ")
     .trim();
 
+function button(label: string, name: string, onClick: () => void): HTMLButtonElement {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.textContent = label;
+  element.setAttribute("aria-label", name);
+  element.addEventListener("click", onClick);
+  return element;
+}
+
+/** A note's card: its delete button turns into the question, answered on the card itself. */
 function card(note: Note): HTMLLIElement {
   const item = document.createElement("li");
   const title = document.createElement("h2");
   title.textContent = `#${note.id} ${note.title}`;
   const text = document.createElement("p");
   text.textContent = note.text;
-  const remove = document.createElement("button");
-  remove.type = "button";
-  remove.textContent = "Delete";
-  remove.setAttribute("aria-label", `Delete note ${note.id}`);
-  remove.addEventListener("click", () => void deleteNote(note));
-  item.append(title, text, remove);
+  item.append(title, text);
+  if (!note.deleteToken) return item;
+  const question = document.createElement("div");
+  question.className = "confirm";
+  question.textContent = "Delete for good?";
+  const remove = button("Delete", `Delete note ${note.id}`, () => remove.replaceWith(question));
+  const keep = button("Keep", `Keep note ${note.id}`, () => question.replaceWith(remove));
+  question.append(
+    keep,
+    button("Delete", `Confirm deleting note ${note.id}`, () => void deleteNote(note)),
+  );
+  item.append(remove);
   return item;
 }
 
@@ -63,12 +85,13 @@ const setBusy = (busy: boolean) => {
   for (const button of list.querySelectorAll("button")) button.disabled = busy;
 };
 
-/** One deletion at a time: the buttons stay disabled until `delete_note` answered (after the person's confirmation). */
+/** One deletion at a time: the buttons stay disabled until `delete_note_from_board` answered. */
 async function deleteNote(note: Note): Promise<void> {
   setBusy(true);
-  status.textContent = `Deleting note ${note.id}: confirm in your client…`;
+  status.textContent = `Deleting note ${note.id}…`;
   try {
-    const result = await app.callServerTool({ name: "delete_note", arguments: { note_id: note.id } });
+    const args = { note_id: note.id, token: note.deleteToken };
+    const result = await app.callServerTool({ name: "delete_note_from_board", arguments: args });
     status.textContent = textOf(result);
     show(await app.callServerTool({ name: "notes_board", arguments: {} }));
   } catch (error) {

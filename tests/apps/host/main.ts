@@ -2,7 +2,8 @@
  * A minimal MCP Apps host, as a chat client embeds a tool's UI: the official client (`?era=modern` pins 2026-07-28,
  * `?era=legacy` speaks 2025-11-25) on this page's `/mcp`, `AppBridge` talking to the UI in a sandboxed `srcdoc` iframe
  * under the strictest CSP a host applies, the tool's result sent to the UI, and the UI's calls forwarded through the
- * client, whose elicitation handler stands for the person confirming. What happened is left on `window.host`.
+ * client, whose elicitation handler stands for the person confirming. What happened is left on `window.host`, with
+ * `host.call` for a test to make a call of its own.
  */
 import { Client, StreamableHTTPClientTransport, type CallToolResult, type Tool } from "@modelcontextprotocol/client";
 import {
@@ -17,8 +18,9 @@ const toolName = params.get("tool") ?? "notes_board";
 const host = {
   /** The questions the server asked (each answered "yes"). */
   asked: [] as unknown[],
-  /** The UI's tools/call requests, by tool name, as the host received them. */
-  calls: [] as string[],
+  /** The UI's tools/call requests, as the host received them. */
+  calls: [] as { name: string; arguments?: Record<string, unknown> }[],
+  call: (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }),
   ready: false,
   error: "",
 };
@@ -69,7 +71,7 @@ async function main(): Promise<void> {
     },
   );
   bridge.oncalltool = async (call) => {
-    host.calls.push(call.name);
+    host.calls.push({ name: call.name, arguments: call.arguments });
     const visibility = (byName.get(call.name)?._meta?.ui as { visibility?: string[] } | undefined)?.visibility;
     if (!byName.has(call.name) || !(visibility ?? ["model", "app"]).includes("app"))
       throw new Error(`${call.name} is not callable from the UI`);
