@@ -1,5 +1,5 @@
 /**
- * The in-process stand-in for the apps feature's build step (its module.ts and ui-resources.ts, which a Nitro build runs):
+ * The in-process stand-in for the apps feature's build step (its module.ts and views-plugin.ts, which a Nitro build runs):
  * builds `tests/fixtures-apps/ui/<name>/` with the feature's own `buildView` and serves it with its own `viewResource`,
  * so a fixture resource file can register one UI: `export default await inProcessView("fixture-view")`.
  */
@@ -19,5 +19,6 @@ export async function inProcessView(name: string) {
   if (!built.has(dir)) built.set(dir, buildView(dir));
   const resource = `${dir}resource.ts`;
   const options = existsSync(resource) ? ((await import(resource)) as { default: unknown }).default : {};
-  return viewResource({ name, html: await built.get(dir)!, options: options as object });
+  const html = await built.get(dir)!;
+  return viewResource({ name, html: async () => html, options: options as object });
 }

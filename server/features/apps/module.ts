@@ -8,6 +8,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Nitro } from "nitropack";
+import type { Plugin } from "rollup";
 import { definitionRoots, watchForReload } from "../../build/definitions-module";
 import { buildView } from "./build-view";
 
@@ -21,22 +22,42 @@ function viewFolders(dir: string): { name: string; dir: string }[] {
     .sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
-async function generateViewsModule(dirs: readonly string[]): Promise<string> {
+/** Where each view's document is a module of its own, imported on the first read (`#mcp-app-view/<n>`). */
+const DOCUMENT_MODULE = "#mcp-app-view/";
+
+/**
+ * `#mcp-app-views`: each view's name and `resource.ts`, and a loader of its document, which `documents` holds for the
+ * build's own plugin: the start-up does not parse documents no one has asked for yet.
+ */
+async function generateViewsModule(dirs: readonly string[], documents: Map<string, string>): Promise<string> {
   const imports: string[] = [];
   const views: string[] = [];
+  documents.clear();
   for (const [index, view] of dirs.flatMap(viewFolders).entries()) {
-    const html = await buildView(view.dir);
+    documents.set(`${DOCUMENT_MODULE}${index}`, `export default ${JSON.stringify(await buildView(view.dir))};`);
     const resource = join(view.dir, "resource.ts");
     if (existsSync(resource)) imports.push(`import options${index} from ${JSON.stringify(resource)};`);
     const options = existsSync(resource) ? `options${index}` : "{}";
-    views.push(`{ name: ${JSON.stringify(view.name)}, html: ${JSON.stringify(html)}, options: ${options} }`);
+    const load = `() => import("${DOCUMENT_MODULE}${index}").then((module) => module.default)`;
+    views.push(`{ name: ${JSON.stringify(view.name)}, html: ${load}, options: ${options} }`);
   }
   return [...imports, `export const views = [${views.join(", ")}];`].join("\n");
 }
 
+/** The build's plugin serving the documents' modules. */
+const documentsPlugin = (documents: ReadonlyMap<string, string>): Plugin => ({
+  name: "mcp-app-documents",
+  resolveId: (id) => (documents.has(id) ? `\0${id}` : null),
+  load: (id) => (id.startsWith("\0") ? (documents.get(id.slice(1)) ?? null) : null),
+});
+
 export default (nitro: Nitro) => {
   const dirs = definitionRoots(nitro).map((root) => join(root, "ui"));
-  nitro.options.virtual["#mcp-app-views"] = () => generateViewsModule(dirs);
+  const documents = new Map<string, string>();
+  nitro.options.virtual["#mcp-app-views"] = () => generateViewsModule(dirs, documents);
+  nitro.hooks.hook("rollup:before", (_nitro, config) => {
+    config.plugins = [...[config.plugins ?? []].flat(), documentsPlugin(documents)];
+  });
   // Just before the feature's own plugin, which checks the tools' links against the UIs served (Nitro lists the scanned
   // plugins before it runs the modules, the core's start-up plugin first).
   const checks = nitro.options.plugins.indexOf(fileURLToPath(new URL("plugins/apps.ts", import.meta.url)));

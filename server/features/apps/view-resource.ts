@@ -10,10 +10,10 @@ import type { UiResourceOptions } from "./author";
 /** A UI's name: its folder's name under `ui/`, and the host of its `ui://` URI. */
 const UI_NAME = /^[a-z0-9][a-z0-9-]*$/;
 
-/** A UI folder after the build: its name, its one document, and its `resource.ts` (if any). */
+/** A UI folder after the build: its name, its one document (loaded on the first read), and its `resource.ts` (if any). */
 export interface BuiltView {
   readonly name: string;
-  readonly html: string;
+  readonly html: () => Promise<string>;
   readonly options: UiResourceOptions;
 }
 
@@ -93,13 +93,13 @@ export function viewResource(view: BuiltView): ResourceEntry {
     // Also on the listing: some hosts build the sandbox from it alone.
     _meta: { ui },
   };
-  const contents = [{ uri, mimeType: RESOURCE_MIME_TYPE, text: view.html, _meta: { ui } }];
   return {
     ...entryBase({}),
     kind: "resource",
     descriptor,
     cache: VIEW_CACHE,
     completers: {},
-    read: async () => ({ contents }),
+    // The runtime keeps the document's module once imported.
+    read: async () => ({ contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text: await view.html(), _meta: { ui } }] }),
   };
 }
