@@ -8,7 +8,6 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Nitro } from "nitropack";
-import type { Plugin } from "rollup";
 import { definitionRoots, watchForReload } from "../../build/definitions-module";
 import { buildView } from "./build-view";
 
@@ -45,10 +44,10 @@ async function generateViewsModule(dirs: readonly string[], documents: Map<strin
 }
 
 /** The build's plugin serving the documents' modules. */
-const documentsPlugin = (documents: ReadonlyMap<string, string>): Plugin => ({
+const documentsPlugin = (documents: ReadonlyMap<string, string>) => ({
   name: "mcp-app-documents",
-  resolveId: (id) => (documents.has(id) ? `\0${id}` : null),
-  load: (id) => (id.startsWith("\0") ? (documents.get(id.slice(1)) ?? null) : null),
+  resolveId: (id: string) => (documents.has(id) ? `\0${id}` : null),
+  load: (id: string) => (id.startsWith("\0") ? (documents.get(id.slice(1)) ?? null) : null),
 });
 
 export default (nitro: Nitro) => {
