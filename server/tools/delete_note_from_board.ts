@@ -1,3 +1,4 @@
+import { redeemToken } from "#mcp-apps";
 import { z } from "zod";
 import { NoteId, deleteNote, getNote } from "../examples/notes";
 

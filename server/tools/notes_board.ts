@@ -1,4 +1,4 @@
-import { clientRendersUi } from "#mcp-apps";
+import { clientRendersUi, issueToken } from "#mcp-apps";
 import { listNotes } from "../examples/notes";
 
 /**

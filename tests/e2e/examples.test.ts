@@ -39,12 +39,14 @@ afterAll(() => server.stop());
 describe("the example catalogue", () => {
   it("lists the examples and no test fixtures", async () => {
     const client = await connectModernClient(server.url);
-    // export_notes is a task: it goes with the tasks feature; greet_card and notes_board show UIs: with the apps feature.
+    // export_notes is a task: it goes with the tasks feature; greet_card, notes_board and the board's own
+    // delete_note_from_board go with the apps feature.
     const tools = [
       "add",
       "connect_account",
       "countdown",
       "delete_note",
+      ...(hasFeature("apps") ? ["delete_note_from_board"] : []),
       ...(hasFeature("tasks") ? ["export_notes"] : []),
       "greet",
       ...(hasFeature("apps") ? ["greet_card"] : []),

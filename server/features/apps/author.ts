@@ -1,11 +1,13 @@
 /**
  * What the app's code uses of the MCP Apps feature, as `#mcp-apps` (package.json `imports`): whether the caller renders
- * UIs, for a tool's handler, and the type of a UI folder's `resource.ts`. A tool links its UI with the `ui` option the
+ * UIs, for a tool's handler, single-use tokens for what a UI confirms itself, and the type of a UI folder's `resource.ts`. A tool links its UI with the `ui` option the
  * feature declares (tool-ui.ts), not with anything from here.
  */
 import type { McpUiResourceCsp, McpUiResourcePermissions } from "@modelcontextprotocol/ext-apps";
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
 import type { McpContext } from "../../mcp/kit";
+
+export { issueToken, redeemToken } from "./tokens";
 
 /**
  * True when this request's client renders MCP Apps: it declares the `io.modelcontextprotocol/ui` extension with the MCP

@@ -1,9 +1,10 @@
 /**
- * Single-use tokens: a handler hands one out in a result, and a later call of the same caller presents it to act once.
+ * Single-use tokens, for a UI that asks the person itself: a tool hands the UI one in its result, and the UI's later call
+ * (of the same caller) presents it to act once.
  * Sealed with the `requestState` keys (the client can neither read nor forge one), bound to a purpose of the author's and
  * to the caller, expiring; redeemed with the store's atomic claim, so exactly once on any number of instances.
  */
-import { logWarning, nowSeconds, openToken, sealToken, useAtomicStore, type McpContext } from "../server/mcp/kit";
+import { logWarning, nowSeconds, openToken, sealToken, useAtomicStore, type McpContext } from "../../mcp/kit";
 
 /** What a token is sealed for: never a JSON-RPC method, so a token never opens as a `requestState`, nor one as a token. */
 const bindingOf = (mcp: McpContext, purpose: string) => ({

@@ -1,12 +1,12 @@
 /**
- * `issueToken` and `redeemToken` (utils/single-use-tokens.ts), through the fixture `token_action`: a token redeems once,
+ * `issueToken` and `redeemToken` (the apps feature's `#mcp-apps`, tokens.ts), through the fixture `token_action`: a token redeems once,
  * for its purpose and its caller, before it expires; whatever else is presented is refused alike (the reason logged).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createTestServer, type TestClient, type TestServer } from "../helpers/in-process";
-import { hasFeature } from "../helpers/project.mjs";
+import { createTestServer, type TestClient, type TestServer } from "../../helpers/in-process";
+import { hasFeature } from "../../helpers/project.mjs";
 
-const DEFINITIONS = { definitions: ["tests/fixtures/tools/token_action.ts"] };
+const DEFINITIONS = { definitions: ["tests/fixtures-apps/tools/token_action.ts"] };
 
 async function issue(client: TestClient, purpose: string, extra: object = {}, headers = {}): Promise<unknown> {
   const result = await client.request(
