@@ -16,7 +16,7 @@ export default defineTool({
     token: z.string().max(4096).describe("The note's deleteToken from the notes_board result"),
   },
   annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  ui: { resourceUri: "ui://notes-board", visibility: ["app"] },
+  ui: { visibility: ["app"] },
   scopes: ["notes:write"],
   async run({ note_id, token }, mcp) {
     if (!(await redeemToken(mcp, `delete note ${note_id}`, token)))

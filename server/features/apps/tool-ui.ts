@@ -8,8 +8,11 @@ import { isPlainObject, type ValidArguments } from "../../mcp/kit";
 
 /** A tool's link to its UI: `_meta.ui` of the extension (`McpUiToolMeta`), for a UI this server serves. */
 export interface ToolUi {
-  /** The UI shown with the tool's result: `ui://<name>` serves the folder `ui/<name>/` (`server/ui/notes-board/`). */
-  readonly resourceUri: `ui://${string}`;
+  /**
+   * The UI shown with the tool's result: `ui://<name>` serves the folder `ui/<name>/` (`server/ui/notes-board/`). A tool
+   * only UIs call, with no UI of its own, has none: `{ visibility: ["app"] }`.
+   */
+  readonly resourceUri?: `ui://${string}`;
   /**
    * Who may call the tool: `["model", "app"]` (the default), or `["app"]` for a tool only the UI calls (a refresh, a
    * button), which hosts keep from the model. Advice to hosts, not access control: such a tool authorizes like any other.
@@ -24,7 +27,8 @@ declare module "../../mcp/kit" {
      * result's text. Listed as the tool's `_meta.ui`; a malformed link, or a UI this server does not serve, stops the
      * start-up.
      * @example ui: { resourceUri: "ui://notes-board" }                       // server/ui/notes-board/
-     * @example ui: { resourceUri: "ui://notes-board", visibility: ["app"] }  // called by the board only
+     * @example ui: { resourceUri: "ui://notes-board", visibility: ["app"] }  // called by the board only, shows it
+     * @example ui: { visibility: ["app"] }                                   // called by a UI only, shows none
      */
     readonly ui?: ToolUi;
   }
@@ -36,7 +40,7 @@ const KEYS = ["resourceUri", "visibility"];
 const UI_URI = /^ui:\/\/\S+$/;
 
 /** A tool's `ui` once checked: the extension's `_meta.ui`, its visibility filled in. */
-export type CheckedUi = McpUiToolMeta & { readonly resourceUri: string };
+export type CheckedUi = McpUiToolMeta & { readonly visibility: McpUiToolVisibility[] };
 
 /** A tool's `ui` option checked; throws naming the tool and the first thing wrong. */
 export function checkedToolUi(tool: string, ui: unknown): CheckedUi {
@@ -48,8 +52,10 @@ export function checkedToolUi(tool: string, ui: unknown): CheckedUi {
     if (!KEYS.includes(key))
       fail(`has no option "${key}" (known: ${KEYS.join(", ")}; a UI's csp is in its resource.ts)`);
   const { resourceUri, visibility = VISIBILITIES } = ui;
-  if (typeof resourceUri !== "string" || !UI_URI.test(resourceUri))
-    return fail(
+  if (resourceUri === undefined && ui.visibility === undefined)
+    fail('names a resourceUri such as "ui://notes-board", or the visibility ["app"] of a tool only UIs call');
+  if (resourceUri !== undefined && (typeof resourceUri !== "string" || !UI_URI.test(resourceUri)))
+    fail(
       `resourceUri ${JSON.stringify(resourceUri)} is not a ui:// URI such as "ui://notes-board" (server/ui/notes-board/)`,
     );
   if (
@@ -59,11 +65,10 @@ export function checkedToolUi(tool: string, ui: unknown): CheckedUi {
     !visibility.every((who) => VISIBILITIES.includes(who))
   )
     fail(`visibility lists "model", "app" or both, once each`);
-  return { resourceUri, visibility: [...(visibility as McpUiToolVisibility[])] };
+  const checked = { visibility: [...(visibility as McpUiToolVisibility[])] };
+  return resourceUri === undefined ? checked : { resourceUri: resourceUri as string, ...checked };
 }
 
 /** The `_meta` a tool is listed with: its `ui`, and the flat key, the deprecated form hosts built on the early drafts read. */
-export const listedToolMeta = (ui: CheckedUi): Readonly<Record<string, unknown>> => ({
-  ui,
-  [RESOURCE_URI_META_KEY]: ui.resourceUri,
-});
+export const listedToolMeta = (ui: CheckedUi): Readonly<Record<string, unknown>> =>
+  ui.resourceUri === undefined ? { ui } : { ui, [RESOURCE_URI_META_KEY]: ui.resourceUri };

@@ -60,7 +60,9 @@ function card(note: Note): HTMLLIElement {
   if (!note.deleteToken) return item;
   const question = document.createElement("div");
   question.className = "confirm";
-  question.textContent = "Delete for good?";
+  const asked = document.createElement("span");
+  asked.textContent = "Delete for good?";
+  question.append(asked);
   const remove = button("Delete", `Delete note ${note.id}`, () => remove.replaceWith(question));
   const keep = button("Keep", `Keep note ${note.id}`, () => question.replaceWith(remove));
   question.append(

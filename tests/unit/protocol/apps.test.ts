@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import Ajv2020 from "ajv/dist/2020";
 import { beforeAll, describe, expect, it } from "vitest";
-import { checkedToolUi } from "../../../server/features/apps/tool-ui";
+import { checkedToolUi, listedToolMeta } from "../../../server/features/apps/tool-ui";
 import { checkedUiMeta } from "../../../server/features/apps/view-resource";
 import { createTestServer, type TestRpcError, type Json, type TestServer } from "../../helpers/in-process";
 import { hasFeature } from "../../helpers/project.mjs";
@@ -332,6 +332,8 @@ describe("the checks, one by one", () => {
     [{ resourceUri: "ui://notes", visibility: ["app", "app"] }, /visibility lists/],
     [{ resourceUri: "ui://notes", visibility: "app" }, /visibility lists/],
     [{ resourceUri: "ui://notes", csp: {} }, /has no option "csp"/],
+    [{}, /names a resourceUri such as "ui:\/\/notes-board", or the visibility \["app"\]/],
+    [{ visibility: ["nobody"] }, /visibility lists/],
   ])("the ui option refuses %j", (ui, message) => {
     expect(() => checkedToolUi("notes_board", ui)).toThrow(message);
   });
@@ -341,5 +343,12 @@ describe("the checks, one by one", () => {
       resourceUri: "ui://notes-board",
       visibility: ["model", "app"],
     });
+  });
+
+  it("a tool only UIs call may show no UI of its own: listed with its visibility alone, no flat key", () => {
+    const ui = checkedToolUi("delete_from_board", { visibility: ["app"] });
+    expect(ui).toEqual({ visibility: ["app"] });
+    expect(listedToolMeta(ui)).toEqual({ ui: { visibility: ["app"] } });
+    expect(validAgainst("McpUiToolMeta", ui)).toEqual([]);
   });
 });

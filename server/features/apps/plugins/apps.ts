@@ -15,7 +15,7 @@ export default defineNitroPlugin(() => {
   for (const tool of registry().tools) {
     if (tool.options.ui === undefined) continue;
     const ui = checkedToolUi(tool.descriptor.name, tool.options.ui);
-    if (served.size && !served.has(ui.resourceUri))
+    if (served.size && ui.resourceUri !== undefined && !served.has(ui.resourceUri))
       throw new Error(
         `Tool "${tool.descriptor.name}" links the UI ${ui.resourceUri}, which this build does not serve (its UIs: ${[...served].join(", ")}): add the folder under ui/, or fix the name`,
       );
