@@ -13,13 +13,13 @@ export default defineTool({
   description: "Deletes a note the person confirmed on the notes board, with the token the board received for it.",
   input: {
     note_id: NoteId,
-    token: z.string().max(4096).describe("The note's deleteToken from the notes_board result"),
+    token: z.string().max(4096).describe("The note's token from the notes_board result's _meta.deleteTokens"),
   },
   annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
   ui: { visibility: ["app"] },
   scopes: ["notes:write"],
   async run({ note_id, token }, mcp) {
-    if (!(await redeemToken(mcp, `delete note ${note_id}`, token)))
+    if (!(await redeemToken(mcp, `delete_note_from_board: note ${note_id}`, token)))
       return toolError(`This board's delete for note ${note_id} has expired or was used: open the board again.`);
     const note = await getNote(note_id);
     if (!note) return toolError(`There is no note with id ${note_id}.`);

@@ -3,8 +3,8 @@ import { listNotes } from "../examples/notes";
 
 /**
  * The notes on a board (server/ui/notes-board/), where the person can delete one: the board asks them to confirm, then
- * calls `delete_note_from_board` with the single-use token each note carries here. Text-only clients get the list as
- * text, and no tokens (they have no board to confirm on; `delete_note` asks them itself).
+ * calls `delete_note_from_board` with the note's single-use token from this result's `_meta`. Text-only clients get the
+ * list as text, and no tokens (they have no board to confirm on; `delete_note` asks them itself).
  */
 export default defineTool({
   name: "notes_board",
@@ -18,11 +18,13 @@ export default defineTool({
     const lines = notes.map((note) => `#${note.id} ${note.title}: ${note.text}`).join("\n");
     if (!clientRendersUi(mcp))
       return { content: [{ type: "text", text: lines || "There are no notes." }], structuredContent: { notes } };
-    // Each note with the token its delete button presents to delete_note_from_board.
-    const onBoard = await Promise.all(
-      notes.map(async (note) => ({ ...note, deleteToken: await issueToken(mcp, `delete note ${note.id}`) })),
-    );
+    // Each note's token for the board's delete (delete_note_from_board), in `_meta`: hosts keep it from the model.
+    const deleteTokens: Record<string, string> = {};
+    for (const note of notes) {
+      const token = await issueToken(mcp, `delete_note_from_board: note ${note.id}`);
+      if (token) deleteTokens[note.id] = token;
+    }
     const text = notes.length ? `${notes.length} notes, shown on the board:\n${lines}` : "There are no notes.";
-    return { content: [{ type: "text", text }], structuredContent: { notes: onBoard } };
+    return { content: [{ type: "text", text }], structuredContent: { notes }, _meta: { deleteTokens } };
   },
 });

@@ -1,6 +1,7 @@
 /**
  * The notes board's tools in-process: `notes_board` gives a client that renders the board a single-use delete token per
- * note (and a text-only client none), and `delete_note_from_board` deletes with one, once, for its own note only. The
+ * note in the result's `_meta` (and a text-only client none), and `delete_note_from_board` deletes with one, once, for
+ * its own note only. The
  * board itself, in a real host: tests/apps/notes-board-example.test.ts.
  */
 import { describe, expect, it } from "vitest";
@@ -11,14 +12,18 @@ const RENDERS_UI = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["
 const DEFINITIONS = ["server/tools/notes_board.ts", "server/tools/delete_note_from_board.ts"];
 const ERAS = hasFeature("legacy") ? (["2026-07-28", "2025-11-25"] as const) : (["2026-07-28"] as const);
 
-interface BoardNote {
-  id: string;
-  title: string;
-  deleteToken?: string;
+interface Board {
+  ids: string[];
+  /** What the model may see: the text and the structured content. */
+  seen: string;
+  tokens?: Record<string, string>;
 }
-const board = async (client: TestClient): Promise<BoardNote[]> =>
-  ((await client.callTool("notes_board")).structuredContent as { notes: BoardNote[] }).notes;
-const tokenOf = (notes: BoardNote[], id: string) => notes.find((note) => note.id === id)!.deleteToken;
+async function board(client: TestClient): Promise<Board> {
+  const result = await client.callTool("notes_board");
+  const ids = (result.structuredContent as { notes: { id: string }[] }).notes.map((note) => note.id);
+  const tokens = (result._meta as { deleteTokens?: Record<string, string> } | undefined)?.deleteTokens;
+  return { ids, seen: JSON.stringify([result.content, result.structuredContent]), tokens };
+}
 const textOf = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text;
 
 /** A client of a fresh server (its own notes); a 2025-era client declares its capabilities at `initialize`. */
@@ -32,32 +37,35 @@ async function boardClient(era: (typeof ERAS)[number], capabilities?: typeof REN
 }
 
 describe.each(ERAS)("the notes board, %s", (era) => {
-  it("gives each note a delete token on the board, and a text-only client none", async () => {
+  it("gives a board each note's delete token in _meta, never where the model reads, and a text-only client none", async () => {
     const client = await boardClient(era, RENDERS_UI);
-    const notes = await board(client);
-    expect(notes.map((note) => note.id)).toEqual(["7", "12", "15"]);
-    for (const note of notes) expect(note.deleteToken).toMatch(/^v1\./);
-    const textOnly = await boardClient(era);
-    expect((await board(textOnly)).map((note) => note.deleteToken)).toEqual([undefined, undefined, undefined]);
+    const { ids, seen, tokens } = await board(client);
+    expect(ids).toEqual(["7", "12", "15"]);
+    expect(Object.keys(tokens ?? {})).toEqual(["7", "12", "15"]);
+    for (const token of Object.values(tokens ?? {})) {
+      expect(token).toMatch(/^v1\./);
+      expect(seen).not.toContain(token);
+    }
+    expect((await board(await boardClient(era))).tokens).toBeUndefined();
   });
 
   it("deletes a note with its token, once", async () => {
     const client = await boardClient(era, RENDERS_UI);
-    const call = { note_id: "12", token: tokenOf(await board(client), "12") };
+    const call = { note_id: "12", token: (await board(client)).tokens?.["12"] };
     expect(textOf(await client.callTool("delete_note_from_board", call))).toBe('Deleted note 12 ("Conference talk").');
     const again = await client.callTool("delete_note_from_board", call);
     expect(again.isError).toBe(true);
     expect(textOf(again)).toBe("This board's delete for note 12 has expired or was used: open the board again.");
-    expect((await board(client)).map((note) => note.id)).toEqual(["7", "15"]);
+    expect((await board(client)).ids).toEqual(["7", "15"]);
   });
 
   it("refuses a token for another note, and deletes nothing", async () => {
     const client = await boardClient(era, RENDERS_UI);
     const result = await client.callTool("delete_note_from_board", {
       note_id: "7",
-      token: tokenOf(await board(client), "15"),
+      token: (await board(client)).tokens?.["15"],
     });
     expect(result.isError).toBe(true);
-    expect((await board(client)).map((note) => note.id)).toEqual(["7", "12", "15"]);
+    expect((await board(client)).ids).toEqual(["7", "12", "15"]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The notes board: shows the notes of `notes_board`'s result; a delete asks the person to confirm on the card, then calls
- * `delete_note_from_board` through the host with the note's single-use token. Everything shown comes from tool results,
- * as text.
+ * `delete_note_from_board` through the host with the note's single-use token (the result's `_meta.deleteTokens`, which
+ * hosts keep from the model). Everything shown comes from tool results, as text.
  */
 import "../no-eval";
 import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables } from "@modelcontextprotocol/ext-apps";
@@ -11,8 +11,6 @@ interface Note {
   id: string;
   title: string;
   text: string;
-  /** What `delete_note_from_board` accepts once for this note (absent where the server cannot seal one). */
-  deleteToken?: string;
 }
 type ToolResult = Awaited<ReturnType<App["callServerTool"]>>;
 
@@ -27,10 +25,7 @@ function notesOf(result: ToolResult): Note[] | null {
   if (!Array.isArray(notes)) return null;
   return notes.filter(
     (note): note is Note =>
-      typeof note?.id === "string" &&
-      typeof note?.title === "string" &&
-      typeof note?.text === "string" &&
-      (note.deleteToken === undefined || typeof note.deleteToken === "string"),
+      typeof note?.id === "string" && typeof note?.title === "string" && typeof note?.text === "string",
   );
 }
 
@@ -49,15 +44,22 @@ function button(label: string, name: string, onClick: () => void): HTMLButtonEle
   return element;
 }
 
-/** A note's card: its delete button turns into the question, answered on the card itself. */
-function card(note: Note): HTMLLIElement {
+/** Each note's token for `delete_note_from_board`, by id: none where the server could not issue one. */
+function deleteTokensOf(result: ToolResult): Map<string, string> {
+  const tokens = result._meta?.deleteTokens;
+  if (typeof tokens !== "object" || tokens === null) return new Map();
+  return new Map(Object.entries(tokens).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+}
+
+/** A note's card: its delete button (with a token) turns into the question, answered on the card itself. */
+function card(note: Note, token: string | undefined): HTMLLIElement {
   const item = document.createElement("li");
   const title = document.createElement("h2");
   title.textContent = `#${note.id} ${note.title}`;
   const text = document.createElement("p");
   text.textContent = note.text;
   item.append(title, text);
-  if (!note.deleteToken) return item;
+  if (!token) return item;
   const question = document.createElement("div");
   question.className = "confirm";
   const asked = document.createElement("span");
@@ -67,7 +69,7 @@ function card(note: Note): HTMLLIElement {
   const keep = button("Keep", `Keep note ${note.id}`, () => question.replaceWith(remove));
   question.append(
     keep,
-    button("Delete", `Confirm deleting note ${note.id}`, () => void deleteNote(note)),
+    button("Delete", `Confirm deleting note ${note.id}`, () => void deleteNote(note, token)),
   );
   item.append(remove);
   return item;
@@ -79,7 +81,8 @@ function show(result: ToolResult): void {
     status.textContent = textOf(result);
     return;
   }
-  list.replaceChildren(...notes.map(card));
+  const tokens = deleteTokensOf(result);
+  list.replaceChildren(...notes.map((note) => card(note, tokens.get(note.id))));
   empty.hidden = notes.length > 0;
 }
 
@@ -88,11 +91,11 @@ const setBusy = (busy: boolean) => {
 };
 
 /** One deletion at a time: the buttons stay disabled until `delete_note_from_board` answered. */
-async function deleteNote(note: Note): Promise<void> {
+async function deleteNote(note: Note, token: string): Promise<void> {
   setBusy(true);
   status.textContent = `Deleting note ${note.id}…`;
   try {
-    const args = { note_id: note.id, token: note.deleteToken };
+    const args = { note_id: note.id, token };
     const result = await app.callServerTool({ name: "delete_note_from_board", arguments: args });
     status.textContent = textOf(result);
     show(await app.callServerTool({ name: "notes_board", arguments: {} }));

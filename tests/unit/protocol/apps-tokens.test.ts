@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createTestServer, type TestClient, type TestServer } from "../../helpers/in-process";
 import { hasFeature } from "../../helpers/project.mjs";
+import { askToIncrement, expectOpaqueRejection, retryIncrement, uniqueKey } from "./flows";
 
 const DEFINITIONS = { definitions: ["tests/fixtures-apps/tools/token_action.ts"] };
 
@@ -65,6 +66,31 @@ describe("single-use tokens", () => {
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 120_000 });
     expect(await redeem(client, "delete note 7", token)).toBe("refused");
     await expect.poll(() => server.logs()).toMatch(/single-use token refused: .*expired/);
+  });
+
+  it.each([0, -5, 0.5, 86_401])("are not issued for %s seconds: the author's mistake is logged", async (ttl) => {
+    const client = await start();
+    const result = await client.request("tools/call", {
+      name: "token_action",
+      arguments: { purpose: "p", ttl_seconds: ttl },
+    });
+    expect(result.body.result.isError).toBe(true);
+    await expect
+      .poll(() => server.logs())
+      .toContain(`issueToken: ttlSeconds must be a whole number from 1 to 86400, not ${ttl}`);
+  });
+
+  it("never open as a requestState, nor a requestState as a token", async () => {
+    server = await createTestServer({
+      definitions: ["tests/fixtures-apps/tools/token_action.ts", "tests/fixtures/tools/confirm_increment.ts"],
+    });
+    const client = server.connect();
+    const key = uniqueKey();
+    const state = await askToIncrement(client, key);
+    expect(await redeem(client, "p", state)).toBe("refused");
+    const token = await issue(client, "p");
+    expectOpaqueRejection(await retryIncrement(client, key, token));
+    expect(await redeem(client, "p", token)).toBe("redeemed");
   });
 
   it("are not issued where the server cannot seal (no secret)", async () => {
