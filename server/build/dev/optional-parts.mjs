@@ -8,8 +8,8 @@
  * - `warning`: what removing it costs users, printed when it goes;
  * - `delete`: paths from the root, each a file, or a folder when it ends with `/` (the part's own folders only: a folder
  *   someone adds files to is listed file by file, so their files stay);
- * - `deleteWhenUnnamed`: `{ "path", "namedAs", "edits" }`, deleted once no code file left contains `namedAs` (a helper
- *   two parts share), its edits made only then;
+ * - `deleteWhenUnnamed`: `{ "path", "namedAs", "tests", "edits" }`, deleted once no code file left but its own `tests`
+ *   contains `namedAs` (a helper two parts share), its tests and edits going with it;
  * - `edits`: `{ "file", ... }` with one of `dropLines` (a regex: every matching line goes), `dropSection` (the lines
  *   from `# feature:<name>` to `# end feature:<name>`, as `.env.example` marks them) or `replace` (a regex, with `flags`
  *   and `with`, for text over several lines);

@@ -22,7 +22,10 @@ import { filesAt, shippedHash } from "./removal-plan.mjs";
  */
 export function shippedRecord(root, part, parts) {
   const files = checkoutFiles(root);
-  const paths = [...(part.data.delete ?? []), ...(part.data.deleteWhenUnnamed ?? []).map((entry) => entry.path)];
+  const paths = [
+    ...(part.data.delete ?? []),
+    ...(part.data.deleteWhenUnnamed ?? []).flatMap((entry) => [entry.path, ...(entry.tests ?? [])]),
+  ];
   const covered = [...new Set(paths.flatMap((path) => filesAt(files, path)))].sort();
   return Object.fromEntries(
     covered.map((file) => [file, shippedHash(file, readFileSync(join(root, file), "utf8"), parts)]),

@@ -82,8 +82,8 @@ class CheckoutView {
     for (const file of files) this.files.delete(file);
   }
 
-  codeTexts(except = "") {
-    return [...this.files].filter((file) => file !== except && isCodeFile(file)).map((file) => this.read(file));
+  codeTexts(...except) {
+    return [...this.files].filter((file) => !except.includes(file) && isCodeFile(file)).map((file) => this.read(file));
   }
 }
 
@@ -173,9 +173,15 @@ export function planRemoval(root, parts) {
 
   for (const part of parts) for (const path of part.data.delete ?? []) take(path, part);
   for (const part of parts)
-    for (const { path, namedAs, edits = [] } of part.data.deleteWhenUnnamed ?? [])
-      if (view.has(path) && !view.codeTexts(path).some((text) => text.includes(namedAs)) && take(path, part))
+    for (const { path, namedAs, tests = [], edits = [] } of part.data.deleteWhenUnnamed ?? [])
+      if (
+        view.has(path) &&
+        !view.codeTexts(path, ...tests).some((text) => text.includes(namedAs)) &&
+        take(path, part)
+      ) {
+        for (const test of tests) take(test, part);
         for (const change of edits) edit(change);
+      }
   for (const { data } of parts) for (const change of data.edits ?? []) edit(change);
   // A part whose README stays (the examples' is the top README) takes its own data with it.
   for (const { name, readme } of parts) edit({ file: readme, replace: dataBlock(name), with: "" });
