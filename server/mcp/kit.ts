@@ -147,7 +147,7 @@ export { findHeaderParams } from "./http/header-params";
 export { compileUriTemplate } from "./uri-template";
 export { describeIssues, objectSchema, type InputOf, type ObjectInput } from "./internal/zod";
 export { clientCanAnswer } from "./capabilities";
-export { openToken, retryWith, sealToken } from "./state/request-state";
+export { claimOnce, openToken, retryWith, sealToken } from "./state/request-state";
 export type { OpenResult, RequestBinding } from "./state/codec";
 export { streamDeadline, takeShare } from "./shares";
 

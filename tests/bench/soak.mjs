@@ -35,10 +35,10 @@ const GROWTH_BOUND = 0.1;
  */
 const JUDGED = ["rssAfterGc", "heapUsed"];
 /**
- * Single-use claims live as long as the state they claim. With the default 600 s they would all still be held at the end of a
- * 10-minute run, growing by design; with 20 s they expire from the first minute on, and the last half sees their steady state.
- * Short, too, so that the rate of the machine's moment moves the heap little: the claims held are that rate times 25 s. A retry
- * follows its first round at once, well within it.
+ * Single-use claims live as long as the state they claim and a minute more. With the default 600 s they would all still be held
+ * at the end of a 10-minute run, growing by design; with 20 s they expire from the second minute on, and the last half sees their
+ * steady state. Short, too, so that the rate of the machine's moment moves the heap little: the claims held are that rate times
+ * 80 s. A retry follows its first round at once, well within it.
  */
 const STATE_TTL_SECONDS = 20;
 /** As `npm start` runs the build, plus a gc() for the memory route, so the heap it reports is live objects only. */

@@ -4,7 +4,7 @@
  * Sealed with the `requestState` keys (the client can neither read nor forge one), bound to a purpose of the author's and
  * to the caller, expiring; redeemed with the store's atomic claim, so exactly once on any number of instances.
  */
-import { logWarning, nowSeconds, openToken, sealToken, useAtomicStore, type McpContext } from "../../mcp/kit";
+import { claimOnce, logWarning, openToken, sealToken, useAtomicStore, type McpContext } from "../../mcp/kit";
 
 /** What a token is sealed for: never a JSON-RPC method, so a token never opens as a `requestState`, nor one as a token. */
 const bindingOf = (mcp: McpContext, purpose: string) => ({
@@ -48,11 +48,8 @@ export function issueToken(
  * await deleteNote(note_id);
  */
 export async function redeemToken(mcp: McpContext, purpose: string, token: unknown): Promise<boolean> {
-  const store = useAtomicStore();
   const opened = await openToken(token, bindingOf(mcp, purpose));
-  // The claim outlives the token (a minute covers the clock skew it is opened with).
-  const claimSeconds = opened.ok ? opened.claims.exp - nowSeconds() + 60 : 0;
-  const fresh = opened.ok && !!(await store?.setIfAbsent(`claim:${opened.claims.jti}`, "1", claimSeconds));
+  const fresh = opened.ok && (await claimOnce(opened.claims));
   if (!fresh) logWarning(`single-use token refused: ${opened.ok ? "redeemed before" : opened.reason}`);
   return fresh;
 }

@@ -22,7 +22,7 @@ const ID_BYTES = 16;
 const TAG_BYTES = 16;
 const FORMAT = /^v1\.([A-Za-z0-9_-]{8})\.([A-Za-z0-9_-]+)$/;
 /** Tolerated clock difference between instances, in seconds. */
-export const CLOCK_SKEW_SECONDS = 5;
+const CLOCK_SKEW_SECONDS = 5;
 
 /** What a state is bound to: who asked, and which request it continues. */
 export interface RequestBinding {

@@ -20,7 +20,7 @@ import { sendError } from "../http/error-reply";
 import { isPlainObject, nowSeconds } from "../internal/basics";
 import { logWarning } from "../log";
 import { useAtomicStore } from "../store";
-import { CLOCK_SKEW_SECONDS, openClaims, sealClaims, type OpenResult, type RequestBinding } from "./codec";
+import { openClaims, sealClaims, type OpenResult, type RequestBinding } from "./codec";
 import { createStateKeyRing, type StateKeyRing } from "./keys";
 
 let ring: Promise<StateKeyRing> | undefined;
@@ -74,17 +74,22 @@ export async function openToken(token: unknown, binding: RequestBinding): Promis
   return openClaims(await useStateKeyRing(), token, binding, { maxLength: useMcpConfig().stateMaxLength });
 }
 
+/** How long a claim outlives what it claims: an instance whose clock lags opens a state or token after its expiry by the clock of
+ * the others, and must still find the claim (the codec tolerates a few seconds; this covers far more). */
+const CLAIM_MARGIN_SECONDS = 60;
+
 /**
- * Claims a single-use state's id with the store's own atomic primitive, until the state expires anyway: true for the first claim,
- * false for every later one, on any number of instances. The claim is made before the handler runs and stays whatever it does: a
- * handler that fails after its claim needs a fresh round one (the state was spent, the action may have started).
+ * Claims the id of an opened state or token with the store's own atomic primitive, until well after it expires: true for the first
+ * claim, false for every later one, on any number of instances. Claim before acting, and keep the claim whatever happens: an action
+ * that fails after its claim needs a fresh state or token (the first was spent, the action may have started).
+ * @example if (opened.ok && (await claimOnce(opened.claims))) await act();
  */
-async function claimStateId(stateId: string, expiresAt: number): Promise<boolean> {
+export async function claimOnce(claims: { jti: string; exp: number }): Promise<boolean> {
   const store = useAtomicStore();
-  // The storage plugin refuses to start without one when a definition is single use.
+  // The storage plugin refuses to start without one when a definition is single use; tokens are issued only with one.
   if (!store) throw new Error("no atomic store for single-use claims");
-  const ttlSeconds = Math.max(1, expiresAt + CLOCK_SKEW_SECONDS - nowSeconds());
-  return store.setIfAbsent(`claim:${stateId}`, "1", ttlSeconds);
+  const ttlSeconds = Math.max(1, claims.exp + CLAIM_MARGIN_SECONDS - nowSeconds());
+  return store.setIfAbsent(`claim:${claims.jti}`, "1", ttlSeconds);
 }
 
 /** What a state is bound to: who asked, and which request it continues (resources/read has no arguments). */
@@ -126,8 +131,7 @@ async function openState(
     throw invalidRequestState();
   };
   if (!opened.ok) return refuse(opened.reason);
-  if (entry.singleUseState && !(await claimStateId(opened.claims.jti, opened.claims.exp)))
-    return refuse("already redeemed");
+  if (entry.singleUseState && !(await claimOnce(opened.claims))) return refuse("already redeemed");
   return { state: { data: opened.claims.data }, inputResponses: answers };
 }
 
