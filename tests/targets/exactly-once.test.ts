@@ -5,6 +5,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Redis from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPAQUE_STATE_ERROR, askToIncrement, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
 import { needs } from "../helpers/programs.mjs";
@@ -54,6 +55,13 @@ describe("exactly once", () => {
   it("on Redis, across two Node instances", { ...needs("redis-server"), timeout: 60_000 }, async () => {
     const instances = await startInstancesOnRedis();
     await expectExactlyOnce([instances.a.url, instances.b.url]);
+    // The claim outlives the state (600 s, NITRO_MCP_STATE_TTL_SECONDS's default) by a minute on Redis's own clock: an
+    // instance whose clock lags, and so still opens the state after its expiry, finds the claim.
+    const redis = new Redis(instances.redis.url);
+    const [claim, ...others] = await redis.keys("mcp:atomic:claim:*");
+    expect(others).toEqual([]);
+    expect(await redis.ttl(claim!)).toBeGreaterThan(600 + 50);
+    redis.disconnect();
     await instances.stop();
   });
 
