@@ -129,14 +129,11 @@ function contextOf(
   };
 }
 
-/** The context of a 2026-07-28 request at once; of one without its envelope, once an adapter read it. */
-function createMcpContext(event: H3Event, message: JsonRpcRequest): McpContext | Promise<McpContext> {
+async function createMcpContext(event: H3Event, message: JsonRpcRequest): Promise<McpContext> {
   const target = resolveTarget(message.method, message.params);
-  const context = (adapted?: { name: string; meta: RequestMeta }) => {
-    const meta = adapted?.meta ?? modernMeta((name) => requestHeader(event, name), message, target);
-    return contextOf(event, message, event.context.mcpAuth!, target, meta, adapted?.name);
-  };
-  return hasModernMeta(message.params) ? context() : adaptedMeta(event, message).then(context);
+  const adapted = hasModernMeta(message.params) ? undefined : await adaptedMeta(event, message);
+  const meta = adapted?.meta ?? modernMeta((name) => requestHeader(event, name), message, target);
+  return contextOf(event, message, event.context.mcpAuth!, target, meta, adapted?.name);
 }
 
 /** Reads and validates the request into `event.context.mcp`, or ends it with the right error (or 202 for a notification). */
