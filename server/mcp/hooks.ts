@@ -307,16 +307,7 @@ const ANONYMOUS: AuthInfo = { principal: "anonymous", via: "anonymous", scopes: 
  * await authenticate(event); // a feature's own route that calls as POST /mcp does
  * if (!event.context.mcpAuth) return; // refused (401), and already answered
  */
-export function authenticate(event: H3Event): Promise<void> | undefined {
-  // Nobody to ask (sign-in not configured): anonymous at once, with no promise to wait for.
-  if (listeners.authenticators.length === 0) {
-    event.context.mcpAuth = ANONYMOUS;
-    return undefined;
-  }
-  return identify(event);
-}
-
-async function identify(event: H3Event): Promise<void> {
+export async function authenticate(event: H3Event): Promise<void> {
   try {
     for (const { authenticate } of listeners.authenticators) {
       const auth = await authenticate(event);
@@ -339,11 +330,7 @@ async function identify(event: H3Event): Promise<void> {
  * await runRequestChecks(event); // a stream a feature opens counts against the rate limit too
  * if (event.handled) return; // refused (429), and already answered
  */
-export function runRequestChecks(event: H3Event): Promise<void> | undefined {
-  return listeners.requestChecks.length === 0 ? undefined : checkRequest(event);
-}
-
-async function checkRequest(event: H3Event): Promise<void> {
+export async function runRequestChecks(event: H3Event): Promise<void> {
   try {
     for (const check of listeners.requestChecks) {
       const refusal = await check(event);
@@ -364,14 +351,13 @@ export async function runMessageChecks(event: H3Event, message: JsonRpcMessage):
 }
 
 /** Step, after reading: every authorizer, before any requestState opens (a refusal is answered as it is). */
-export function authorize(event: H3Event): Promise<void> | undefined {
+export async function authorize(event: H3Event): Promise<void> {
   const mcp = event.context.mcp!;
   try {
     for (const authorizer of listeners.authorizers) authorizer(mcp);
   } catch (error) {
     return sendError(event, mcp.id, error);
   }
-  return undefined;
 }
 
 /**

@@ -109,15 +109,6 @@ const bindingOf = (
 type Round = Pick<McpContext, "method" | "params" | "principal" | "target">;
 
 /**
- * The answers a round that opens no state may use: none for a single-use definition (its answers need the state it issued).
- * An unknown target is reported by the method itself.
- */
-function withoutState({ params, target }: Round): { inputResponses: Readonly<Record<string, unknown>> } {
-  if (target?.entry?.singleUseState || !isPlainObject(params.inputResponses)) return { inputResponses: {} };
-  return { inputResponses: params.inputResponses };
-}
-
-/**
  * Opens a round's `requestState`: the state and the answers it may use. Throws the opaque -32602 when a presented state does
  * not open (or, single use, was claimed before); answers to a single-use definition without the state it issued are ignored.
  */
@@ -125,9 +116,10 @@ async function openState(
   round: Round,
 ): Promise<{ state?: OpenedState; inputResponses: Readonly<Record<string, unknown>> }> {
   const { method, params, principal, target } = round;
-  const entry = target?.entry;
-  if (!("requestState" in params) || !target || !entry) return withoutState(round);
   const answers = isPlainObject(params.inputResponses) ? params.inputResponses : {};
+  const entry = target?.entry;
+  // An unknown target is reported by the method itself.
+  if (!("requestState" in params) || !target || !entry) return { inputResponses: entry?.singleUseState ? {} : answers };
 
   const opened = await runStep("requestState open", {}, async () =>
     openClaims(await useStateKeyRing(), params.requestState, bindingOf(principal, method, target, params), {
@@ -182,19 +174,10 @@ export async function retryWith(
 }
 
 /** Step of `POST /mcp`, after authorizing: opens the request's `requestState` into `mcp.state` (and the answers it allows), or refuses it (-32602). */
-export function openRequestState(event: H3Event): Promise<void> | undefined {
+export async function openRequestState(event: H3Event): Promise<void> {
   const mcp = event.context.mcp!;
   // A request read by an adapter carries no state: its client answers another way.
-  if (mcp.adapter) return undefined;
-  // Most requests present none: nothing to open, no scope to enter, no promise to wait for.
-  if (!("requestState" in mcp.params)) {
-    Object.assign(mcp, withoutState(mcp));
-    return undefined;
-  }
-  return openPresented(event, mcp);
-}
-
-async function openPresented(event: H3Event, mcp: McpContext): Promise<void> {
+  if (mcp.adapter) return;
   try {
     Object.assign(mcp, await inRequestScope(event, () => openState(mcp)));
   } catch (error) {
