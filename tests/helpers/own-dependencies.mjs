@@ -10,8 +10,20 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
+/** A lock without its holder's pid this long after it was made lost its holder before the pid was written. */
+const ORPHAN_MS = 10_000;
+
+/** How long ago `path` was made, in ms (0 when it is gone already). */
+function ageMs(path) {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
 
 const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
@@ -37,9 +49,10 @@ function withLock(path, work) {
       try {
         holder = Number(readFileSync(join(path, "pid"), "utf8"));
       } catch {
-        // Created, pid not written yet: its holder is alive.
+        // Created, pid not written yet: its holder is alive, unless it died in between (then the lock is old).
       }
-      if (Number.isInteger(holder) && holder > 0 && !alive(holder)) rmSync(path, { recursive: true, force: true });
+      const dead = Number.isInteger(holder) ? holder > 0 && !alive(holder) : ageMs(path) > ORPHAN_MS;
+      if (dead) rmSync(path, { recursive: true, force: true });
       else pause(200);
     }
   }

@@ -3,7 +3,7 @@
  * (two `npm ci` in one folder break each other). `npm` here is a stand-in on PATH that counts its runs and takes its time.
  */
 import { execFile } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -54,4 +54,10 @@ test("a changed lockfile installs again; a lock left by a process that died does
   writeFileSync(join(dir, ".installing", "pid"), "2147483646");
   await install();
   expect(count()).toBe(2);
+  // A lock whose holder died before writing its pid: taken over once it is old.
+  writeFileSync(join(dir, "package-lock.json"), '{"lockfileVersion":3,"packages":{"":{}}}');
+  mkdirSync(join(dir, ".installing"));
+  utimesSync(join(dir, ".installing"), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+  await install();
+  expect(count()).toBe(3);
 });

@@ -74,8 +74,10 @@ export async function openToken(token: unknown, binding: RequestBinding): Promis
   return openClaims(await useStateKeyRing(), token, binding, { maxLength: useMcpConfig().stateMaxLength });
 }
 
-/** How long a claim outlives what it claims: an instance whose clock lags opens a state or token after its expiry by the clock of
- * the others, and must still find the claim (the codec tolerates a few seconds; this covers far more). */
+/**
+ * How long a claim outlives what it claims: an instance whose clock lags opens a state or token after its expiry by the clock of
+ * the others, and must still find the claim (the codec tolerates a few seconds; this covers far more).
+ */
 const CLAIM_MARGIN_SECONDS = 60;
 
 /**
