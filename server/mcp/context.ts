@@ -70,6 +70,17 @@ export interface McpContext extends RequestMeta {
   readonly channel: ResponseChannel;
 }
 
+/** What a request's context is made of: all of it but what it works out when asked. */
+export type ContextFields = Omit<McpContext, "signal" | "caller">;
+
+/**
+ * `mcp` with `changes`, an object of its class: a round of the same request, or the request as another method would make
+ * it. Not `Object.create(mcp)`: V8 gives every object made a prototype a hidden class of its own.
+ * @example const round = contextWith(mcp, { state: { data: { step: 2 } } }); // the tool's own next round
+ */
+export const contextWith = (mcp: McpContext, changes: Partial<ContextFields>): McpContext =>
+  Object.assign(Object.create(Object.getPrototypeOf(mcp)), mcp, changes);
+
 declare module "h3" {
   interface H3EventContext {
     /** Set by the authenticate step of `POST /mcp`. */

@@ -8,7 +8,7 @@
  * need an answer back, so each is a plain list. Features reach them through the kit (`kit.ts`), never this file.
  */
 import type { H3Event } from "h3";
-import type { AuthInfo, McpContext, RequestTarget } from "./context";
+import { contextWith, type AuthInfo, type McpContext, type RequestTarget } from "./context";
 import type { Entry, ResourceEntry } from "./entries";
 import { HttpRefusal, type McpError } from "./errors";
 import { sendError } from "./http/error-reply";
@@ -366,7 +366,7 @@ export async function authorize(event: H3Event): Promise<void> {
  * if (!mayAct(mcp, "resources/read", servedResource(uri))) throw invalidParams("You may not read this resource");
  */
 export function mayAct(mcp: McpContext, method: string, target: RequestTarget): boolean {
-  const as: McpContext = Object.create(mcp, { method: { value: method }, target: { value: target } });
+  const as = contextWith(mcp, { method, target });
   try {
     for (const authorizer of listeners.authorizers) authorizer(as);
     return true;

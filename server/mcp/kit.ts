@@ -125,6 +125,7 @@ export { authenticate, authenticationInfo, mayAct, runRequestChecks } from "./ho
 // ——— the request, and answering it ———
 
 export type { AuthInfo, McpContext, OpenedState, RequestMeta, RequestTarget } from "./context";
+export { contextWith } from "./context";
 export { resolveTarget } from "./read-request";
 export { callerKey, clientAddress, requestOrigin } from "./http/caller";
 export { decodeHeaderValue, hasModernMeta, readProgressToken, requestHeader } from "./protocol";

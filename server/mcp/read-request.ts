@@ -1,10 +1,10 @@
 import { sendNoContent, type H3Event } from "h3";
 import { useMcpConfig } from "./config";
-import type { AuthInfo, McpContext, RequestMeta, RequestTarget } from "./context";
+import type { AuthInfo, ContextFields, McpContext, RequestMeta, RequestTarget } from "./context";
+import { callerKey } from "./http/caller";
 import { invalidParams, invalidRequest, unsupportedProtocolVersion } from "./errors";
 import { adapters, inRequestScope, observers, runMessageChecks } from "./hooks";
 import { BodyTimeoutError, BodyTooLargeError, readBodyText } from "./http/body";
-import { callerKey } from "./http/caller";
 import { ResponseChannel, disconnectWatcher } from "./http/channel";
 import { sendError } from "./http/error-reply";
 import {
@@ -92,7 +92,36 @@ async function adaptedMeta(
   return undefined;
 }
 
-/** The request's context. A literal: `signal` and `caller` are worked out only when a handler (or a limit) asks for them. */
+/** The fields of a `RequestContext`: its constructor assigns them all, from a `ContextFields` that has every one. */
+// biome-ignore lint/correctness/noUnusedVariables: it declares the fields of the class below, whose name it shares
+interface RequestContext extends ContextFields {}
+
+/**
+ * A request's `McpContext`: `signal` and `caller` are worked out only when a handler (or a limit) asks for them. A class,
+ * not an object literal with getters: a literal's getters are closures of its own, so every request would get a hidden
+ * class of its own, which V8 keeps until a full collection, and with it all the request reaches: the young generation's
+ * cheap collections would free none of it.
+ */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface declares what the constructor assigns
+class RequestContext implements McpContext {
+  /** `caller`, once worked out (a plain field: `contextWith` copies it). */
+  knownCaller: string | undefined = undefined;
+
+  constructor(fields: ContextFields) {
+    Object.assign(this, fields);
+  }
+
+  get signal(): AbortSignal {
+    return this.channel.signal;
+  }
+
+  get caller(): string {
+    this.knownCaller ??= callerKey(this.event, this.auth);
+    return this.knownCaller;
+  }
+}
+
+/** The request's context, with the channel its notifications go to. */
 function contextOf(
   event: H3Event,
   message: JsonRpcRequest,
@@ -101,9 +130,7 @@ function contextOf(
   meta: RequestMeta,
   adapter: string | undefined,
 ): McpContext {
-  const channel = new ResponseChannel(disconnectWatcher(event), meta.progressToken);
-  let caller: string | undefined;
-  return {
+  return new RequestContext({
     id: message.id,
     method: message.method,
     params: message.params,
@@ -118,15 +145,8 @@ function contextOf(
     auth,
     inputResponses: {},
     event,
-    channel,
-    get signal() {
-      return channel.signal;
-    },
-    get caller() {
-      caller ??= callerKey(event, auth);
-      return caller;
-    },
-  };
+    channel: new ResponseChannel(disconnectWatcher(event), meta.progressToken),
+  });
 }
 
 async function createMcpContext(event: H3Event, message: JsonRpcRequest): Promise<McpContext> {

@@ -28,6 +28,7 @@ import {
   useSettings,
   type CallToolResult,
   type InputRequiredOutcome,
+  contextWith,
   type McpContext,
   type Outcome,
   type ToolEntry,
@@ -164,7 +165,7 @@ export async function callTaskTool(tool: ToolEntry, mcp: McpContext): Promise<Ou
   if ("answer" in before) return before.answer;
   const { state } = before;
   if (!declared) {
-    const round: McpContext = state ? Object.create(mcp, { state: { value: { data: state } } }) : mcp;
+    const round = state ? contextWith(mcp, { state: { data: state } }) : mcp;
     return tool.run(parsed.arguments, round);
   }
   const task = newTask(tool, parsed.arguments, mcp, state);

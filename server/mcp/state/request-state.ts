@@ -13,7 +13,7 @@
 import { stateCipher } from "#mcp-state-cipher";
 import type { H3Event } from "h3";
 import { useMcpConfig } from "../config";
-import type { McpContext, OpenedState, RequestTarget } from "../context";
+import { contextWith, type McpContext, type OpenedState, type RequestTarget } from "../context";
 import { internalError, invalidRequestState } from "../errors";
 import { inRequestScope, runStep } from "../hooks";
 import { sendError } from "../http/error-reply";
@@ -171,7 +171,7 @@ export async function retryWith(
   data: Readonly<Record<string, unknown>>,
 ): Promise<McpContext> {
   const params = { ...mcp.params, inputResponses, requestState: await sealRequestState(mcp, data) };
-  const round: McpContext = Object.create(mcp, { params: { value: params } });
+  const round = contextWith(mcp, { params });
   return Object.assign(round, await openState(round));
 }
 
