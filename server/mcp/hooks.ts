@@ -243,30 +243,16 @@ export function declaredCapabilities(): Readonly<Record<string, Readonly<Record<
 }
 
 /** `work` inside every scope wrapper, the first added outermost. */
-export function inRequestScope<T>(event: H3Event, work: () => T): T {
-  const scopes = listeners.scopes;
-  let wrapped = work;
-  for (let index = scopes.length - 1; index >= 0; index--) {
-    const inner = wrapped;
-    wrapped = () => scopes[index]!(event, inner);
-  }
-  return wrapped();
-}
+export const inRequestScope = <T>(event: H3Event, work: () => T): T =>
+  listeners.scopes.reduceRight<() => T>((inner, scope) => () => scope(event, inner), work)();
 
 /** `work` as a named step inside every step wrapper, the first added outermost. */
-export function runStep<T>(
+export const runStep = <T>(
   name: string,
   attributes: Readonly<Record<string, string | number | boolean>>,
   work: () => Promise<T>,
-): Promise<T> {
-  const steps = listeners.steps;
-  let wrapped = work;
-  for (let index = steps.length - 1; index >= 0; index--) {
-    const inner = wrapped;
-    wrapped = () => steps[index]!(name, attributes, inner);
-  }
-  return wrapped();
-}
+): Promise<T> =>
+  listeners.steps.reduceRight<() => Promise<T>>((inner, step) => () => step(name, attributes, inner), work)();
 
 /** The chain of middleware around `last` (the method table): the first added outermost, each only on the requests in its scope. */
 export function chainAround(last: Next): Next {
