@@ -113,6 +113,37 @@ export async function profileSplit(scenario, seconds, load, contender = "templat
   };
 }
 
+/**
+ * The bytes V8 promotes to its old generation per HTTP request of `scenario` (a scenario with no `prepare`) on the template's
+ * Node build under load (`load`, autocannon), after a second of warm-up: the `promoted` of every scavenge that
+ * `--trace-gc-nvp` reports in the measured seconds, over the requests answered. What a request allocates should die young,
+ * where a scavenge frees it for almost nothing; an object still reachable at two scavenges is copied to the old generation
+ * and waits there for a full collection, and a request path that leaves some per request (a hidden class of its own, a
+ * timer holding it) multiplies the time spent collecting.
+ */
+export async function promotedPerRequest(scenario, seconds, load) {
+  const { output } = BENCH_BUILDS.bench;
+  if (!existsSync(`${output}/server/index.mjs`)) await buildTarget("bench");
+  const server = await startServer({ output, env, nodeArgs: [...PROCESS_FLAGS, "--trace-gc-nvp"] });
+  const run = (duration) =>
+    load({ url: server.url, method: "POST", connections: 32, requests: scenario.requests(server.url), duration });
+  try {
+    await run(1);
+    const before = server.rawLogs().length;
+    const result = await run(seconds);
+    const scavenges = server
+      .rawLogs()
+      .slice(before)
+      .matchAll(/ gc=s .*? promoted=(\d+)/g);
+    const promoted = [...scavenges].reduce((sum, [, bytes]) => sum + Number(bytes), 0);
+    if (result.non2xx || result.errors)
+      throw new Error(`${scenario.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+    return promoted / result.requests.total;
+  } finally {
+    await server.stop();
+  }
+}
+
 /** The split as a markdown table (parts under 0.05 µs left out); with `floor`, the floor's µs for each part beside it. */
 export function splitTable({ parts }, floor) {
   const floorOf = new Map(floor?.parts.map(({ part, micros }) => [part, micros]));

@@ -39,7 +39,7 @@ import { startServer } from "../helpers/server.mjs";
 import { startRedis } from "../targets/redis.mjs";
 import { ensureBenchDependencies } from "./dependencies.mjs";
 import { median, renderReport } from "./report.mjs";
-import { profileSplit } from "./profile.mjs";
+import { profileSplit, promotedPerRequest } from "./profile.mjs";
 import { JSONRPC_FLOOR_PATH, PROCESS_FLAGS, appDocuments, firstCall, costCall, scenarios } from "./scenarios.mjs";
 
 ensureBenchDependencies();
@@ -58,6 +58,7 @@ const settings = {
 };
 /** A profile's length: long enough for its start (no warm-up: a profile starts with the process) to weigh little. */
 const PROFILE_SECONDS = 5;
+const TOOLS_CALL = "tools/call (text)";
 const SECRET = "bench-secret-0123456789abcdef0123456789";
 const withSecret = { NITRO_MCP_STATE_SECRET: SECRET };
 const serve = (options) => startServer({ ...options, nodeArgs: PROCESS_FLAGS });
@@ -281,20 +282,28 @@ async function main() {
 
   // Where a request's CPU goes (profile.mjs), on a server of its own once the others are stopped: tools/call, and the retry round.
   const profiled = scenarios(settings).filter(
-    (scenario) => scenario.name === "tools/call (text)" || (!smoke && scenario.name.startsWith("MRTR retry")),
+    (scenario) => scenario.name === TOOLS_CALL || (!smoke && scenario.name.startsWith("MRTR retry")),
   );
   const splits = [];
   for (const scenario of profiled) {
     const seconds = smoke ? 1 : PROFILE_SECONDS;
     const split = await profileSplit(scenario, seconds, autocannon);
     // tools/call beside the JSON-RPC floor: what the template adds, part by part.
-    if (scenario.name === "tools/call (text)")
-      split.floor = await profileSplit(scenario, seconds, autocannon, "jsonrpc-floor");
+    if (scenario.name === TOOLS_CALL) split.floor = await profileSplit(scenario, seconds, autocannon, "jsonrpc-floor");
     splits.push(split);
   }
 
+  // What each request leaves for the old generation: tools/call, and both MRTR rounds (the seal, the open and the claim).
+  const promoted = {};
+  const promotedScenarios = scenarios(settings).filter(
+    ({ name }) => name === TOOLS_CALL || name.startsWith("MRTR full"),
+  );
+  for (const scenario of promotedScenarios)
+    promoted[scenario.name] = await promotedPerRequest(scenario, smoke ? 1 : PROFILE_SECONDS, autocannon);
+
   const report = renderReport({
     splits,
+    promoted,
     settings,
     contenders: CONTENDERS,
     measured,
