@@ -73,12 +73,15 @@ export interface McpContext extends RequestMeta {
 /** What a request's context is made of: all of it but what it works out when asked. */
 export type ContextFields = Omit<McpContext, "signal" | "caller">;
 
+/** What another round of a request, or the request as another method would make it, may change: never its caller. */
+export type ContextChanges = Partial<Pick<ContextFields, "method" | "target" | "params" | "state">>;
+
 /**
- * `mcp` with `changes`, an object of its class: a round of the same request, or the request as another method would make
- * it. Not `Object.create(mcp)`: V8 gives every object made a prototype a hidden class of its own.
+ * `mcp` with `changes`, an object of its class (with `caller`, once worked out). Not `Object.create(mcp)`: V8 gives every
+ * object made a prototype a hidden class of its own.
  * @example const round = contextWith(mcp, { state: { data: { step: 2 } } }); // the tool's own next round
  */
-export const contextWith = (mcp: McpContext, changes: Partial<ContextFields>): McpContext =>
+export const contextWith = (mcp: McpContext, changes: ContextChanges): McpContext =>
   Object.assign(Object.create(Object.getPrototypeOf(mcp)), mcp, changes);
 
 declare module "h3" {

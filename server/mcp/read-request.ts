@@ -1,10 +1,10 @@
 import { sendNoContent, type H3Event } from "h3";
 import { useMcpConfig } from "./config";
 import type { AuthInfo, ContextFields, McpContext, RequestMeta, RequestTarget } from "./context";
-import { callerKey } from "./http/caller";
 import { invalidParams, invalidRequest, unsupportedProtocolVersion } from "./errors";
 import { adapters, inRequestScope, observers, runMessageChecks } from "./hooks";
 import { BodyTimeoutError, BodyTooLargeError, readBodyText } from "./http/body";
+import { callerKey } from "./http/caller";
 import { ResponseChannel, disconnectWatcher } from "./http/channel";
 import { sendError } from "./http/error-reply";
 import {
@@ -92,7 +92,7 @@ async function adaptedMeta(
   return undefined;
 }
 
-/** The fields of a `RequestContext`: its constructor assigns them all, from a `ContextFields` that has every one. */
+/** The fields of a `RequestContext`: its constructor assigns them all (`state` comes later, from `openRequestState`). */
 // biome-ignore lint/correctness/noUnusedVariables: it declares the fields of the class below, whose name it shares
 interface RequestContext extends ContextFields {}
 
