@@ -118,7 +118,9 @@ describe.runIf(loopbackAliases)("anonymous callers by the address of their conne
         expect(over.status).toBe(429);
         expect(over.first?.error).toMatchObject({ code: LIMIT_EXCEEDED, data: { limit: 2, share: "streams" } });
         const other = await listen("127.0.0.3");
-        expect(other.first?.params.notifications).toEqual({ resourceSubscriptions: ["fixture://about"] });
+        expect(other.first?.params?.notifications, JSON.stringify(other.first)).toEqual({
+          resourceSubscriptions: ["fixture://about"],
+        });
         for (const stream of [...held, other]) stream.close();
       } finally {
         await server.stop();

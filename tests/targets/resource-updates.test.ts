@@ -66,7 +66,9 @@ function describeInstances(name: string, options: { skip?: boolean }, start: () 
       "tells a client listening on A of a note deleted through B: note://{id} and notes://export",
       async () => {
         const { id, first, stream } = await listen(instances.a, ["note://12", "notes://export"]);
-        expect(first?.params.notifications).toEqual({ resourceSubscriptions: ["note://12", "notes://export"] });
+        expect(first?.params?.notifications, JSON.stringify(first)).toEqual({
+          resourceSubscriptions: ["note://12", "notes://export"],
+        });
         expect(await deleteNote(instances.b, "12")).toMatch(/^Deleted note 12/);
         // Each channel is heard on its own: in any order.
         const heard = [await stream.next(), await stream.next()].sort((x, y) =>
