@@ -25,6 +25,13 @@ it("runs the benchmark script end to end in smoke mode against every contender, 
     );
   }
   expect(run.stdout).toMatch(/\| the request log's cost[^|]*\| ≤ 5 % \| -?[\d.]+ % \| (met|\*\*missed\*\*) \|/);
+  // What each request leaves to V8's old generation, tools/call and the MRTR flow (a figure: profile.mjs fails on none read).
+  for (const scenario of ["tools/call \\(text\\)", "MRTR full flow"])
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `\\| ${scenario}[^|]*: bytes V8 promotes [^|]*\\| ≤ 1,024 \\| [\\d,]+ \\| (met|\\*\\*missed\\*\\*) \\|`,
+      ),
+    );
   // What the log and the rate limit cost: the call with each changed (Redis where redis-server is), against it as deployed.
   expect(run.stdout).toMatch(/\| as deployed \| [\d,]+ \(/);
   for (const variant of [

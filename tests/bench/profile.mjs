@@ -60,14 +60,29 @@ const PROFILED = {
   "jsonrpc-floor": { build: "nitro-floor", path: JSONRPC_FLOOR_PATH },
 };
 
+/** The output folder of `build` (a key of BENCH_BUILDS), built first when it is not there. */
+async function builtOutput(build) {
+  const { output } = BENCH_BUILDS[build];
+  if (!existsSync(`${output}/server/index.mjs`)) await buildTarget(build);
+  return output;
+}
+
+/** `scenario` on `url` for `seconds` under `load` (autocannon, 32 connections); throws on any non-2xx answer or error. */
+async function underLoad(load, url, scenario, seconds, contender = "template") {
+  const requests = scenario.requests(url, contender);
+  const result = await load({ url, method: "POST", connections: 32, requests, duration: seconds });
+  if (result.non2xx || result.errors)
+    throw new Error(`${scenario.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return result;
+}
+
 /**
  * Profiles `scenario` (one of scenarios.mjs) on `contender` (a key of PROFILED) for `seconds` under autocannon (`load`):
  * its main-thread CPU per request, and each part's, largest first.
  */
 export async function profileSplit(scenario, seconds, load, contender = "template") {
   const { build, path } = PROFILED[contender];
-  const { output } = BENCH_BUILDS[build];
-  if (!existsSync(`${output}/server/index.mjs`)) await buildTarget(build);
+  const output = await builtOutput(build);
   const issuer =
     scenario.prepare && contender === "template"
       ? await startServer({ output, env, keepOutput: false, nodeArgs: PROCESS_FLAGS })
@@ -78,17 +93,12 @@ export async function profileSplit(scenario, seconds, load, contender = "templat
   const profiles = mkdtempSync(join(tmpdir(), "mcp-profile-"));
   const flags = [...PROCESS_FLAGS, "--cpu-prof", `--cpu-prof-dir=${profiles}`, "--cpu-prof-interval=100"];
   const server = await startServer({ output, env, keepOutput: false, nodeArgs: flags });
-  const url = server.url.replace(/\/mcp$/, path);
-  const result = await load({
-    url,
-    method: "POST",
-    connections: 32,
-    requests: scenario.requests(url, contender),
-    duration: seconds,
-  });
-  await server.stop();
-  if (result.non2xx || result.errors)
-    throw new Error(`${scenario.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  let result;
+  try {
+    result = await underLoad(load, server.url.replace(/\/mcp$/, path), scenario, seconds, contender);
+  } finally {
+    await server.stop(); // the profile is written as the process exits
+  }
 
   const profile = JSON.parse(readFileSync(join(profiles, readdirSync(profiles)[0]), "utf8"));
   rmSync(profiles, { recursive: true, force: true });
@@ -122,23 +132,21 @@ export async function profileSplit(scenario, seconds, load, contender = "templat
  * timer holding it) multiplies the time spent collecting.
  */
 export async function promotedPerRequest(scenario, seconds, load) {
-  const { output } = BENCH_BUILDS.bench;
-  if (!existsSync(`${output}/server/index.mjs`)) await buildTarget("bench");
+  const output = await builtOutput("bench");
   const server = await startServer({ output, env, nodeArgs: [...PROCESS_FLAGS, "--trace-gc-nvp"] });
-  const run = (duration) =>
-    load({ url: server.url, method: "POST", connections: 32, requests: scenario.requests(server.url), duration });
   try {
-    await run(1);
+    await underLoad(load, server.url, scenario, 1);
     const before = server.rawLogs().length;
-    const result = await run(seconds);
-    const scavenges = server
-      .rawLogs()
-      .slice(before)
-      .matchAll(/ gc=s .*? promoted=(\d+)/g);
-    const promoted = [...scavenges].reduce((sum, [, bytes]) => sum + Number(bytes), 0);
-    if (result.non2xx || result.errors)
-      throw new Error(`${scenario.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-    return promoted / result.requests.total;
+    const result = await underLoad(load, server.url, scenario, seconds);
+    const scavenges = [
+      ...server
+        .rawLogs()
+        .slice(before)
+        .matchAll(/ gc=s .*? promoted=(\d+)/g),
+    ];
+    // None read is a format this parser does not know (another Node), not a request that leaves nothing behind.
+    if (scavenges.length === 0) throw new Error(`${scenario.name}: no scavenge reported by --trace-gc-nvp`);
+    return scavenges.reduce((sum, [, bytes]) => sum + Number(bytes), 0) / result.requests.total;
   } finally {
     await server.stop();
   }
