@@ -13,7 +13,7 @@ import { launchChromium } from "../helpers/chromium.mjs";
 import { needs } from "../helpers/programs.mjs";
 import { hasFeature } from "../helpers/project.mjs";
 import { OUTPUT, startServer, type RunningServer } from "../helpers/server.mjs";
-import { connect, installInspector, openTool, startInspector } from "./inspector";
+import { checkInFreshForm, connect, installInspector, openTool, startInspector } from "./inspector";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -80,7 +80,7 @@ describe.each(hasFeature("message-bus") ? (["modern", "legacy"] as const) : (["m
       await page.getByRole("textbox", { name: "note_id" }).fill("12");
       await page.getByRole("button", { name: "Execute Tool" }).click();
       await expect.poll(() => dialog.innerText()).toContain("Delete note 12");
-      await dialog.getByRole("checkbox").check();
+      await checkInFreshForm(dialog.getByRole("checkbox"));
       await dialog.getByRole("button", { name: "Submit" }).click();
       await expect.poll(() => results(page).innerText()).toMatch(/Deleted note 12/);
     });

@@ -8,7 +8,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { MODERN_NODE, nodeBinary } from "../helpers/node-binary.mjs";
 import { ensureOwnDependencies } from "../helpers/own-dependencies.mjs";
 import { startProcess, type RunningServer } from "../helpers/server.mjs";
@@ -70,4 +70,19 @@ export async function openTool(page: Page, tool: string): Promise<void> {
   await connect(page);
   await page.getByText("Tools", { exact: true }).first().click();
   await page.getByText(tool, { exact: true }).first().click();
+}
+
+/**
+ * Checks `checkbox` in a dialog that has just opened. The Inspector's form may render its fields once more right after it
+ * opens, which undoes a click that lands before it: click again until the box stays checked.
+ */
+export async function checkInFreshForm(checkbox: Locator): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await checkbox.check({ timeout: 2_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
 }
