@@ -8,16 +8,15 @@
 import {
   EVERY_PRINCIPAL,
   bounded,
-  isPlainObject,
+  decodeEnvelope,
   limitExceeded,
-  utf8Encode,
   type BusSubscription,
+  type BusSubscriptions,
   type BusTransport,
-  type MessageBus,
 } from "../../mcp/kit";
 
 export const BUS_LIMITS = {
-  /** Subscriptions held by one instance, all channels together; one more is refused (each caller's share: the core's `store.ts`). */
+  /** Subscriptions held by one instance, all channels together; one more is refused (each caller's share: the core's `bus.ts`). */
   subscriptionsPerInstance: 10_000,
   /** Messages kept for a subscription that has not asked for them yet; later ones are dropped (delivery is at most once). */
   queuedPerSubscription: 100,
@@ -67,49 +66,17 @@ class Subscription implements BusSubscription {
   }
 }
 
-/** A message's JSON, envelope included; a larger one is refused when published. */
-export const MAX_BUS_MESSAGE_BYTES = 64 * 1024;
-
-/** What travels on a channel: the data and whose it is. */
-interface Envelope {
-  readonly principal: string;
-  readonly data: unknown;
-}
-
-/** The message `data` travels as, for `principal`; throws past MAX_BUS_MESSAGE_BYTES. */
-function encodeEnvelope(principal: string, data: unknown): string {
-  const message = JSON.stringify({ principal, data });
-  if (utf8Encode(message).byteLength > MAX_BUS_MESSAGE_BYTES)
-    throw new Error(`a bus message is limited to ${MAX_BUS_MESSAGE_BYTES} bytes`);
-  return message;
-}
-
-/** A message heard on a channel, read as untrusted: anything but an envelope is undefined (and dropped). */
-function decodeEnvelope(message: string): Envelope | undefined {
-  try {
-    const parsed: unknown = JSON.parse(message);
-    return isPlainObject(parsed) && typeof parsed.principal === "string"
-      ? { principal: parsed.principal, data: parsed.data }
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 interface Channel {
   readonly subscriptions: Set<Subscription>;
   /** The transport's listener: resolves once it listens, with its stop. */
   readonly listening: Promise<() => void>;
 }
 
-/**
- * The message bus over `transport`: messages go out in the envelope, and this instance's subscriptions fan out what its
- * listeners hear.
- */
-export function messageBusOver(
+/** This instance's subscriptions over `transport`: they fan out what its listeners hear. */
+export function subscriptionsOver(
   name: string,
   transport: BusTransport,
-): MessageBus & { readonly subscriberCount: number } {
+): BusSubscriptions & { readonly subscriberCount: number } {
   const channels = new Map<string, Channel>();
   let subscriberCount = 0;
 
@@ -134,7 +101,6 @@ export function messageBusOver(
     get subscriberCount() {
       return subscriberCount;
     },
-    publish: async (channel, principal, data) => transport.publish(channel, encodeEnvelope(principal, data)),
     async subscribe(name, { principal }) {
       const limit = BUS_LIMITS.subscriptionsPerInstance;
       if (subscriberCount >= limit) {
