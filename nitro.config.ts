@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineNitroConfig } from "nitropack/config";
-import { mcpCloudflareModule } from "./server/build/cloudflare-module";
 import { mcpDefinitionsModule } from "./server/build/definitions-module";
 import { featureDirs, mcpFeaturesModule } from "./server/build/features-module";
 import { mcpPlatformModule } from "./server/build/platform-module";
@@ -28,7 +27,6 @@ export default defineNitroConfig({
     mcpDefinitionsModule(),
     mcpPlatformModule(),
     mcpStoresModule(),
-    mcpCloudflareModule(),
     mcpFeaturesModule(),
     (nitro) => {
       nitro.options.noExternals ||= !nitro.options.dev;

@@ -32,11 +32,8 @@ const parseOrUndefined = <T>(schema: z.ZodType<T>, raw: unknown): T | undefined 
   return parsed.success ? parsed.data : undefined;
 };
 
-export type ElicitAnswer<Content> =
-  | { action: "accept"; content: Content }
-  | { action: "decline" }
-  | { action: "cancel" };
-export type UrlElicitAnswer = { action: "accept" } | { action: "decline" } | { action: "cancel" };
+export type ElicitAnswer<Content> = { action: "accept"; content: Content } | { action: "decline" | "cancel" };
+export type UrlElicitAnswer = { action: "accept" | "decline" | "cancel" };
 
 export interface ElicitationForm<Content> {
   readonly requestedSchema: ElicitRequestFormParams["requestedSchema"];

@@ -68,10 +68,7 @@ export function mcpDefinitionsModule() {
   return (nitro: Nitro) => {
     const roots = definitionRoots(nitro);
     nitro.options.virtual["#mcp-definitions"] = () => generateRegistryModule(nitro.options.rootDir, roots);
-    watchForReload(
-      nitro,
-      roots.flatMap((root) => KINDS.map((kind) => join(root, kind))),
-      false,
-    );
+    const dirs = roots.flatMap((root) => KINDS.map((kind) => join(root, kind)));
+    watchForReload(nitro, dirs, false);
   };
 }

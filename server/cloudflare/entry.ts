@@ -35,8 +35,9 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, seen: numb
 /** The request with its body read within the bounds, or the response that refuses it. */
 async function boundedRequest(request: Request, env: Record<string, unknown>): Promise<Request | Response> {
   if (!request.body) return request;
-  const limit = SETTINGS.maxBodyBytes.parse(env[SETTINGS.maxBodyBytes.env] ?? SETTINGS.maxBodyBytes.default);
-  const timeoutMs = SETTINGS.bodyTimeoutMs.parse(env[SETTINGS.bodyTimeoutMs.env] ?? SETTINGS.bodyTimeoutMs.default);
+  const { maxBodyBytes, bodyTimeoutMs } = SETTINGS;
+  const limit = maxBodyBytes.parse(env[maxBodyBytes.env] ?? maxBodyBytes.default, maxBodyBytes.env);
+  const timeoutMs = bodyTimeoutMs.parse(env[bodyTimeoutMs.env] ?? bodyTimeoutMs.default, bodyTimeoutMs.env);
   const reader = request.body.getReader();
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);
   if (declared > limit) {

@@ -50,12 +50,6 @@ export function clientCanAnswer(declared: Declared, request: InputRequest): bool
   return declares(declared, requiredCapabilities(request));
 }
 
-function merge(target: Record<string, Record<string, unknown>>, fragment: ClientCapabilities): void {
-  for (const [name, value] of Object.entries(fragment)) {
-    target[name] = { ...target[name], ...(value as Record<string, unknown>) };
-  }
-}
-
 /** Throws -32021 (HTTP 400) naming every missing capability at once when any request cannot be answered. */
 export function requireClientCapabilities(declared: Declared, requests: Readonly<Record<string, InputRequest>>): void {
   const missing: Record<string, Record<string, unknown>> = {};
@@ -63,7 +57,9 @@ export function requireClientCapabilities(declared: Declared, requests: Readonly
   for (const [key, request] of Object.entries(requests)) {
     const required = requiredCapabilities(request);
     if (declares(declared, required)) continue;
-    merge(missing, required);
+    for (const [name, value] of Object.entries(required as Record<string, object>)) {
+      missing[name] = { ...missing[name], ...value };
+    }
     unanswerable[key] = request;
   }
   const keys = Object.keys(unanswerable);

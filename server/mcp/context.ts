@@ -18,7 +18,6 @@ export interface AuthInfo {
 
 /** What tools/call, prompts/get and resources/read act on, resolved once per request. */
 export interface RequestTarget {
-  readonly field: "name" | "uri";
   /** The tool or prompt name, or the resource URI. */
   readonly name: string;
   /** The definition registered under that name; undefined when there is none (the method reports it). */

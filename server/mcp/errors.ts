@@ -128,13 +128,6 @@ export class MissingCapabilitiesError extends McpError {
 }
 
 /**
- * -32021 (HTTP 400): the client did not declare capabilities (or extensions) the request needs, which `data` names.
- * @example throw missingClientCapabilities({ extensions: { [TASKS_EXTENSION]: {} } }, "the tasks extension, to poll");
- */
-export const missingClientCapabilities = (requiredCapabilities: ClientCapabilities, what: string) =>
-  new MissingCapabilitiesError(requiredCapabilities, what);
-
-/**
  * -32022 (HTTP 400): the client asked for a protocol version this server does not speak; `data` lists those it does.
  * @example throw unsupportedProtocolVersion(header, supportedProtocolVersions());
  */

@@ -8,7 +8,7 @@
  * need an answer back, so each is a plain list. Features reach them through the kit (`kit.ts`), never this file.
  */
 import type { H3Event } from "h3";
-import { contextWith, type AuthInfo, type McpContext, type RequestTarget } from "./context";
+import { contextWith, type AuthInfo, type McpContext, type RequestMeta, type RequestTarget } from "./context";
 import type { Entry, ResourceEntry } from "./entries";
 import { HttpRefusal, type McpError } from "./errors";
 import { sendError } from "./http/error-reply";
@@ -122,10 +122,7 @@ export interface MiddlewareScope {
   readonly entries?: readonly Entry[];
 }
 /** What an adapter reads from its request for the core (the 2026-07-28 `_meta` fields). */
-export type AdaptedFields = Pick<
-  McpContext,
-  "protocolVersion" | "clientCapabilities" | "clientInfo" | "logLevel" | "progressToken"
->;
+export type AdaptedFields = RequestMeta;
 
 /** Settings of an extension declared in the server's capabilities; `adapted`: also in an adapter's (its `initialize`). */
 type Extensions = NonNullable<ServerCapabilities["extensions"]>;
@@ -233,14 +230,8 @@ export function declaredExtensions(adapted: boolean): Extensions {
   return declared;
 }
 
-/** The capabilities features declared (e.g. `resources.subscribe`), merged one level deep. */
-export function declaredCapabilities(): Readonly<Record<string, Readonly<Record<string, unknown>>>> {
-  const merged: Record<string, Record<string, unknown>> = {};
-  for (const fragment of listeners.capabilities) {
-    for (const [name, value] of Object.entries(fragment)) merged[name] = { ...merged[name], ...value };
-  }
-  return merged;
-}
+/** The capabilities features declared (e.g. `resources.subscribe`), in the order they were declared. */
+export const declaredCapabilities = (): readonly ServerCapabilities[] => listeners.capabilities;
 
 /** `work` inside every scope wrapper, the first added outermost. */
 export const inRequestScope = <T>(event: H3Event, work: () => T): T =>

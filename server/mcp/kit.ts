@@ -188,7 +188,6 @@ export {
   invalidParams,
   invalidRequest,
   limitExceeded,
-  missingClientCapabilities,
   unsupportedProtocolVersion,
 } from "./errors";
 export { useMcpConfig, useSettings, type McpConfig, type ParsedSettings } from "./config";

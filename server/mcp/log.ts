@@ -49,15 +49,10 @@ export const escapeControlCharacters = (text: string): string =>
  * reads each console call as one entry, every line is its own call.
  */
 function lineWriters(): Record<LogLevel, Write> {
-  const stdio = (
-    globalThis as {
-      process?: { stdout?: NodeJS.WriteStream; stderr?: NodeJS.WriteStream; once?: NodeJS.Process["once"] };
-    }
-  ).process;
+  const stdio: Partial<Pick<NodeJS.Process, "stdout" | "stderr" | "once">> | undefined = globalThis.process;
   // The Worker build's preset (Nitro writes it in at build time) settles it there, so its bundle carries no Node writer.
   const onWorkers =
-    import.meta.preset === "cloudflare-durable" ||
-    (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === "Cloudflare-Workers";
+    import.meta.preset === "cloudflare-durable" || globalThis.navigator?.userAgent === "Cloudflare-Workers";
   if (onWorkers || typeof stdio?.stdout?.write !== "function" || typeof stdio.stderr?.write !== "function") {
     return {
       debug: (line) => console.debug(line),

@@ -4,7 +4,7 @@
  * naming the header), so that a proxy routing on headers and this server acting on the body agree.
  */
 import { ImplementationSchema } from "@modelcontextprotocol/core";
-import type { Implementation, LoggingLevel, ProgressToken, RequestId } from "@modelcontextprotocol/server";
+import type { LoggingLevel, ProgressToken, RequestId } from "@modelcontextprotocol/server";
 import type { RequestMeta } from "./context";
 import type { H3Event } from "h3";
 import { type McpError, headerMismatch, invalidParams, invalidRequest, parseError } from "./errors";
@@ -168,12 +168,9 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
-/** The id of a message we could not fully validate, so the error can still echo it. */
-function readableId(message: unknown): RequestId | undefined {
-  if (!isPlainObject(message)) return undefined;
-  const id = message.id;
-  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : undefined;
-}
+/** What JSON-RPC ids and MCP progress tokens may be: a string or an integer. */
+const isStringOrInteger = (value: unknown): value is string | number =>
+  typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 
 /** Parses the raw body. Throws `McpError` (-32700 / -32600); the error carries the id when it was readable. */
 export function parseJsonRpcMessage(text: string): JsonRpcMessage {
@@ -186,7 +183,8 @@ export function parseJsonRpcMessage(text: string): JsonRpcMessage {
   if (Array.isArray(message))
     throw invalidRequest("Batch requests are not supported: send one JSON-RPC message per POST");
   if (!isPlainObject(message)) throw invalidRequest("The body must be a JSON-RPC request object");
-  const id = readableId(message);
+  // Read before the message is fully validated, so the error can still echo it.
+  const id = isStringOrInteger(message.id) ? message.id : undefined;
   const fail = (text: string) => Object.assign(invalidRequest(text), { requestId: id });
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw fail(`The message is nested deeper than ${MAX_JSON_DEPTH} levels`);
 
@@ -227,10 +225,8 @@ export function notificationMessage(method: string, params: Record<string, unkno
  * The JSON-RPC `error` member for an `McpError`: its code and message, and its `data` when it has some.
  * @example return endedTask(record, { status: "failed", statusMessage: error.message, error: errorBody(error) });
  */
-export const errorBody = (error: McpError): JsonRpcErrorBody =>
-  error.data === undefined
-    ? { code: error.code, message: error.message }
-    : { code: error.code, message: error.message, data: error.data };
+export const errorBody = ({ code, message, data }: McpError): JsonRpcErrorBody =>
+  data === undefined ? { code, message } : { code, message, data };
 
 // ——— headers ———
 
@@ -369,7 +365,7 @@ export function hasModernMeta(params: Readonly<Record<string, unknown>>): boolea
 export function readProgressToken(meta: Readonly<Record<string, unknown>>): ProgressToken | undefined {
   const token = meta[META.progressToken];
   if (token === undefined) return undefined;
-  if (typeof token === "string" || (typeof token === "number" && Number.isInteger(token))) return token;
+  if (isStringOrInteger(token)) return token;
   throw malformed("_meta.progressToken must be a string or an integer");
 }
 
@@ -389,12 +385,8 @@ export function parseRequestMeta(params: Readonly<Record<string, unknown>>): Req
     throw malformed(`Missing or invalid _meta["${META.clientCapabilities}"]: send {} if the client declares nothing`);
   }
   const rawInfo = meta[META.clientInfo];
-  let clientInfo: Implementation | undefined;
-  if (rawInfo !== undefined) {
-    const parsed = ImplementationSchema.safeParse(rawInfo);
-    if (!parsed.success) throw malformed(`Invalid _meta["${META.clientInfo}"]: expected { name, version }`);
-    clientInfo = parsed.data;
-  }
+  const info = rawInfo === undefined ? undefined : ImplementationSchema.safeParse(rawInfo);
+  if (info?.success === false) throw malformed(`Invalid _meta["${META.clientInfo}"]: expected { name, version }`);
   const logLevel = meta[META.logLevel];
   if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as LoggingLevel)) {
     throw malformed(`Invalid _meta["${META.logLevel}"]: expected one of ${LOG_LEVELS.join(", ")}`);
@@ -402,7 +394,7 @@ export function parseRequestMeta(params: Readonly<Record<string, unknown>>): Req
   return {
     protocolVersion,
     clientCapabilities,
-    clientInfo,
+    clientInfo: info?.data,
     logLevel: logLevel as LoggingLevel | undefined,
     progressToken: readProgressToken(meta),
   };

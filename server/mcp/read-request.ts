@@ -1,27 +1,25 @@
 import { sendNoContent, type H3Event } from "h3";
 import { useMcpConfig } from "./config";
-import type { AuthInfo, ContextFields, McpContext, RequestMeta, RequestTarget } from "./context";
+import type { ContextFields, McpContext, RequestMeta, RequestTarget } from "./context";
 import { invalidParams, invalidRequest, unsupportedProtocolVersion } from "./errors";
 import { adapters, inRequestScope, observers, runMessageChecks } from "./hooks";
 import { BodyTimeoutError, BodyTooLargeError, readBodyText } from "./http/body";
 import { callerKey } from "./http/caller";
 import { ResponseChannel, disconnectWatcher } from "./http/channel";
 import { sendError } from "./http/error-reply";
+import { isPlainObject } from "./internal/basics";
 import {
   checkMethodHeaders,
   checkParamHeaders,
   checkVersionHeader,
-  requestHeader,
-  type HeaderReader,
-} from "./protocol";
-import { isPlainObject } from "./internal/basics";
-import {
+  hasModernMeta,
   INPUT_REQUIRED_METHODS,
   MODERN_PROTOCOL_VERSION,
   nameFieldOf,
-  hasModernMeta,
   parseJsonRpcMessage,
   parseRequestMeta,
+  requestHeader,
+  type HeaderReader,
   type JsonRpcRequest,
   type RequestId,
 } from "./protocol";
@@ -39,11 +37,10 @@ export function resolveTarget(method: string, params: Readonly<Record<string, un
   const field = nameFieldOf(method);
   const name = field && params[field];
   if (typeof name !== "string") return undefined;
-  if (method === "tools/call") return { field: "name", name, entry: registry().toolsByName.get(name), variables: {} };
-  if (method === "prompts/get")
-    return { field: "name", name, entry: registry().promptsByName.get(name), variables: {} };
+  if (method === "tools/call") return { name, entry: registry().toolsByName.get(name), variables: {} };
+  if (method === "prompts/get") return { name, entry: registry().promptsByName.get(name), variables: {} };
   const found = registry().findResource(name);
-  return { field: "uri", name, entry: found?.entry, variables: found?.variables ?? {} };
+  return { name, entry: found?.entry, variables: found?.variables ?? {} };
 }
 
 /** A request with the 2026-07-28 envelope must name that version. Throws -32022 (400) otherwise. */
@@ -122,14 +119,11 @@ class RequestContext implements McpContext {
 }
 
 /** The request's context, with the channel its notifications go to. */
-function contextOf(
-  event: H3Event,
-  message: JsonRpcRequest,
-  auth: AuthInfo,
-  target: RequestTarget | undefined,
-  meta: RequestMeta,
-  adapter: string | undefined,
-): McpContext {
+async function createMcpContext(event: H3Event, message: JsonRpcRequest): Promise<McpContext> {
+  const target = resolveTarget(message.method, message.params);
+  const adapted = hasModernMeta(message.params) ? undefined : await adaptedMeta(event, message);
+  const meta = adapted?.meta ?? modernMeta((name) => requestHeader(event, name), message, target);
+  const auth = event.context.mcpAuth!;
   return new RequestContext({
     id: message.id,
     method: message.method,
@@ -139,7 +133,7 @@ function contextOf(
     clientInfo: meta.clientInfo,
     logLevel: meta.logLevel,
     progressToken: meta.progressToken,
-    adapter,
+    adapter: adapted?.name,
     target,
     principal: auth.principal,
     auth,
@@ -147,13 +141,6 @@ function contextOf(
     event,
     channel: new ResponseChannel(disconnectWatcher(event), meta.progressToken),
   });
-}
-
-async function createMcpContext(event: H3Event, message: JsonRpcRequest): Promise<McpContext> {
-  const target = resolveTarget(message.method, message.params);
-  const adapted = hasModernMeta(message.params) ? undefined : await adaptedMeta(event, message);
-  const meta = adapted?.meta ?? modernMeta((name) => requestHeader(event, name), message, target);
-  return contextOf(event, message, event.context.mcpAuth!, target, meta, adapted?.name);
 }
 
 /** Reads and validates the request into `event.context.mcp`, or ends it with the right error (or 202 for a notification). */

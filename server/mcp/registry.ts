@@ -134,8 +134,10 @@ export function registry(): Registry {
  */
 export function serverCapabilities(adapted = false): ServerCapabilities {
   const extensions = declaredExtensions(adapted);
-  const merged: Record<string, Record<string, unknown>> = { ...registry().capabilities };
-  for (const [name, value] of Object.entries(declaredCapabilities())) merged[name] = { ...merged[name], ...value };
+  const merged: Record<string, Record<string, unknown>> = {};
+  for (const fragment of [registry().capabilities, ...declaredCapabilities()]) {
+    for (const [name, value] of Object.entries(fragment)) merged[name] = { ...merged[name], ...value };
+  }
   return { ...merged, ...(Object.keys(extensions).length ? { extensions } : {}) } as ServerCapabilities;
 }
 
@@ -158,7 +160,7 @@ export const MAX_URI_LENGTH = 2048;
 export function servedResource(uri: string): RequestTarget {
   const found = registry().findResource(uri);
   if (!found) throw invalidParams(`no resource on this server has the URI ${JSON.stringify(uri)}`);
-  return { field: "uri", name: uri, ...found };
+  return { name: uri, ...found };
 }
 
 /**

@@ -12,14 +12,14 @@ export interface Setting<T, Default extends string | number | boolean = string |
   readonly shownDefault?: string;
   /** Read the variable's own text: Nitro's `destr` turns "1.0" into 1 and an all-digit secret into an imprecise number. */
   readonly text?: boolean;
-  /** Parses the raw value; throws an Error naming the variable (never its value) when it is invalid. */
-  parse(raw: unknown): T;
+  /** Parses the raw value of the variable `env`; throws an Error naming it (never its value) when it is invalid. */
+  parse(raw: unknown, env: string): T;
 }
 
 type Widen<Value> = Value extends string ? string : Value extends number ? number : boolean;
 /**
  * One setting of a settings table: its variable, default and parser (the default's type widened: `50` is a number).
- * @example pageSize: setting({ env: "NITRO_MCP_PAGE_SIZE", default: 50, parse: integer("NITRO_MCP_PAGE_SIZE", 1) }),
+ * @example pageSize: setting({ env: "NITRO_MCP_PAGE_SIZE", default: 50, parse: integer(1) }),
  */
 export const setting = <T, Default extends string | number | boolean>(
   spec: Setting<T, Default>,
@@ -48,11 +48,11 @@ export const optionalText = (raw: unknown): string | undefined => text(raw) || u
 
 /**
  * The parser of an integer setting of at least `min`; any other value throws, naming the variable.
- * @example parse: integer("NITRO_MCP_STATE_TTL_SECONDS", 1),
+ * @example parse: integer(1),
  */
 export const integer =
-  (env: string, min: number) =>
-  (raw: unknown): number => {
+  (min: number) =>
+  (raw: unknown, env: string): number => {
     const number = Number(raw);
     if (!Number.isInteger(number) || number < min) throw new Error(`${env} must be an integer >= ${min}, got "${raw}"`);
     return number;
@@ -61,12 +61,12 @@ export const integer =
 /**
  * The parser of an integer setting from `min` to `max` (the kit exports it as `boundedInteger`); any other value
  * throws, naming the variable.
- * @example parse: boundedInteger("NITRO_MCP_IPV6_PREFIX", 16, 128),
+ * @example parse: boundedInteger(16, 128),
  */
 export const bounded =
-  (env: string, min: number, max: number) =>
-  (raw: unknown): number => {
-    const number = integer(env, min)(raw);
+  (min: number, max: number) =>
+  (raw: unknown, env: string): number => {
+    const number = integer(min)(raw, env);
     if (number > max) throw new Error(`${env} must be an integer from ${min} to ${max}, got "${raw}"`);
     return number;
   };
@@ -102,17 +102,9 @@ export const SETTINGS = {
   /** Comma-separated secrets from before a rotation: they open old states, never seal new ones */
   stateSecretPrevious: setting({ env: "NITRO_MCP_STATE_SECRET_PREVIOUS", default: "", text: true, parse: parseList }),
   /** How long a requestState stays valid, in seconds (5 s of clock skew tolerated) */
-  stateTtlSeconds: setting({
-    env: "NITRO_MCP_STATE_TTL_SECONDS",
-    default: 600,
-    parse: integer("NITRO_MCP_STATE_TTL_SECONDS", 1),
-  }),
+  stateTtlSeconds: setting({ env: "NITRO_MCP_STATE_TTL_SECONDS", default: 600, parse: integer(1) }),
   /** Longest requestState accepted (checked before any crypto) or issued, in characters */
-  stateMaxLength: setting({
-    env: "NITRO_MCP_STATE_MAX_LENGTH",
-    default: 16384,
-    parse: integer("NITRO_MCP_STATE_MAX_LENGTH", 256),
-  }),
+  stateMaxLength: setting({ env: "NITRO_MCP_STATE_MAX_LENGTH", default: 16384, parse: integer(256) }),
   /** The canonical URL of this MCP endpoint (e.g. https://mcp.example.com/mcp); with sign-in, the resource of the metadata and the audience every token must carry (required there) */
   resourceUrl: setting({ env: "NITRO_MCP_RESOURCE_URL", default: "", text: true, parse: optionalText }),
   /** Extra browser origins allowed to call the endpoint (comma-separated, e.g. https://app.example); "*" allows any */
@@ -128,43 +120,23 @@ export const SETTINGS = {
     parse: (raw) => parseList(raw).map((host) => host.toLowerCase()),
   }),
   /** How many proxies in front of the server append to X-Forwarded-For (and set X-Forwarded-Proto); 0: those headers are ignored (a client could write them) */
-  trustProxy: setting({ env: "NITRO_MCP_TRUST_PROXY", default: 0, parse: integer("NITRO_MCP_TRUST_PROXY", 0) }),
+  trustProxy: setting({ env: "NITRO_MCP_TRUST_PROXY", default: 0, parse: integer(0) }),
   /** Anonymous IPv6 callers are one caller per network of this many bits (a host usually holds a whole /64) */
-  ipv6Prefix: setting({ env: "NITRO_MCP_IPV6_PREFIX", default: 64, parse: bounded("NITRO_MCP_IPV6_PREFIX", 16, 128) }),
+  ipv6Prefix: setting({ env: "NITRO_MCP_IPV6_PREFIX", default: 64, parse: bounded(16, 128) }),
   /** Streams one caller may hold open at once on an instance (subscriptions/listen, 2025-era GET streams and questions); past it 429 */
-  callerStreams: setting({
-    env: "NITRO_MCP_CALLER_STREAMS",
-    default: 20,
-    parse: integer("NITRO_MCP_CALLER_STREAMS", 1),
-  }),
+  callerStreams: setting({ env: "NITRO_MCP_CALLER_STREAMS", default: 20, parse: integer(1) }),
   /** Message-bus subscriptions one caller may hold at once on an instance (a resource watched, a question waiting for its answer); past it 429 */
-  callerSubscriptions: setting({
-    env: "NITRO_MCP_CALLER_SUBSCRIPTIONS",
-    default: 200,
-    parse: integer("NITRO_MCP_CALLER_SUBSCRIPTIONS", 1),
-  }),
+  callerSubscriptions: setting({ env: "NITRO_MCP_CALLER_SUBSCRIPTIONS", default: 200, parse: integer(1) }),
   /** Longest a stream stays open, in seconds (listen streams, 2025-era GET streams and questions), under every platform's limit on a response (Vercel: 300 s); the client then opens another */
-  streamSeconds: setting({
-    env: "NITRO_MCP_STREAM_SECONDS",
-    default: 280,
-    parse: integer("NITRO_MCP_STREAM_SECONDS", 1),
-  }),
+  streamSeconds: setting({ env: "NITRO_MCP_STREAM_SECONDS", default: 280, parse: integer(1) }),
   /** Largest request body, in bytes (413 above it) */
-  maxBodyBytes: setting({
-    env: "NITRO_MCP_MAX_BODY_BYTES",
-    default: 1048576,
-    parse: integer("NITRO_MCP_MAX_BODY_BYTES", 1024),
-  }),
+  maxBodyBytes: setting({ env: "NITRO_MCP_MAX_BODY_BYTES", default: 1048576, parse: integer(1024) }),
   /** Time a client has to send the whole request body, in milliseconds (408 and the connection closed after it) */
-  bodyTimeoutMs: setting({
-    env: "NITRO_MCP_BODY_TIMEOUT_MS",
-    default: 10000,
-    parse: integer("NITRO_MCP_BODY_TIMEOUT_MS", 100),
-  }),
+  bodyTimeoutMs: setting({ env: "NITRO_MCP_BODY_TIMEOUT_MS", default: 10000, parse: integer(100) }),
   /** Items per page in tools/list, prompts/list, resources/list and resources/templates/list */
-  pageSize: setting({ env: "NITRO_MCP_PAGE_SIZE", default: 50, parse: integer("NITRO_MCP_PAGE_SIZE", 1) }),
+  pageSize: setting({ env: "NITRO_MCP_PAGE_SIZE", default: 50, parse: integer(1) }),
   /** Caching hint (ttlMs) on lists and server/discover */
-  listTtlMs: setting({ env: "NITRO_MCP_LIST_TTL_MS", default: 60000, parse: integer("NITRO_MCP_LIST_TTL_MS", 0) }),
+  listTtlMs: setting({ env: "NITRO_MCP_LIST_TTL_MS", default: 60000, parse: integer(0) }),
   /** json: one JSON object per line; pretty: readable text; auto: pretty in npm run dev, json in builds */
   logFormat: setting({
     env: "NITRO_MCP_LOG_FORMAT",

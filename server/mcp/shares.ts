@@ -4,36 +4,24 @@
  * limit) while every other caller is served as before: no single caller can use up a bound that others need. The shares are
  * counted per instance, in memory, as the streams and subscriptions they bound are. Every stream also ends by one deadline.
  */
+import { useMcpConfig } from "./config";
 import { limitExceeded } from "./errors";
 import { SETTINGS } from "./settings";
 
+/** Each kind of share: the setting of each caller's share, and what the refusal calls it. */
 const SHARES = {
-  streams: { env: SETTINGS.callerStreams.env, what: "open streams" },
-  subscriptions: { env: SETTINGS.callerSubscriptions.env, what: "resource or answer subscriptions" },
+  streams: { setting: "callerStreams", what: "open streams" },
+  subscriptions: { setting: "callerSubscriptions", what: "resource or answer subscriptions" },
 } as const;
 
 export type ShareKind = keyof typeof SHARES;
-
-/** Each caller's share, set at start-up from the configuration (`configureShares`); the settings' defaults until then. */
-const limits: Record<ShareKind, number> = {
-  streams: SETTINGS.callerStreams.default,
-  subscriptions: SETTINGS.callerSubscriptions.default,
-};
-
-let streamSeconds: number = SETTINGS.streamSeconds.default;
 
 /**
  * When a stream opened now must end (`NITRO_MCP_STREAM_SECONDS`, under every platform's limit on a response): every stream
  * the server holds open waiting (a listen, an adapter's stream or question) ends by then; the client opens another.
  * @example const deadline = streamDeadline(); while (Date.now() < deadline && !mcp.signal.aborted) await waitForNext();
  */
-export const streamDeadline = (): number => Date.now() + streamSeconds * 1000;
-
-/** Sets each caller's shares and the streams' deadline (the start-up plugin, from `NITRO_MCP_CALLER_*`, `NITRO_MCP_STREAM_SECONDS`). */
-export function configureShares(shares: Readonly<Record<ShareKind, number>>, seconds: number): void {
-  Object.assign(limits, shares);
-  streamSeconds = seconds;
-}
+export const streamDeadline = (): number => Date.now() + useMcpConfig().streamSeconds * 1000;
 
 const held: Record<ShareKind, Map<string, number>> = { streams: new Map(), subscriptions: new Map() };
 
@@ -45,8 +33,9 @@ const held: Record<ShareKind, Map<string, number>> = { streams: new Map(), subsc
  * try { await stream(); } finally { release(); }
  */
 export function takeShare(kind: ShareKind, caller: string): () => void {
-  const { env, what } = SHARES[kind];
-  const limit = limits[kind];
+  const { setting, what } = SHARES[kind];
+  const { env } = SETTINGS[setting];
+  const limit = useMcpConfig()[setting];
   const counts = held[kind];
   const count = counts.get(caller) ?? 0;
   if (count >= limit) {

@@ -280,16 +280,7 @@ export function bounded<T>(operation: string, work: Promise<T>): Promise<T> {
       () => fail(new Error(`no answer within ${OPERATION_TIMEOUT_MS} ms`)),
       OPERATION_TIMEOUT_MS,
     );
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        fail(error);
-      },
-    );
+    work.then(resolve, fail).finally(() => clearTimeout(timer));
   });
 }
 
@@ -318,6 +309,3 @@ export function guarded<T extends { name?: string }>(target: T, passThrough: Rea
     },
   });
 }
-
-export const guardDriver = (driver: Driver): Driver => guarded(driver, new Set(["getInstance", "watch"]));
-export const guardAtomicStore = (store: AtomicStore): AtomicStore => guarded(store);

@@ -16,30 +16,21 @@ export interface UriTemplate {
 export function compileUriTemplate(template: string): UriTemplate {
   if (/[{}]/.test(template.replace(VARIABLE, "")))
     throw new Error(`Unsupported URI template "${template}": only level 1 ({name}) expressions are supported`);
-  const variables: string[] = [];
-  let pattern = "^";
-  let last = 0;
-  for (const match of template.matchAll(VARIABLE)) {
-    pattern += escapeRegExp(template.slice(last, match.index));
-    pattern += "([^/?#]+)";
-    variables.push(match[1]!);
-    last = match.index! + match[0].length;
-  }
-  const regexp = new RegExp(`${pattern}${escapeRegExp(template.slice(last))}$`);
+  // Split on its expressions: the literal text at even indexes, a variable's name at odd ones.
+  const parts = template.split(VARIABLE);
+  const variables = parts.filter((_, index) => index % 2 === 1);
+  const pattern = parts.map((part, index) => (index % 2 === 1 ? "([^/?#]+)" : escapeRegExp(part))).join("");
+  const regexp = new RegExp(`^${pattern}$`);
   return {
     variables,
     match(uri) {
       const found = regexp.exec(uri);
       if (!found) return null;
-      const values: Record<string, string> = {};
       try {
-        variables.forEach((name, index) => {
-          values[name] = decodeURIComponent(found[index + 1]!);
-        });
+        return Object.fromEntries(variables.map((name, index) => [name, decodeURIComponent(found[index + 1]!)]));
       } catch {
-        return null;
+        return null; // a malformed percent-encoding
       }
-      return values;
     },
   };
 }

@@ -7,7 +7,6 @@ import { useMcpConfig } from "../mcp/config";
 import { observeEnd, observeStart } from "../mcp/hooks";
 import { logWarning, setLogFormat } from "../mcp/log";
 import { setDefinitions } from "../mcp/registry";
-import { configureShares } from "../mcp/shares";
 import { useStateKeyRing } from "../mcp/state/request-state";
 
 export default defineNitroPlugin((nitroApp) => {
@@ -16,7 +15,6 @@ export default defineNitroPlugin((nitroApp) => {
   // First, so every later line (this plugin's, the storage plugin's) has the chosen format.
   setLogFormat(config.logFormat);
   void useStateKeyRing();
-  configureShares({ streams: config.callerStreams, subscriptions: config.callerSubscriptions }, config.streamSeconds);
   if (config.allowedOrigins.includes("*")) {
     logWarning(
       "⚠ NITRO_MCP_ALLOWED_ORIGINS=* lets any web page call this server from a browser; on a local server, that includes hostile ones.",

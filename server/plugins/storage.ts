@@ -6,8 +6,7 @@
 import { stores } from "#mcp-stores";
 import { registry } from "../mcp/registry";
 import { logInfo, logWarning } from "../mcp/log";
-import { guardAtomicStore, guardDriver, guarded } from "../mcp/store";
-import { setStore, type StorePorts } from "../mcp/store";
+import { guarded, setStore, type StorePorts } from "../mcp/store";
 
 export default defineNitroPlugin(() => {
   const env = process.env as Record<string, unknown>;
@@ -25,8 +24,9 @@ export default defineNitroPlugin(() => {
     bus: bus && guarded({ name: opened.name, ...bus }, new Set(["listen"])),
     counter: counter && guarded({ name: opened.name, consume: counter }).consume,
   };
-  if (opened.driver) useStorage().mount("mcp", guardDriver(opened.driver));
-  setStore({ ...opened, atomic: opened.atomic && guardAtomicStore(opened.atomic), ports });
+  // The driver's `getInstance` and `watch` are not storage operations: passed through as they are.
+  if (opened.driver) useStorage().mount("mcp", guarded(opened.driver, new Set(["getInstance", "watch"])));
+  setStore({ ...opened, atomic: opened.atomic && guarded(opened.atomic), ports });
   logInfo(`storage: ${opened.name}`);
 
   const needing = registry()

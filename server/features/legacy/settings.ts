@@ -5,21 +5,9 @@ export const SETTINGS = {
   /** Also serve 2025-11-25, 2025-06-18 and 2025-03-26 clients (initialize); false: 2026-07-28 only */
   legacy: setting({ env: "NITRO_MCP_LEGACY", default: true, parse: boolean }),
   /** Lifetime of a 2025-era session (the sealed Mcp-Session-Id), in seconds; then 404 and the client initializes again */
-  legacySessionTtlSeconds: setting({
-    env: "NITRO_MCP_LEGACY_SESSION_TTL_SECONDS",
-    default: 86400,
-    parse: integer("NITRO_MCP_LEGACY_SESSION_TTL_SECONDS", 60),
-  }),
+  legacySessionTtlSeconds: setting({ env: "NITRO_MCP_LEGACY_SESSION_TTL_SECONDS", default: 86400, parse: integer(60) }),
   /** How long a 2025-era client has to answer one round of questions, in seconds */
-  legacyAskTimeoutSeconds: setting({
-    env: "NITRO_MCP_LEGACY_ASK_TIMEOUT_SECONDS",
-    default: 300,
-    parse: integer("NITRO_MCP_LEGACY_ASK_TIMEOUT_SECONDS", 1),
-  }),
+  legacyAskTimeoutSeconds: setting({ env: "NITRO_MCP_LEGACY_ASK_TIMEOUT_SECONDS", default: 300, parse: integer(1) }),
   /** Most rounds of questions one 2025-era request may ask before it ends with an error */
-  legacyAskMaxRounds: setting({
-    env: "NITRO_MCP_LEGACY_ASK_MAX_ROUNDS",
-    default: 10,
-    parse: integer("NITRO_MCP_LEGACY_ASK_MAX_ROUNDS", 1),
-  }),
+  legacyAskMaxRounds: setting({ env: "NITRO_MCP_LEGACY_ASK_MAX_ROUNDS", default: 10, parse: integer(1) }),
 } as const;

@@ -28,17 +28,9 @@ export const SETTINGS = {
   /** Where the issuer's signing keys are; default: jwks_uri from its metadata */
   authJwksUrl: setting({ env: "NITRO_MCP_AUTH_JWKS_URL", default: "", text: true, parse: optionalText }),
   /** After fetching the issuer's keys, how long a token with an unknown key id waits before they are fetched again (a rotation is picked up after it) */
-  authJwksCooldownSeconds: setting({
-    env: "NITRO_MCP_AUTH_JWKS_COOLDOWN_SECONDS",
-    default: 30,
-    parse: integer("NITRO_MCP_AUTH_JWKS_COOLDOWN_SECONDS", 0),
-  }),
+  authJwksCooldownSeconds: setting({ env: "NITRO_MCP_AUTH_JWKS_COOLDOWN_SECONDS", default: 30, parse: integer(0) }),
   /** The longest access token checked: a longer one is refused (401) before it is parsed or sent anywhere. Raise it only for an authorization server that puts large claims (every role) into its tokens */
-  authMaxTokenLength: setting({
-    env: "NITRO_MCP_AUTH_MAX_TOKEN_LENGTH",
-    default: 8192,
-    parse: integer("NITRO_MCP_AUTH_MAX_TOKEN_LENGTH", 256),
-  }),
+  authMaxTokenLength: setting({ env: "NITRO_MCP_AUTH_MAX_TOKEN_LENGTH", default: 8192, parse: integer(256) }),
   /** Scopes advertised in the protected-resource metadata and in 401 challenges (comma-separated): what basic use needs */
   authScopes: setting({ env: "NITRO_MCP_AUTH_SCOPES", default: "", text: true, parse: parseList }),
   /** RFC 7662 introspection endpoint for opaque tokens; default: introspection_endpoint from the metadata, used when a client id is set */

@@ -21,7 +21,7 @@ import {
   isPlainObject,
   logWithReference,
   McpError,
-  missingClientCapabilities,
+  MissingCapabilitiesError,
   shapeResult,
   StorageUnavailableError,
   toolErrorResult,
@@ -66,7 +66,7 @@ export function declaresTasks(mcp: McpContext): boolean {
 
 /** -32021 (HTTP 400) naming the tasks extension. */
 export const tasksExtensionRequired = (why: string) =>
-  missingClientCapabilities(
+  new MissingCapabilitiesError(
     { extensions: { [TASKS_EXTENSION]: {} } },
     `the tasks extension (${TASKS_EXTENSION}), ${why}`,
   );

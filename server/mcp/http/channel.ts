@@ -93,9 +93,8 @@ export class ResponseChannel {
       return;
     }
     this.lastProgress = progress;
-    const params: Record<string, unknown> = { progressToken: this.progressToken, progress };
-    if (total !== undefined) params.total = total;
-    if (message !== undefined) params.message = message;
+    // `total` and `message` when given: JSON leaves out an undefined member.
+    const params = { progressToken: this.progressToken, progress, total, message };
     this.send(notificationMessage("notifications/progress", params));
   }
 

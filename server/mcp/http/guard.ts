@@ -63,38 +63,13 @@ export function checkOriginAndHost(event: H3Event, config: McpConfig): GuardVerd
   const normalized = origin.toLowerCase();
   if (config.allowedOrigins.includes(normalized) || config.allowedOrigins.includes("*"))
     return { ok: true, corsOrigin: origin };
-  let sameOrigin = false;
-  try {
-    sameOrigin = new URL(normalized).host === host;
-  } catch {
-    // "null" and other opaque origins are never same-origin
-  }
-  return sameOrigin
-    ? { ok: true }
-    : {
-        ok: false,
-        status: 403,
-        reason: `Origin "${clip(origin)}" is not allowed: list it in NITRO_MCP_ALLOWED_ORIGINS`,
-      };
-}
-
-/** CORS headers for an allowed cross-origin request (and its preflight, when `requestedHeaders` is given). */
-export function corsHeaders(origin: string, requestedHeaders?: string | null): Record<string, string> {
-  const headers: Record<string, string> = {
-    "access-control-allow-origin": origin,
-    "access-control-expose-headers": "WWW-Authenticate, MCP-Protocol-Version, Mcp-Session-Id",
-    vary: "Origin",
+  // "null" and other opaque origins are never same-origin.
+  if (URL.canParse(normalized) && new URL(normalized).host === host) return { ok: true };
+  return {
+    ok: false,
+    status: 403,
+    reason: `Origin "${clip(origin)}" is not allowed: list it in NITRO_MCP_ALLOWED_ORIGINS`,
   };
-  if (requestedHeaders !== undefined) {
-    headers["access-control-allow-methods"] = "POST";
-    headers["access-control-max-age"] = "600";
-    const allowed = (requestedHeaders ?? "")
-      .split(",")
-      .map((name) => name.trim().toLowerCase())
-      .filter((name) => ALLOWED_REQUEST_HEADERS.test(name));
-    if (allowed.length) headers["access-control-allow-headers"] = allowed.join(", ");
-  }
-  return headers;
 }
 
 function refuse(event: H3Event, verdict: Extract<GuardVerdict, { ok: false }>): Promise<void> {
@@ -124,13 +99,21 @@ export async function guardOriginAndHost(event: H3Event): Promise<void> {
   const verdict = checkOriginAndHost(event, useMcpConfig());
   if (!verdict.ok) return refuse(event, verdict);
   if (!verdict.corsOrigin) return;
+  const headers: Record<string, string> = {
+    "access-control-allow-origin": verdict.corsOrigin,
+    "access-control-expose-headers": "WWW-Authenticate, MCP-Protocol-Version, Mcp-Session-Id",
+    vary: "Origin",
+  };
   const preflight = event.method === "OPTIONS" && requestHeader(event, "access-control-request-method") !== undefined;
-  setResponseHeaders(
-    event,
-    corsHeaders(
-      verdict.corsOrigin,
-      preflight ? (requestHeader(event, "access-control-request-headers") ?? null) : undefined,
-    ),
-  );
+  if (preflight) {
+    headers["access-control-allow-methods"] = "POST";
+    headers["access-control-max-age"] = "600";
+    const allowed = (requestHeader(event, "access-control-request-headers") ?? "")
+      .split(",")
+      .map((name) => name.trim().toLowerCase())
+      .filter((name) => ALLOWED_REQUEST_HEADERS.test(name));
+    if (allowed.length) headers["access-control-allow-headers"] = allowed.join(", ");
+  }
+  setResponseHeaders(event, headers);
   if (preflight) sendNoContent(event, 204);
 }

@@ -173,11 +173,6 @@ async function reply(mcp: McpContext): Promise<JsonRpcReply> {
   }
 }
 
-function writeHead(event: H3Event, status: number, headers?: Readonly<Record<string, string>>): void {
-  setResponseStatus(event, status);
-  setResponseHeaders(event, { "content-type": "application/json", ...headers });
-}
-
 /** Step of `POST /mcp`: the response body, JSON text or an SSE stream. */
 export async function respond(event: H3Event): Promise<string | ReadableStream<Uint8Array>> {
   const mcp = event.context.mcp!;
@@ -191,7 +186,8 @@ export async function respond(event: H3Event): Promise<string | ReadableStream<U
   if (first) {
     event.context.mcpOutcome = first.outcome;
     mcp.channel.finish(first.body);
-    writeHead(event, first.status, first.headers);
+    setResponseStatus(event, first.status);
+    setResponseHeaders(event, { "content-type": "application/json", ...first.headers });
     return first.body;
   }
   // Streaming commits to 200: a final error (say -32021 raised after a progress notification)

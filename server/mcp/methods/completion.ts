@@ -1,6 +1,6 @@
 /** `completion/complete`: suggestions for prompt arguments and resource-template variables. */
 import type { McpContext } from "../context";
-import type { Completer, PromptEntry } from "../entries";
+import type { Completer } from "../entries";
 import { invalidParams } from "../errors";
 import { isPlainObject } from "../internal/basics";
 import { registry } from "../registry";
@@ -8,17 +8,12 @@ import type { MethodResult } from "./types";
 
 const MAX_VALUES = 100;
 
-function requirePrompt(name: unknown): PromptEntry {
-  if (typeof name !== "string") throw invalidParams("A prompt name (string) is required");
-  const prompt = registry().promptsByName.get(name);
-  if (!prompt) throw invalidParams(`Unknown prompt: ${name}`);
-  return prompt;
-}
-
 function completerFor(ref: unknown, argument: string): Completer | undefined {
   if (!isPlainObject(ref)) throw invalidParams("params.ref must be an object");
   if (ref.type === "ref/prompt") {
-    const prompt = requirePrompt(ref.name);
+    if (typeof ref.name !== "string") throw invalidParams("A prompt name (string) is required");
+    const prompt = registry().promptsByName.get(ref.name);
+    if (!prompt) throw invalidParams(`Unknown prompt: ${ref.name}`);
     if (!prompt.descriptor.arguments?.some((arg) => arg.name === argument)) {
       throw invalidParams(`Prompt "${prompt.descriptor.name}" has no argument "${argument}"`);
     }

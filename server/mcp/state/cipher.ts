@@ -3,31 +3,20 @@
  * and `cipher.node.ts` (synchronous: on Node each Web Crypto call is a thread-pool round trip, several times the cipher cost).
  */
 
+type Bytes = Uint8Array<ArrayBuffer>;
+
 /** An AES-256-GCM key, with a 96-bit IV and a 128-bit tag. */
 export interface AesGcmKey {
   /** The ciphertext followed by the tag. */
-  seal(
-    iv: Uint8Array<ArrayBuffer>,
-    additionalData: Uint8Array<ArrayBuffer>,
-    plaintext: Uint8Array<ArrayBuffer>,
-  ): Uint8Array | Promise<Uint8Array>;
+  seal(iv: Bytes, additionalData: Bytes, plaintext: Bytes): Uint8Array | Promise<Uint8Array>;
   /** The plaintext; throws when the tag does not verify (a changed byte, another key, other additional data). */
-  open(
-    iv: Uint8Array<ArrayBuffer>,
-    additionalData: Uint8Array<ArrayBuffer>,
-    sealed: Uint8Array<ArrayBuffer>,
-  ): Uint8Array | Promise<Uint8Array>;
+  open(iv: Bytes, additionalData: Bytes, sealed: Bytes): Uint8Array | Promise<Uint8Array>;
 }
 
 export interface StateCipher {
   readonly name: string;
   /** HKDF-SHA256 (RFC 5869): `length` bytes of key material for `info`. */
-  hkdf(
-    secret: Uint8Array<ArrayBuffer>,
-    salt: Uint8Array<ArrayBuffer>,
-    info: string,
-    length: number,
-  ): Uint8Array | Promise<Uint8Array>;
+  hkdf(secret: Bytes, salt: Bytes, info: string, length: number): Uint8Array | Promise<Uint8Array>;
   /** A non-extractable AES-256-GCM key from 32 raw bytes. */
-  aesGcmKey(raw: Uint8Array<ArrayBuffer>): AesGcmKey | Promise<AesGcmKey>;
+  aesGcmKey(raw: Bytes): AesGcmKey | Promise<AesGcmKey>;
 }

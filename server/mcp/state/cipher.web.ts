@@ -6,13 +6,8 @@ export const stateCipher: StateCipher = {
   name: "Web Crypto",
   async hkdf(secret, salt, info, length) {
     const material = await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveBits"]);
-    return new Uint8Array(
-      await crypto.subtle.deriveBits(
-        { name: "HKDF", hash: "SHA-256", salt, info: utf8Encode(info) },
-        material,
-        length * 8,
-      ),
-    );
+    const params = { name: "HKDF", hash: "SHA-256", salt, info: utf8Encode(info) };
+    return new Uint8Array(await crypto.subtle.deriveBits(params, material, length * 8));
   },
   async aesGcmKey(raw) {
     const key = await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);

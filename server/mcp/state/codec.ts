@@ -9,6 +9,7 @@ import {
   base64UrlDecode,
   base64UrlEncode,
   canonicalJson,
+  isPlainObject,
   nowSeconds,
   utf8Decode,
   utf8Encode,
@@ -80,19 +81,13 @@ export async function sealClaims(
   return `${VERSION}.${sealing.kid}.${base64UrlEncode(body)}`;
 }
 
-function isClaims(value: unknown): value is StateClaims {
-  if (!value || typeof value !== "object") return false;
-  const claims = value as Record<string, unknown>;
-  return (
-    Number.isInteger(claims.iat) &&
-    Number.isInteger(claims.exp) &&
-    typeof claims.sub === "string" &&
-    typeof claims.jti === "string" &&
-    !!claims.data &&
-    typeof claims.data === "object" &&
-    !Array.isArray(claims.data)
-  );
-}
+const isClaims = (value: unknown): value is StateClaims =>
+  isPlainObject(value) &&
+  Number.isInteger(value.iat) &&
+  Number.isInteger(value.exp) &&
+  typeof value.sub === "string" &&
+  typeof value.jti === "string" &&
+  isPlainObject(value.data);
 
 /**
  * Opens and verifies a state presented by a client; never throws for bad input. Checks, in order: type and size (before any crypto),

@@ -13,7 +13,7 @@
 import { stateCipher } from "#mcp-state-cipher";
 import type { H3Event } from "h3";
 import { useMcpConfig } from "../config";
-import { contextWith, type McpContext, type OpenedState, type RequestTarget } from "../context";
+import { contextWith, type McpContext, type RequestTarget } from "../context";
 import { internalError, invalidRequestState } from "../errors";
 import { inRequestScope, runStep } from "../hooks";
 import { sendError } from "../http/error-reply";
@@ -94,40 +94,29 @@ export async function claimOnce(claims: { jti: string; exp: number }): Promise<b
   return store.setIfAbsent(`claim:${claims.jti}`, "1", ttlSeconds);
 }
 
+/** A round of a multi-round flow: the request, and who sends it. */
+type Round = Pick<McpContext, "method" | "params" | "principal" | "target">;
+
 /** What a state is bound to: who asked, and which request it continues (resources/read has no arguments). */
-const bindingOf = (
-  principal: string,
-  method: string,
-  target: RequestTarget,
-  params: Readonly<Record<string, unknown>>,
-): RequestBinding => ({
+const bindingOf = ({ principal, method, params }: Round, target: RequestTarget): RequestBinding => ({
   principal,
   method,
   target: target.name,
   arguments: method === "resources/read" ? undefined : params.arguments,
 });
 
-/** A round of a multi-round flow: the request, and who sends it. */
-type Round = Pick<McpContext, "method" | "params" | "principal" | "target">;
-
 /**
  * Opens a round's `requestState`: the state and the answers it may use. Throws the opaque -32602 when a presented state does
  * not open (or, single use, was claimed before); answers to a single-use definition without the state it issued are ignored.
  */
-async function openState(
-  round: Round,
-): Promise<{ state?: OpenedState; inputResponses: Readonly<Record<string, unknown>> }> {
-  const { method, params, principal, target } = round;
+async function openState(round: Round): Promise<Pick<McpContext, "state" | "inputResponses">> {
+  const { method, params, target } = round;
   const answers = isPlainObject(params.inputResponses) ? params.inputResponses : {};
   const entry = target?.entry;
   // An unknown target is reported by the method itself.
   if (!("requestState" in params) || !target || !entry) return { inputResponses: entry?.singleUseState ? {} : answers };
 
-  const opened = await runStep("requestState open", {}, async () =>
-    openClaims(await useStateKeyRing(), params.requestState, bindingOf(principal, method, target, params), {
-      maxLength: useMcpConfig().stateMaxLength,
-    }),
-  );
+  const opened = await runStep("requestState open", {}, () => openToken(params.requestState, bindingOf(round, target)));
   const refuse = (reason: string): never => {
     logWarning(`requestState rejected on ${method} ${JSON.stringify(target.name.slice(0, 200))}: ${reason}`);
     throw invalidRequestState();
@@ -146,7 +135,7 @@ export async function sealRequestState(round: Round, data: Readonly<Record<strin
   }
   // Only tools/call, prompts/get and resources/read may ask, and each of them names its target.
   if (!round.target) throw internalError();
-  const binding = bindingOf(round.principal, round.method, round.target, round.params);
+  const binding = bindingOf(round, round.target);
   const requestState = await runStep("requestState seal", {}, () =>
     sealClaims(keys, binding, { ...data }, { ttlSeconds: config.stateTtlSeconds }),
   );

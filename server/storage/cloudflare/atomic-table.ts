@@ -83,14 +83,8 @@ interface DurableObjectLike {
 const tables = new WeakMap<object, AtomicTable>();
 
 /** The object's own table, made on its first use. */
-export function tableOf(object: DurableObjectLike): AtomicTable {
-  let table = tables.get(object);
-  if (!table) {
-    table = new AtomicTable(object.ctx);
-    tables.set(object, table);
-  }
-  return table;
-}
+export const tableOf = (object: DurableObjectLike): AtomicTable =>
+  tables.get(object) ?? tables.set(object, new AtomicTable(object.ctx)).get(object)!;
 
 /** The object's side of the atomic operations (`workers.ts` calls them over RPC), and its alarm sweeping the table. */
 export const durableMethods = {

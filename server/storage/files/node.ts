@@ -60,21 +60,19 @@ export function filesAtomicStore(base: string): AtomicStore {
     await rename(temporary, file);
   }
 
+  /** Writes `next` while `key` holds `expected` (null: absent or expired); true when it did. */
+  const replace = (key: string, expected: string | null, next: string, ttlSeconds: number) =>
+    withLock(key, async (file) => {
+      if ((await read(file)) !== expected) return false;
+      await write(file, next, ttlSeconds);
+      return true;
+    });
+
   return {
     name: `files in ${base}`,
     get: (key) => read(pathOf(key)),
-    setIfAbsent: (key, value, ttlSeconds) =>
-      withLock(key, async (file) => {
-        if ((await read(file)) !== null) return false;
-        await write(file, value, ttlSeconds);
-        return true;
-      }),
-    compareAndSet: (key, expected, next, ttlSeconds) =>
-      withLock(key, async (file) => {
-        if ((await read(file)) !== expected) return false;
-        await write(file, next, ttlSeconds);
-        return true;
-      }),
+    setIfAbsent: (key, value, ttlSeconds) => replace(key, null, value, ttlSeconds),
+    compareAndSet: replace,
     delete: (key) => withLock(key, (file) => rm(file, { force: true })),
   };
 }

@@ -39,21 +39,19 @@ export function memoryAtomicStore(): AtomicStore {
     return Promise.resolve(operation(now));
   };
 
+  /** Writes `next` while `key` holds `expected` (null: absent or expired); true when it did. */
+  const replace = (key: string, expected: string | null, next: string, ttlSeconds: number) =>
+    step((now) => {
+      if (live(key, now) !== expected) return false;
+      put(key, next, ttlSeconds, now);
+      return true;
+    });
+
   return {
     name: "memory (this process)",
     get: (key) => step((now) => live(key, now)),
-    setIfAbsent: (key, value, ttlSeconds) =>
-      step((now) => {
-        if (live(key, now) !== null) return false;
-        put(key, value, ttlSeconds, now);
-        return true;
-      }),
-    compareAndSet: (key, expected, next, ttlSeconds) =>
-      step((now) => {
-        if (live(key, now) !== expected) return false;
-        put(key, next, ttlSeconds, now);
-        return true;
-      }),
+    setIfAbsent: (key, value, ttlSeconds) => replace(key, null, value, ttlSeconds),
+    compareAndSet: replace,
     delete: (key) => step(() => void entries.delete(key)),
   };
 }
