@@ -66,13 +66,6 @@ function toContents(
   return value;
 }
 
-function checkedCacheHints(name: string, cache: Partial<CacheHints> = {}): Partial<CacheHints> {
-  if (cache.ttlMs !== undefined && !(Number.isInteger(cache.ttlMs) && cache.ttlMs >= 0)) {
-    throw new Error(`Resource "${name}": cache.ttlMs must be an integer >= 0`);
-  }
-  return cache;
-}
-
 /**
  * Declares a fixed resource: `read` returns text, bytes (as base64), contents, `undefined` for "not found", or `inputRequired(…)`.
  * @example
@@ -114,12 +107,16 @@ export function defineResource(options: FixedResourceOptions | TemplatedResource
   const descriptor: Resource | ResourceTemplate = templated
     ? { uriTemplate: options.uriTemplate, ...metadata }
     : { uri: options.uri, ...metadata, ...(options.size !== undefined ? { size: options.size } : {}) };
+  const cache = options.cache ?? {};
+  if (cache.ttlMs !== undefined && !(Number.isInteger(cache.ttlMs) && cache.ttlMs >= 0)) {
+    throw new Error(`Resource "${name}": cache.ttlMs must be an integer >= 0`);
+  }
 
   return {
     ...entryBase(options),
     kind: "resource",
     descriptor,
-    cache: checkedCacheHints(name, options.cache),
+    cache,
     completers: templated ? ((options.complete ?? {}) as Record<string, Completer>) : {},
     ...(template ? { template } : {}),
     ...(templated && options.list ? { list: async (mcp: McpContext) => options.list!(mcp) } : {}),

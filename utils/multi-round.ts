@@ -146,9 +146,8 @@ export function elicitUrl(message: string, url: string): AskFor<UrlElicitAnswer>
  * if (!capital) return inputRequired(mcp, ask);
  */
 export function askSampling(params: CreateMessageRequestParams): AskFor<CreateMessageResult> {
-  return askFor(
-    { method: "sampling/createMessage", params },
-    (raw) => parseOrUndefined(CreateMessageResultSchema, raw) as CreateMessageResult | undefined,
+  return askFor({ method: "sampling/createMessage", params }, (raw) =>
+    parseOrUndefined(CreateMessageResultSchema, raw),
   );
 }
 
@@ -162,10 +161,7 @@ export function askSampling(params: CreateMessageRequestParams): AskFor<CreateMe
  * return roots.roots.map((root) => root.uri).join("\n");
  */
 export function askRoots(): AskFor<ListRootsResult> {
-  return askFor(
-    { method: "roots/list" },
-    (raw) => parseOrUndefined(ListRootsResultSchema, raw) as ListRootsResult | undefined,
-  );
+  return askFor({ method: "roots/list" }, (raw) => parseOrUndefined(ListRootsResultSchema, raw));
 }
 
 /**

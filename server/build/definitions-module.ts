@@ -19,33 +19,24 @@ function listDefinitionFiles(dir: string): string[] {
 
 /** `export const tools = [[definition, "server/tools/add.ts"], …]`, and the same for prompts and resources. */
 function generateRegistryModule(rootDir: string, roots: string[]): string {
-  const lines: string[] = [];
+  const imports: string[] = [];
   const exports: string[] = [];
-  let counter = 0;
   for (const kind of KINDS) {
     const entries: string[] = [];
-    for (const root of roots) {
-      for (const file of listDefinitionFiles(join(root, kind))) {
-        const local = `${kind}_${counter++}`;
-        lines.push(`import ${local} from ${JSON.stringify(file)};`);
-        entries.push(`[${local}, ${JSON.stringify(relative(rootDir, file))}]`);
-      }
+    for (const file of roots.flatMap((root) => listDefinitionFiles(join(root, kind)))) {
+      const local = `${kind}_${imports.length}`;
+      imports.push(`import ${local} from ${JSON.stringify(file)};`);
+      entries.push(`[${local}, ${JSON.stringify(relative(rootDir, file))}]`);
     }
     exports.push(`export const ${kind} = [${entries.join(", ")}];`);
   }
-  return [...lines, ...exports].join("\n");
+  return [...imports, ...exports].join("\n");
 }
-
-interface McpBuildOptions {
-  /** Folders to read definitions from instead of the scan dirs (the conformance build). */
-  definitionDirs?: string[];
-}
-
-const mcpOptions = (nitro: Nitro): McpBuildOptions => ((nitro.options as { mcp?: McpBuildOptions }).mcp ??= {});
 
 /** The folders definitions (and a feature's build-time content, such as skills) are read from: `mcp.definitionDirs`, else every scan dir. */
 export function definitionRoots(nitro: Nitro): string[] {
-  const chosen = mcpOptions(nitro).definitionDirs;
+  // Folders to read definitions from instead of the scan dirs (the conformance build).
+  const chosen = (nitro.options as { mcp?: { definitionDirs?: string[] } }).mcp?.definitionDirs;
   return chosen ? chosen.map((dir) => resolve(nitro.options.rootDir, dir)) : nitro.options.scanDirs;
 }
 

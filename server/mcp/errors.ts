@@ -74,10 +74,7 @@ export class HttpRefusal extends Error {
  */
 export class StorageUnavailableError extends Error {
   override name = "StorageUnavailableError";
-  constructor(
-    readonly operation: string,
-    cause: unknown,
-  ) {
+  constructor(operation: string, cause: unknown) {
     super(`storage unavailable (${operation}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }

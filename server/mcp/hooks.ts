@@ -11,7 +11,7 @@ import type { H3Event } from "h3";
 import { contextWith, type AuthInfo, type McpContext, type RequestMeta, type RequestTarget } from "./context";
 import type { Entry, ResourceEntry } from "./entries";
 import { HttpRefusal, type McpError } from "./errors";
-import { sendError } from "./http/error-reply";
+import { sendError, type RequestOutcome } from "./http/error-reply";
 import type { MethodHandler, MethodResult } from "./methods/types";
 import type {
   JsonRpcMessage,
@@ -23,13 +23,8 @@ import type {
 } from "./protocol";
 
 /** How a request ended, for observers: its HTTP status, and for an MCP request its result type or JSON-RPC error. */
-export interface RequestEnd {
+export interface RequestEnd extends RequestOutcome {
   readonly status: number;
-  readonly resultType?: string;
-  /** A tool result with `isError: true` (a failure the model reads, not a protocol error). */
-  readonly toolError?: boolean;
-  readonly errorCode?: number;
-  readonly errorMessage?: string;
 }
 
 /** Watches every HTTP request the server answers; each method sees errors pass through unchanged. */
@@ -256,10 +251,6 @@ export function chainAround(last: Next): Next {
     last,
   );
 }
-
-/** The adapter named `name` (the one that read a request). */
-export const adapterNamed = (name: string): Adapter | undefined =>
-  listeners.adapters.find((adapter) => adapter.name === name);
 
 /** Calls every observer's `start` (Nitro's `request` hook). */
 export function observeStart(event: H3Event): void {

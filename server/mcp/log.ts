@@ -54,12 +54,8 @@ function lineWriters(): Record<LogLevel, Write> {
   const onWorkers =
     import.meta.preset === "cloudflare-durable" || globalThis.navigator?.userAgent === "Cloudflare-Workers";
   if (onWorkers || typeof stdio?.stdout?.write !== "function" || typeof stdio.stderr?.write !== "function") {
-    return {
-      debug: (line) => console.debug(line),
-      info: (line) => console.info(line),
-      warn: (line) => console.warn(line),
-      error: (line) => console.error(line),
-    };
+    const toConsole = (level: LogLevel) => (line: string) => console[level](line);
+    return { debug: toConsole("debug"), info: toConsole("info"), warn: toConsole("warn"), error: toConsole("error") };
   }
   const out = batched(stdio.stdout, stdio, (reason) =>
     err(formatLine("warn", `stdout failed (${reason}): its log lines are dropped from now on`)),

@@ -9,7 +9,11 @@ import type { McpContext } from "./context";
 import { internalError } from "./errors";
 import { logError } from "./log";
 import { paginate } from "./pagination";
-import { INPUT_REQUIRED_METHODS, META, type CacheScope, type CallToolResult, type InputRequest } from "./protocol";
+import { INPUT_REQUIRED_METHODS, META, type CacheHints, type CallToolResult, type InputRequest } from "./protocol";
+
+/** Whether `value` is an object carrying `brand` (the mark each maker below sets on what it makes). */
+const hasBrand = (value: unknown, brand: symbol): boolean =>
+  typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
 
 const TOOL_ERROR = Symbol.for("mcp-edge-template.tool-error");
 
@@ -32,8 +36,7 @@ export const toolErrorResult = (message: string): ToolErrorResult => ({
  * @example
  * if (options.output && !isToolErrorResult(value)) checkStructured(value); // a failure has no structured result
  */
-export const isToolErrorResult = (value: unknown): value is ToolErrorResult =>
-  typeof value === "object" && value !== null && (value as Partial<ToolErrorResult>)[TOOL_ERROR] === true;
+export const isToolErrorResult = (value: unknown): value is ToolErrorResult => hasBrand(value, TOOL_ERROR);
 
 const OUTCOME = Symbol.for("mcp-edge-template.input-required");
 
@@ -71,8 +74,7 @@ export function createInputRequiredOutcome(
  * const outcome = await next(mcp);
  * if (isInputRequiredOutcome(outcome)) return askOnTheStream(mcp, outcome.inputRequests); // a 2025-era client's way
  */
-export const isInputRequiredOutcome = (value: unknown): value is InputRequiredOutcome =>
-  typeof value === "object" && value !== null && (value as Partial<InputRequiredOutcome>)[OUTCOME] === true;
+export const isInputRequiredOutcome = (value: unknown): value is InputRequiredOutcome => hasBrand(value, OUTCOME);
 
 const FINAL = Symbol.for("mcp-edge-template.final-result");
 
@@ -92,8 +94,7 @@ export const finalResult = (result: Readonly<Record<string, unknown>>): FinalRes
  * Whether a middleware shaped the outcome itself (`finalResult(…)`): it goes out as it is.
  * @example if (isFinalResult(outcome)) return outcome.result;
  */
-export const isFinalResult = (value: unknown): value is FinalResult =>
-  typeof value === "object" && value !== null && (value as Partial<FinalResult>)[FINAL] === true;
+export const isFinalResult = (value: unknown): value is FinalResult => hasBrand(value, FINAL);
 
 // ——— results on the wire ———
 
@@ -127,7 +128,7 @@ export function listResult(
   key: string,
   items: readonly unknown[],
   mcp: McpContext,
-  cacheScope?: CacheScope,
+  cacheScope?: CacheHints["cacheScope"],
 ): Record<string, unknown> {
   const config = useMcpConfig();
   const page = paginate(items, mcp.params.cursor, config.pageSize, key);

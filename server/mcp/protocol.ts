@@ -17,7 +17,6 @@ export type {
   CreateMessageRequestParams,
   CreateMessageResult,
   ElicitRequestFormParams,
-  ElicitResult,
   GetPromptResult,
   Implementation,
   InputRequest,
@@ -96,10 +95,9 @@ export function declareNameFields(fields: Readonly<Record<string, string>>): voi
  */
 export const nameFieldOf = (method: string): string | undefined => nameFields.get(method);
 
-export type CacheScope = "public" | "private";
 export interface CacheHints {
   ttlMs: number;
-  cacheScope: CacheScope;
+  cacheScope: "public" | "private";
 }
 
 export interface JsonRpcRequest {
@@ -270,8 +268,7 @@ export function decodeHeaderValue(raw: string): string | null {
   const encoded = sentinel[1]!;
   if (!STRICT_BASE64.test(encoded)) return null;
   try {
-    const binary = atob(encoded);
-    return utf8Decode(Uint8Array.from(binary, (char) => char.charCodeAt(0)));
+    return utf8Decode(Uint8Array.from(atob(encoded), (char) => char.charCodeAt(0)));
   } catch {
     return null;
   }
@@ -320,15 +317,10 @@ function valueAt(args: unknown, path: readonly string[]): unknown {
 }
 
 function matches(header: string, body: unknown, type: HeaderParam["type"]): boolean {
-  switch (type) {
-    case "string":
-      return header === body;
-    case "boolean":
-      return header === String(body) && typeof body === "boolean";
-    case "integer":
-      // Compared numerically ("42.0" and 42 are the same value), decimal notation only.
-      return typeof body === "number" && DECIMAL.test(header) && Number(header) === body;
-  }
+  // Compared numerically ("42.0" and 42 are the same value), decimal notation only.
+  if (type === "integer") return typeof body === "number" && DECIMAL.test(header) && Number(header) === body;
+  // A string or a boolean: the header spells the body's value, of the declared type.
+  return typeof body === type && header === String(body);
 }
 
 export function checkParamHeaders(read: HeaderReader, params: readonly HeaderParam[], args: unknown): void {
@@ -364,8 +356,7 @@ export function hasModernMeta(params: Readonly<Record<string, unknown>>): boolea
  */
 export function readProgressToken(meta: Readonly<Record<string, unknown>>): ProgressToken | undefined {
   const token = meta[META.progressToken];
-  if (token === undefined) return undefined;
-  if (isStringOrInteger(token)) return token;
+  if (token === undefined || isStringOrInteger(token)) return token;
   throw malformed("_meta.progressToken must be a string or an integer");
 }
 

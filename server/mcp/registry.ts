@@ -2,7 +2,7 @@
 import type { RequestTarget } from "./context";
 import { invalidParams } from "./errors";
 import { isEntry, type Entry, type PromptEntry, type ResourceEntry, type ToolEntry } from "./entries";
-import { adapters, declaredCapabilities, declaredExtensions, servedResources } from "./hooks";
+import { adapters, declaredCapabilities, declaredExtensions, servedResources, type ResourceFound } from "./hooks";
 import { MODERN_PROTOCOL_VERSION, type ServerCapabilities } from "./protocol";
 
 export interface Registry {
@@ -21,7 +21,7 @@ export interface Registry {
    * The resource a URI belongs to: a fixed resource first, then the first matching template, then what features serve
    * without listing it (`findResources`).
    */
-  findResource(uri: string): { entry: ResourceEntry; variables: Readonly<Record<string, string>> } | undefined;
+  findResource(uri: string): ResourceFound | undefined;
   findTemplate(uriTemplate: string): ResourceEntry | undefined;
 }
 
@@ -52,7 +52,7 @@ const byKey =
 const uriOf = (entry: ResourceEntry) =>
   "uri" in entry.descriptor ? entry.descriptor.uri : entry.descriptor.uriTemplate;
 
-function buildRegistry(modules: { tools: Definitions; prompts: Definitions; resources: Definitions }): Registry {
+function buildRegistry(modules: Found): Registry {
   const tools = entries(modules.tools, "tool").sort(byKey((tool) => tool.descriptor.name));
   const prompts = entries(modules.prompts, "prompt").sort(byKey((prompt) => prompt.descriptor.name));
   const allResources = entries(modules.resources, "resource").sort(byKey(uriOf));

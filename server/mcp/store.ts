@@ -54,8 +54,6 @@ export interface OpenedStore {
   readonly driver?: Driver;
   /** Its atomic operations; undefined when the store has none. */
   readonly atomic?: AtomicStore;
-  /** True when several instances may share this store. */
-  readonly sharedAcrossInstances?: boolean;
   /** Without `atomic`: what to configure to get them (for the start-up error). */
   readonly missingAtomic?: string;
   /** The store's own client (loaded lazily), which only its own port files use. */

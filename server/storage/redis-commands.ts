@@ -8,28 +8,10 @@ import type { AtomicStore } from "../mcp/kit";
 /** KEYS[1]: the key; ARGV: expected value, next value, ttl in seconds. */
 const COMPARE_AND_SET = `if redis.call("GET", KEYS[1]) == ARGV[1] then redis.call("SET", KEYS[1], ARGV[2], "EX", ARGV[3]) return 1 end return 0`;
 
-interface RedisCommands {
-  get(key: string): Promise<string | null>;
-  setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
-  eval(script: string, key: string, args: string[]): Promise<unknown>;
-  del(key: string): Promise<unknown>;
-}
-
 /** The prefix of the store's keys; the atomic ones (a rate counter's too) live under `mcp:atomic:`. */
 export const BASE = "mcp";
 export const ATOMIC_PREFIX = `${BASE}:atomic:`;
-
-function redisCommandsStore(name: string, commands: RedisCommands): AtomicStore {
-  const at = (key: string) => `${ATOMIC_PREFIX}${key}`;
-  return {
-    name,
-    get: (key) => commands.get(at(key)),
-    setIfAbsent: (key, value, ttlSeconds) => commands.setIfAbsent(at(key), value, ttlSeconds),
-    compareAndSet: async (key, expected, next, ttlSeconds) =>
-      Number(await commands.eval(COMPARE_AND_SET, at(key), [expected, next, String(ttlSeconds)])) === 1,
-    delete: async (key) => void (await commands.del(at(key))),
-  };
-}
+const at = (key: string) => `${ATOMIC_PREFIX}${key}`;
 
 /** The ioredis client of unstorage's `redis` driver. */
 interface IoRedisClient {
@@ -40,12 +22,14 @@ interface IoRedisClient {
 }
 
 export function ioRedisAtomicStore(client: IoRedisClient): AtomicStore {
-  return redisCommandsStore("Redis", {
-    get: (key) => client.get(key),
-    setIfAbsent: async (key, value, ttlSeconds) => (await client.set(key, value, "EX", ttlSeconds, "NX")) === "OK",
-    eval: (script, key, args) => client.eval(script, 1, key, ...args),
-    del: (key) => client.del(key),
-  });
+  return {
+    name: "Redis",
+    get: (key) => client.get(at(key)),
+    setIfAbsent: async (key, value, ttlSeconds) => (await client.set(at(key), value, "EX", ttlSeconds, "NX")) === "OK",
+    compareAndSet: async (key, expected, next, ttlSeconds) =>
+      Number(await client.eval(COMPARE_AND_SET, 1, at(key), expected, next, String(ttlSeconds))) === 1,
+    delete: async (key) => void (await client.del(at(key))),
+  };
 }
 
 /** The `@upstash/redis` client of unstorage's `upstash` driver. */
@@ -57,17 +41,19 @@ interface UpstashClient {
 }
 
 export function upstashAtomicStore(client: UpstashClient): AtomicStore {
-  return redisCommandsStore("Upstash Redis", {
+  return {
+    name: "Upstash Redis",
     // Upstash decodes JSON-looking values; ask for text back by storing text and stringifying what comes.
     get: async (key) => {
-      const value = await client.get(key);
+      const value = await client.get(at(key));
       return value === null || value === undefined ? null : typeof value === "string" ? value : JSON.stringify(value);
     },
     setIfAbsent: async (key, value, ttlSeconds) =>
-      (await client.set(key, value, { nx: true, ex: ttlSeconds })) === "OK",
-    eval: (script, key, args) => client.eval(script, [key], args),
-    del: (key) => client.del(key),
-  });
+      (await client.set(at(key), value, { nx: true, ex: ttlSeconds })) === "OK",
+    compareAndSet: async (key, expected, next, ttlSeconds) =>
+      Number(await client.eval(COMPARE_AND_SET, [at(key)], [expected, next, String(ttlSeconds)])) === 1,
+    delete: async (key) => void (await client.del(at(key))),
+  };
 }
 
 /** A store whose client loads at start-up, not awaited (ioredis is a tenth of a cold start): each operation waits for it. */

@@ -132,9 +132,8 @@ export class ResponseChannel {
   finish(json: string): void {
     if (this.done) return;
     this.done = true;
-    if (!this.controller) return;
-    this.controller.enqueue(sseFrame(json));
-    this.controller.close();
+    this.controller?.enqueue(sseFrame(json));
+    this.controller?.close();
   }
 
   /** The client went away (or cancelled the request): nothing more is written, and a stream still open ends without a result. */

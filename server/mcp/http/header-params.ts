@@ -8,8 +8,8 @@ const HEADER_TYPES = new Set(["string", "integer", "boolean"]);
 type Schema = Record<string, unknown>;
 
 function countAnnotations(value: unknown): number {
-  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + countAnnotations(item), 0);
-  if (!isPlainObject(value)) return 0;
+  // An array's entries are its items, under keys that are never `x-mcp-header`.
+  if (typeof value !== "object" || value === null) return 0;
   return Object.entries(value).reduce(
     (sum, [key, child]) => sum + (key === "x-mcp-header" ? 1 : 0) + countAnnotations(child),
     0,

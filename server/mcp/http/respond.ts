@@ -12,7 +12,7 @@ import { setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import type { McpContext } from "../context";
 import { invalidParams, methodNotFound, ResourceNotFoundError } from "../errors";
 import {
-  adapterNamed,
+  adapters,
   addedMethods,
   chainAround,
   inRequestScope,
@@ -110,20 +110,14 @@ function everyRevision(): Map<string, MethodHandler> {
 /** Built on the first request, once every feature's plugin added its methods and middleware. */
 function methodTables() {
   if (tables) return tables;
-  const shared = everyRevision();
-  const added = [...addedMethods()];
-  tables = {
-    modern: new Map([
-      ["server/discover", discover],
-      ["subscriptions/listen", listen],
-      ...shared,
-      ...added.map(([name, { handler }]) => [name, handler] as const),
-    ]),
-    adapted: new Map([
-      ...shared,
-      ...added.filter(([, { adapted }]) => adapted).map(([name, { handler }]) => [name, handler] as const),
-    ]),
-  };
+  // Adapters get every revision's methods and those added for them; 2026-07-28 its own too, and every one added.
+  const adapted = everyRevision();
+  const modern = new Map([["server/discover", discover], ["subscriptions/listen", listen], ...adapted]);
+  for (const [name, { handler, adapted: forAdapters }] of addedMethods()) {
+    modern.set(name, handler);
+    if (forAdapters) adapted.set(name, handler);
+  }
+  tables = { modern, adapted };
   return tables;
 }
 
@@ -141,7 +135,7 @@ function callMethod(mcp: McpContext): Promise<Outcome> | Outcome {
  */
 function dispatch(mcp: McpContext): Promise<Outcome> {
   chain ??= chainAround(async (request) => callMethod(request));
-  const adapter = mcp.adapter === undefined ? undefined : adapterNamed(mcp.adapter);
+  const adapter = mcp.adapter === undefined ? undefined : adapters().find(({ name }) => name === mcp.adapter);
   return adapter ? adapter.serve(mcp, chain) : chain(mcp);
 }
 

@@ -16,8 +16,7 @@ export type InputOf<Input> = Input extends z.ZodType
  * @example const input = objectSchema({ note_id: z.string() }); // z.object({ note_id: z.string() })
  */
 export function objectSchema(input: ObjectInput | undefined): z.ZodType<Record<string, unknown>> {
-  if (input === undefined) return z.object({});
-  return input instanceof z.ZodType ? input : z.object(input as z.ZodRawShape);
+  return input instanceof z.ZodType ? input : z.object(input ?? {});
 }
 
 /** At most this many issues are described; the rest are counted. */

@@ -5,7 +5,6 @@ import type { StateCipher } from "./cipher";
 const TAG_BYTES = 16;
 
 export const stateCipher: StateCipher = {
-  name: "node:crypto",
   hkdf: (secret, salt, info, length) => new Uint8Array(hkdfSync("sha256", secret, salt, info, length)),
   aesGcmKey(raw) {
     const key = createSecretKey(raw);

@@ -14,7 +14,6 @@ export interface AesGcmKey {
 }
 
 export interface StateCipher {
-  readonly name: string;
   /** HKDF-SHA256 (RFC 5869): `length` bytes of key material for `info`. */
   hkdf(secret: Bytes, salt: Bytes, info: string, length: number): Uint8Array | Promise<Uint8Array>;
   /** A non-extractable AES-256-GCM key from 32 raw bytes. */

@@ -3,7 +3,6 @@ import { utf8Encode } from "../internal/basics";
 import type { StateCipher } from "./cipher";
 
 export const stateCipher: StateCipher = {
-  name: "Web Crypto",
   async hkdf(secret, salt, info, length) {
     const material = await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveBits"]);
     const params = { name: "HKDF", hash: "SHA-256", salt, info: utf8Encode(info) };

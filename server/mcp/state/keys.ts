@@ -57,10 +57,8 @@ export function createStateKeyRing(options: {
       : null;
   return (async () => {
     const sealing = current ? await deriveStateKey(options.cipher, current) : null;
-    const byKid = new Map<string, StateKey>();
-    for (const key of await Promise.all(previous.map((secret) => deriveStateKey(options.cipher, secret))))
-      byKid.set(key.kid, key);
-    if (sealing) byKid.set(sealing.kid, sealing);
+    const older = await Promise.all(previous.map((secret) => deriveStateKey(options.cipher, secret)));
+    const byKid = new Map([...older, ...(sealing ? [sealing] : [])].map((key) => [key.kid, key]));
     return { sealing, byKid };
   })();
 }

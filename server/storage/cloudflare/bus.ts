@@ -40,15 +40,12 @@ async function readLines(
 export default function durableBus(client: unknown): BusTransport | undefined {
   // Without the Durable Object's binding there is nothing to carry messages between isolates.
   if (!client) return undefined;
-  const loaded = client as BusNamespaceLike;
-  const objectFor = async (channel: string) => {
-    const namespace = await loaded;
-    return namespace.get(namespace.idFromName(`bus-${channel}`));
-  };
+  const namespace = client as BusNamespaceLike;
+  const objectFor = (channel: string) => namespace.get(namespace.idFromName(`bus-${channel}`));
   return {
-    publish: async (channel, message) => (await objectFor(channel)).busPublish(message),
+    publish: async (channel, message) => objectFor(channel).busPublish(message),
     async listen(channel, deliver, lost) {
-      const reader = (await (await objectFor(channel)).busListen()).getReader();
+      const reader = (await objectFor(channel).busListen()).getReader();
       let stopped = false;
       void readLines(reader, deliver)
         .catch(() => {})

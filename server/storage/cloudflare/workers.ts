@@ -47,7 +47,6 @@ export default defineStore({
     return {
       name: "Cloudflare KV (binding MCP_KV)",
       driver: cloudflareKV({ binding: "MCP_KV" }),
-      sharedAcrossInstances: true,
       ...(durable
         ? { atomic: durableAtomicStore(durable), client: durable }
         : {

@@ -30,11 +30,8 @@ export function filesAtomicStore(base: string): AtomicStore {
         break;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-        const age = await stat(lock).then(
-          (info) => Date.now() - info.mtimeMs,
-          () => 0,
-        );
-        if (age > STALE_LOCK_MS) await rm(lock, { force: true });
+        const info = await stat(lock).catch(() => undefined);
+        if (info && Date.now() - info.mtimeMs > STALE_LOCK_MS) await rm(lock, { force: true });
         else await new Promise((resolve) => setTimeout(resolve, Math.min(50, 1 + attempt)));
       }
     }

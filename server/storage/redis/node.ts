@@ -33,6 +33,6 @@ export default defineStore({
       reportConnectionChanges(client);
       return { driver, atomic: ioRedisAtomicStore(client), client };
     });
-    return { name: "Redis", sharedAcrossInstances: true, client: loadedClient, ...store };
+    return { name: "Redis", client: loadedClient, ...store };
   },
 });

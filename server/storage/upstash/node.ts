@@ -16,6 +16,6 @@ export default defineStore({
       const client = driver.getInstance!() as never;
       return { driver, atomic: upstashAtomicStore(client), client };
     });
-    return { name: "Upstash Redis", sharedAcrossInstances: true, client: loadedClient, ...store };
+    return { name: "Upstash Redis", client: loadedClient, ...store };
   },
 });
