@@ -12,7 +12,7 @@ export interface Setting<T, Default extends string | number | boolean = string |
   readonly shownDefault?: string;
   /** Read the variable's own text: Nitro's `destr` turns "1.0" into 1 and an all-digit secret into an imprecise number. */
   readonly text?: boolean;
-  /** Parses the raw value of the variable `env`; throws an Error naming it (never its value) when it is invalid. */
+  /** Parses the raw value of the variable `env`; throws an Error naming it when it is invalid (a secret's, never quoting it). */
   parse(raw: unknown, env: string): T;
 }
 
