@@ -3,15 +3,15 @@
  * (host/: the official client and AppBridge, the UI in a sandboxed iframe under the strictest host CSP), which renders the
  * built document from `resources/read`, sends it the tool's result, and forwards the UI's `tools/call` to the server.
  * Deleting goes UI → host → server: the person confirms on the board, which calls `delete_note_from_board` with the note's
- * single-use token from the board's result, and the token acts once: on the Node build, in workerd, and on two Node
- * instances sharing Redis (each request to either), in both eras of the host's client.
+ * single-use token from the board's result, and the token acts once, on each target below (two instances: each request to
+ * either), in both eras of the host's client.
  */
 import type { Browser, FrameLocator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, openPage, type OpenedPage } from "../helpers/chromium.mjs";
 import { needs } from "../helpers/programs.mjs";
 import { hasFeature } from "../helpers/project.mjs";
-import { startServer, startWorker } from "../helpers/server.mjs";
+import { startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
 import { startInstancesOnRedis } from "../targets/redis.mjs";
 import { serveHostPage, type HostPage } from "./host-page";
 
@@ -26,9 +26,21 @@ const hostState = (page: Page) => page.evaluate(() => (window as unknown as { ho
 // The 2025 era is the legacy feature's (server/features/legacy): without it, only the 2026 era connects.
 const ERAS = hasFeature("legacy") ? (["modern", "legacy"] as const) : (["modern"] as const);
 
-const TARGETS = [
-  { name: "the Node build", needs: needs("chromium"), start: async () => startServer() },
-  { name: "the Workers build in workerd", needs: needs("chromium"), start: async () => startWorker() },
+/** Where the board runs: the host sends each request to the next of `urls`. */
+interface Target {
+  name: string;
+  needs: ReturnType<typeof needs>;
+  start(): Promise<{ urls: string[]; stop: () => Promise<void> }>;
+}
+const one = async (started: Promise<RunningServer>) => {
+  const server = await started;
+  return { urls: [server.url], stop: () => server.stop() };
+};
+
+const TARGETS: Target[] = [
+  { name: "the Node build", needs: needs("chromium"), start: () => one(startServer()) },
+  { name: "the Workers build in workerd", needs: needs("chromium"), start: () => one(startWorker()) },
+  // with:redis
   {
     name: "two Node instances sharing Redis",
     needs: needs("chromium", "redis-server"),
@@ -37,6 +49,7 @@ const TARGETS = [
       return { urls: [instances.a.url, instances.b.url], stop: instances.stop };
     },
   },
+  // end with:redis
 ];
 
 describe.each(TARGETS)("the notes board in a real host, on $name", ({ needs: needed, start }) => {
@@ -45,8 +58,7 @@ describe.each(TARGETS)("the notes board in a real host, on $name", ({ needs: nee
     let host: HostPage;
     let browser: Browser;
     beforeAll(async () => {
-      const started = await start();
-      const { urls, stop } = "urls" in started ? started : { urls: [started.url], stop: started.stop };
+      const { urls, stop } = await start();
       stopServers = stop;
       host = await serveHostPage(urls);
       browser = await launchChromium();

@@ -10,7 +10,7 @@
  * - peers: the official SDK's stateless server, tmcp, and Vercel's mcp-handler, each with the
  *   same two tools (tests/bench/contenders/), on node:http;
  * - the cost of the request log and of the rate limit: the same tools/call with the log off, and
- *   with NITRO_MCP_RATE_LIMIT counted in memory and on Redis (when redis-server is on PATH),
+ *   with NITRO_MCP_RATE_LIMIT counted in memory and on Redis (with the Redis store, when redis-server is on PATH),
  *   against the template as deployed.
  *
  * Every server runs with V8's allocation-site pretenuring off (PROCESS_FLAGS): with it on, each Node process
@@ -103,15 +103,23 @@ const NEVER_REACHED = { NITRO_MCP_RATE_LIMIT: "100000000/1000h" };
 
 /**
  * The template with one thing changed, against the "template" contender (as deployed): its request log off, a rate
- * limit counted in memory and, when redis-server is there, on Redis.
+ * limit counted in memory and, with the Redis store when redis-server is there, on Redis.
  */
-async function startVariants(redis, variants) {
+async function startVariants(variants) {
   const start = (env) => serve({ output: ".output-bench", env: { ...withSecret, ...env }, keepOutput: false });
   // As deployed, in a process of its own: warmed and measured like the variants (the "template" contender serves every scenario).
   variants.deployed = await start({});
   variants["log-off"] = await start({ NITRO_MCP_LOG_REQUESTS: "false" });
   variants.memory = await start(NEVER_REACHED);
-  if (redis) variants.redis = await start({ ...NEVER_REACHED, REDIS_URL: redis.url });
+  // with:redis
+  if (!findProgram("redis-server")) {
+    process.stderr.write("redis-server is not on PATH: the rate limit on Redis is not measured\n");
+    return;
+  }
+  const redis = await startRedis();
+  const server = await start({ ...NEVER_REACHED, REDIS_URL: redis.url });
+  variants.redis = { url: server.url, stop: () => server.stop().finally(() => redis.stop()) };
+  // end with:redis
 }
 
 const percentile = (values, p) =>
@@ -231,52 +239,44 @@ async function warmUp(servers, variants) {
 
 async function main() {
   await ensureBuilds();
-  const redis = findProgram("redis-server") ? await startRedis() : undefined;
-  if (!redis) process.stderr.write("redis-server is not on PATH: the rate limit on Redis is not measured\n");
   const measured = {}; // scenario → contender → { rps: [], p50: [], p99: [] }
   const costs = {}; // deployed | log-off | memory | redis → { rps: [], p50: [], p99: [] }
-  try {
-    for (let repeat = 0; repeat < settings.repeats; repeat++) {
-      // Fresh processes for every repeat: two processes of the same build settle their JIT differently (six of the template
-      // with its log off, same load, spent 48 to 69 µs of CPU a request), so a median over one process's repeats would keep its luck.
-      const servers = {};
-      const variants = {};
-      try {
-        for (const contender of CONTENDERS) servers[contender.key] = await contender.start();
-        await startVariants(redis, variants);
-        await warmUp(servers, variants);
-        for (const [variant, server] of Object.entries(variants)) {
-          costs[variant] ??= { rps: [], p50: [], p99: [] };
-          const slot = costs[variant];
-          slot.rps.push(await throughput(server.url, costCall, variant));
-          const { p50, p99 } = await latency(() => costCall.call(server.url));
+  for (let repeat = 0; repeat < settings.repeats; repeat++) {
+    // Fresh processes for every repeat: two processes of the same build settle their JIT differently (six of the template
+    // with its log off, same load, spent 48 to 69 µs of CPU a request), so a median over one process's repeats would keep its luck.
+    const servers = {};
+    const variants = {};
+    try {
+      for (const contender of CONTENDERS) servers[contender.key] = await contender.start();
+      await startVariants(variants);
+      await warmUp(servers, variants);
+      for (const [variant, server] of Object.entries(variants)) {
+        costs[variant] ??= { rps: [], p50: [], p99: [] };
+        const slot = costs[variant];
+        slot.rps.push(await throughput(server.url, costCall, variant));
+        const { p50, p99 } = await latency(() => costCall.call(server.url));
+        slot.p50.push(p50);
+        slot.p99.push(p99);
+      }
+      for (const scenario of scenarios(settings)) {
+        for (const contender of CONTENDERS) {
+          const url = servers[contender.key].url;
+          measured[scenario.name] ??= {};
+          const byContender = measured[scenario.name];
+          byContender[contender.key] ??= { rps: [], p50: [], p99: [] };
+          const slot = byContender[contender.key];
+          await scenario.prepare?.(url, contender.key);
+          slot.rps.push((await throughput(url, scenario, contender.key)) / (scenario.requestsPerUnit ?? 1));
+          const { p50, p99 } = await latency((i) => scenario.call(url, contender.key, i));
           slot.p50.push(p50);
           slot.p99.push(p99);
+          process.stderr.write(".");
         }
-        for (const scenario of scenarios(settings)) {
-          for (const contender of CONTENDERS) {
-            const url = servers[contender.key].url;
-            measured[scenario.name] ??= {};
-            const byContender = measured[scenario.name];
-            byContender[contender.key] ??= { rps: [], p50: [], p99: [] };
-            const slot = byContender[contender.key];
-            await scenario.prepare?.(url, contender.key);
-            slot.rps.push((await throughput(url, scenario, contender.key)) / (scenario.requestsPerUnit ?? 1));
-            const { p50, p99 } = await latency((i) => scenario.call(url, contender.key, i));
-            slot.p50.push(p50);
-            slot.p99.push(p99);
-            process.stderr.write(".");
-          }
-        }
-      } finally {
-        // allSettled: a failed stop must not hide the error that brought us here.
-        await Promise.allSettled(
-          [...Object.values(servers), ...Object.values(variants)].map((server) => server.stop()),
-        );
       }
+    } finally {
+      // allSettled: a failed stop must not hide the error that brought us here.
+      await Promise.allSettled([...Object.values(servers), ...Object.values(variants)].map((server) => server.stop()));
     }
-  } finally {
-    await redis?.stop();
   }
   process.stderr.write("\n");
 

@@ -9,6 +9,8 @@ import { post, type Json, type RpcOptions } from "./rpc";
 export const ELICITATION = { elicitation: { form: {} } };
 /** The one answer to every refused requestState. */
 export const OPAQUE_STATE_ERROR = { code: -32602, message: "Invalid or expired requestState" };
+/** What a request that needs the store gets while the store fails (HTTP 503). */
+export const STORAGE_UNAVAILABLE = { code: -32603, message: "Storage unavailable: try again shortly" };
 /** "Yes" to confirm_increment's question. */
 export const CONFIRM = { confirm: { action: "accept", content: { confirm: true } } };
 

@@ -7,11 +7,10 @@
 import { request } from "node:http";
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { needs } from "../helpers/programs.mjs";
 import { hasFeature } from "../helpers/project.mjs";
 import { type Json, meta, parseSse, standardHeaders } from "../helpers/rpc";
 import { startServer } from "../helpers/server.mjs";
-import { startRedis } from "./redis.mjs";
+import { startRedis, NEEDS_REDIS } from "./redis.mjs";
 
 const LIMIT_EXCEEDED = -32029;
 
@@ -76,9 +75,10 @@ describe.runIf(loopbackAliases)("anonymous callers by the address of their conne
     }
   });
 
+  // with:redis
   it.runIf(hasFeature("rate-limit"))(
     "counts a client as one caller on a dual-stack instance and an IPv4 one sharing Redis",
-    { ...needs("redis-server"), timeout: 60_000 },
+    { ...NEEDS_REDIS, timeout: 60_000 },
     async () => {
       const redis = await startRedis();
       const env = { NITRO_MCP_RATE_LIMIT: "2/1h", REDIS_URL: redis.url };
@@ -99,6 +99,7 @@ describe.runIf(loopbackAliases)("anonymous callers by the address of their conne
       }
     },
   );
+  // end with:redis
 
   it.runIf(hasFeature("message-bus"))(
     "holds each address to its share of open streams: 127.0.0.2's full share leaves 127.0.0.3 listening",

@@ -8,9 +8,8 @@ import { join } from "node:path";
 import Redis from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPAQUE_STATE_ERROR, askToIncrement, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
-import { needs } from "../helpers/programs.mjs";
 import { OUTPUT, startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
-import { startInstancesOnRedis } from "./redis.mjs";
+import { startInstancesOnRedis, NEEDS_REDIS } from "./redis.mjs";
 
 const RETRIES = 50;
 
@@ -52,7 +51,8 @@ describe("exactly once", () => {
     await Promise.all([a.stop(), b.stop()]);
   });
 
-  it("on Redis, across two Node instances", { ...needs("redis-server"), timeout: 60_000 }, async () => {
+  // with:redis
+  it("on Redis, across two Node instances", { ...NEEDS_REDIS, timeout: 60_000 }, async () => {
     const instances = await startInstancesOnRedis();
     await expectExactlyOnce([instances.a.url, instances.b.url]);
     // The claim outlives the state (600 s, NITRO_MCP_STATE_TTL_SECONDS's default) by a minute on Redis's own clock: an
@@ -64,6 +64,7 @@ describe("exactly once", () => {
     redis.disconnect();
     await instances.stop();
   });
+  // end with:redis
 
   describe("on Workers, in workerd, with the Durable Object", () => {
     let worker: RunningServer;

@@ -19,9 +19,8 @@ import {
   postLegacy,
   samplingAndRootsQuestions,
 } from "../helpers/legacy";
-import { needs } from "../helpers/programs.mjs";
-import { startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
-import { startInstancesOnRedis } from "./redis.mjs";
+import { startWorker, type RunningServer } from "../helpers/server.mjs";
+import { startInstancesOnRedis, NEEDS_REDIS } from "./redis.mjs";
 import { startInstancesOnUpstash } from "./upstash.mjs";
 import { hasFeature } from "../helpers/project.mjs";
 
@@ -203,11 +202,13 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
     );
   }
 
-  describeInstances("two Node instances on Redis (pub/sub)", needs("redis-server"), () => startInstancesOnRedis());
+  // with:redis
+  describeInstances("two Node instances on Redis (pub/sub)", NEEDS_REDIS, () => startInstancesOnRedis());
 
-  describeInstances("two Node instances on Upstash (its REST API, polled)", needs("redis-server"), () =>
-    startInstancesOnUpstash((env) => startServer({ env })),
+  describeInstances("two Node instances on Upstash (its REST API, polled)", NEEDS_REDIS, () =>
+    startInstancesOnUpstash(),
   );
+  // end with:redis
 
   describeInstances("the Workers build in workerd (a Durable Object per channel)", {}, async () => {
     const worker = await startWorker();

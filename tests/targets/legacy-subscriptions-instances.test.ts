@@ -14,9 +14,8 @@ import {
   openLegacyStream,
   postLegacy,
 } from "../helpers/legacy";
-import { needs } from "../helpers/programs.mjs";
-import { startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
-import { startInstancesCountingSubscribers } from "./redis.mjs";
+import { startWorker, type RunningServer } from "../helpers/server.mjs";
+import { startInstancesCountingSubscribers, NEEDS_REDIS } from "./redis.mjs";
 import { startInstancesOnUpstash } from "./upstash.mjs";
 import { hasFeature } from "../helpers/project.mjs";
 
@@ -100,13 +99,13 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
     );
   }
 
-  describeInstances("two Node instances on Redis (pub/sub)", needs("redis-server"), () =>
-    startInstancesCountingSubscribers(),
-  );
+  // with:redis
+  describeInstances("two Node instances on Redis (pub/sub)", NEEDS_REDIS, () => startInstancesCountingSubscribers());
 
-  describeInstances("two Node instances on Upstash (its REST API, polled)", needs("redis-server"), () =>
-    startInstancesOnUpstash((env) => startServer({ env })),
+  describeInstances("two Node instances on Upstash (its REST API, polled)", NEEDS_REDIS, () =>
+    startInstancesOnUpstash(),
   );
+  // end with:redis
 
   describeInstances("the Workers build in workerd (a Durable Object per channel)", {}, async () => {
     const worker = await startWorker();

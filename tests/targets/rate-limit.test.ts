@@ -1,17 +1,16 @@
 /**
  * Rate limits over real HTTP: exact under 200 concurrent requests (the number served equals the
  * limit) in memory, across two Node instances sharing Redis (directly, and through Upstash's REST
- * API, stood in for locally), and in workerd on the Durable Object;
+ * API, stood in for locally) with the Redis store, and in workerd on the Durable Object;
  * a definition's limit counted apart from the global one; the 429 (Retry-After, JSON-RPC -32029)
  * for 2026-07-28 and 2025-era clients; anonymous callers keyed by address, X-Forwarded-For only
  * when trusted; and a Redis outage served or refused as NITRO_MCP_RATE_LIMIT_ON_STORE_ERROR says.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, type RpcOptions } from "../helpers/rpc";
-import { needs } from "../helpers/programs.mjs";
 import { hasFeature } from "../helpers/project.mjs";
 import { startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
-import { startInstancesOnRedis, startRedis } from "./redis.mjs";
+import { startInstancesOnRedis, startRedis, NEEDS_REDIS } from "./redis.mjs";
 import { startUpstashStandIn } from "./upstash.mjs";
 
 const CONCURRENT = 200;
@@ -66,14 +65,15 @@ describe("exact under concurrency: 200 requests at once, a limit of 50", () => {
     await server.stop();
   });
 
-  it("on Redis, across two Node instances", { ...needs("redis-server"), timeout: 60_000 }, async () => {
+  // with:redis
+  it("on Redis, across two Node instances", { ...NEEDS_REDIS, timeout: 60_000 }, async () => {
     const instances = await startInstancesOnRedis(global);
     expect(await burst([instances.a.url, instances.b.url])).toEqual({ served: LIMIT, refused: CONCURRENT - LIMIT });
     await instances.stop();
   });
 
   it("on Upstash's REST API (a local stand-in over a real Redis), across two Node instances", {
-    ...needs("redis-server"),
+    ...NEEDS_REDIS,
     timeout: 60_000,
   }, async () => {
     const redis = await startRedis();
@@ -85,6 +85,7 @@ describe("exact under concurrency: 200 requests at once, a limit of 50", () => {
     await Promise.all([a.stop(), b.stop(), upstash.stop()]);
     await redis.stop();
   });
+  // end with:redis
 
   describe("on Workers, in workerd, with the Durable Object", () => {
     let worker: RunningServer;
@@ -210,7 +211,8 @@ describe("anonymous callers, by address", () => {
   });
 });
 
-describe("Redis down", needs("redis-server"), () => {
+// with:redis
+describe("Redis down", NEEDS_REDIS, () => {
   for (const [mode, status] of [
     ["open", 200],
     ["closed", 503],
@@ -235,3 +237,4 @@ describe("Redis down", needs("redis-server"), () => {
     }, 60_000);
   }
 });
+// end with:redis

@@ -7,8 +7,11 @@ import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { programPath } from "../helpers/programs.mjs";
+import { needs, programPath } from "../helpers/programs.mjs";
 import { freePort, startServer } from "../helpers/server.mjs";
+
+/** The options of a test that runs on a real Redis: skipped where redis-server is not installed, saying how to install it. */
+export const NEEDS_REDIS = needs("redis-server");
 
 /**
  * A redis-server on a free port. With `persist`, its data lives in an append-only file in a

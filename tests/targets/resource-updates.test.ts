@@ -7,10 +7,9 @@
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONFIRM, ELICITATION } from "../helpers/flows";
-import { needs } from "../helpers/programs.mjs";
 import { openListen, post, resourceUpdated } from "../helpers/rpc";
-import { startServer, startVercelOutput, startWorker, type RunningServer } from "../helpers/server.mjs";
-import { startInstancesCountingSubscribers } from "./redis.mjs";
+import { startWorker, type RunningServer } from "../helpers/server.mjs";
+import { startInstancesCountingSubscribers, NEEDS_REDIS } from "./redis.mjs";
 import { startInstancesOnUpstash } from "./upstash.mjs";
 
 /** The shipped examples (a fork may delete them): `delete_note` and the notes' resources. */
@@ -104,17 +103,13 @@ function describeInstances(name: string, options: { skip?: boolean }, start: () 
   });
 }
 
-describeInstances("two Node instances on Redis (pub/sub)", needs("redis-server"), () =>
-  startInstancesCountingSubscribers(),
-);
+// with:redis
+describeInstances("two Node instances on Redis (pub/sub)", NEEDS_REDIS, () => startInstancesCountingSubscribers());
 
-describeInstances("two Node instances on Upstash (its REST API, polled)", needs("redis-server"), () =>
-  startInstancesOnUpstash((env) => startServer({ env })),
-);
+describeInstances("two Node instances on Upstash (its REST API, polled)", NEEDS_REDIS, () => startInstancesOnUpstash());
 
-describeInstances("two Vercel function outputs on Upstash", needs("redis-server"), () =>
-  startInstancesOnUpstash((env) => startVercelOutput({ env })),
-);
+describeInstances("two Vercel function outputs on Upstash", NEEDS_REDIS, () => startInstancesOnUpstash("vercel"));
+// end with:redis
 
 describeInstances("the Workers build in workerd (a Durable Object per channel)", {}, async () => {
   const worker = await startWorker();

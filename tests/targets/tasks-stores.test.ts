@@ -135,6 +135,7 @@ describeStore("files store (NITRO_MCP_STORAGE_DIR), two processes on one folder"
   return { a, b, stored, stop: async () => void (await Promise.all([a.stop(), b.stop()])) };
 });
 
+// with:redis
 describeStore("Redis, two instances", async () => {
   const instances = await startInstancesOnRedis(MAX_ACTIVE);
   const client = new Redis(instances.redis.url);
@@ -155,3 +156,4 @@ describeStore("Redis, two instances", async () => {
     },
   };
 });
+// end with:redis

@@ -8,6 +8,7 @@
  */
 import { createServer } from "node:http";
 import Redis from "ioredis";
+import { startServer, startVercelOutput } from "../helpers/server.mjs";
 import { startRedis } from "./redis.mjs";
 
 const encode = (value) =>
@@ -61,10 +62,12 @@ export async function startUpstashStandIn(redisUrl) {
 }
 
 /**
- * Two instances (as `start` starts them, given the environment) on the Upstash driver, through the stand-in of its REST API on a fresh Redis.
- * @param {(env: Record<string, string>) => Promise<import("../helpers/server.mjs").RunningServer>} start
+ * Two instances of the fixtures' Node build (or, with "vercel", of its Vercel function output) on the Upstash driver, through
+ * the stand-in of its REST API on a fresh Redis.
+ * @param {"node" | "vercel"} [output]
  */
-export async function startInstancesOnUpstash(start) {
+export async function startInstancesOnUpstash(output = "node") {
+  const start = (env) => (output === "vercel" ? startVercelOutput({ env }) : startServer({ env }));
   const redis = await startRedis();
   const upstash = await startUpstashStandIn(redis.url);
   const env = { UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token };

@@ -20,8 +20,7 @@ import durableTransport, { BusRendezvous } from "../../server/storage/cloudflare
 import memoryTransport from "../../server/storage/memory/bus";
 import redisTransport from "../../server/storage/redis/bus";
 import upstashTransport from "../../server/storage/upstash/bus";
-import { needs } from "../helpers/programs.mjs";
-import { startRedis } from "../targets/redis.mjs";
+import { startRedis, NEEDS_REDIS } from "../targets/redis.mjs";
 import { startUpstashStandIn } from "../targets/upstash.mjs";
 
 type CountedBus = MessageBus & { readonly subscriberCount: number };
@@ -196,7 +195,8 @@ describe("the Durable Object bus", () => {
   });
 });
 
-describeDriver("Redis", needs("redis-server"), async () => {
+// with:redis
+describeDriver("Redis", NEEDS_REDIS, async () => {
   const redis = await startRedis();
   const clients = [new Redis(redis.url), new Redis(redis.url)];
   const subscribers: Redis[] = [];
@@ -217,7 +217,7 @@ describeDriver("Redis", needs("redis-server"), async () => {
   };
 });
 
-describeDriver("Upstash (local stand-in of its REST API)", needs("redis-server"), async () => {
+describeDriver("Upstash (local stand-in of its REST API)", NEEDS_REDIS, async () => {
   const redis = await startRedis();
   const standIn = await startUpstashStandIn(redis.url);
   const bus = () => busOn(upstashTransport(upstash({ url: standIn.url, token: standIn.token }).getInstance!()));
@@ -230,3 +230,4 @@ describeDriver("Upstash (local stand-in of its REST API)", needs("redis-server")
     },
   };
 });
+// end with:redis

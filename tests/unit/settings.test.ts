@@ -9,8 +9,11 @@ import { SETTINGS, type SettingTable } from "../../server/mcp/settings";
 
 const shown = (spec: { default: unknown; shownDefault?: string }) =>
   spec.shownDefault ?? (spec.default === "" ? "none" : String(spec.default));
-/** What `selectStorage` (server/storage/drivers.node.ts) reads straight from the environment, besides the settings. */
-const storageNames = ["REDIS_URL", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "NITRO_MCP_STORAGE_DIR"];
+/** What the stores (server/storage/<store>/node.ts) read straight from the environment, besides the settings. */
+const storageNames = ["NITRO_MCP_STORAGE_DIR"];
+// with:redis
+storageNames.push("REDIS_URL", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN");
+// end with:redis
 
 /** The core's table and each present feature's, with the README that documents it. */
 const tables: { readme: string; table: SettingTable }[] = [{ readme: "server/mcp/README.md", table: SETTINGS }];

@@ -34,18 +34,26 @@ const opened = (stores: Listed[], env: Record<string, unknown>) =>
 
 const PORTS = [...(hasFeature("message-bus") ? ["bus"] : []), ...(hasFeature("rate-limit") ? ["counter"] : [])];
 
+/** The stores the template ships for Node. */
+const NODE_STORES = ["files", "memory"];
+// with:redis
+NODE_STORES.push("redis", "upstash");
+// end with:redis
+
 describe("the stores of a Node build", () => {
-  it("are the four folders with a node.ts, each supplying the ports its features use", async () => {
+  it(`are the ${NODE_STORES.length} folders with a node.ts, each supplying the ports its features use`, async () => {
     const stores = await storesOf("node");
-    expect(stores).toHaveLength(4);
+    expect(stores).toHaveLength(NODE_STORES.length);
     for (const { ports } of stores) expect(Object.keys(ports).sort()).toEqual(PORTS);
   });
 
   it.each([
     [{}, /^memory$/],
     [{ NITRO_MCP_STORAGE_DIR: "/tmp/some-dir" }, /^files in \/tmp\/some-dir$/],
+    // with:redis
     [{ UPSTASH_REDIS_REST_URL: "https://upstash.invalid", UPSTASH_REDIS_REST_TOKEN: "t" }, /^Upstash Redis$/],
     [{ REDIS_URL: "redis://127.0.0.1:1", UPSTASH_REDIS_REST_URL: "https://upstash.invalid" }, /^Redis$/],
+    // end with:redis
   ])("with %j opens %s, with atomic operations, connecting to nothing yet", async (env, name) => {
     const { opened: store } = opened(await storesOf("node"), env);
     expect(store!.name).toMatch(name);

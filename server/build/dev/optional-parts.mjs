@@ -12,7 +12,7 @@
  *   contains `namedAs` (a helper two parts share), its tests and edits going with it;
  * - `edits`: `{ "file", ... }` with one of `dropLines` (a regex: every matching line goes), `dropSection` (the lines
  *   from `# feature:<name>` to `# end feature:<name>`, as `.env.example` marks them) or `replace` (a regex, with `flags`
- *   and `with`, for text over several lines);
+ *   and `with`, for text over several lines); `"files": [...]` instead of `"file"` makes the same edit in each;
  * - `scripts`: npm scripts dropped from package.json;
  * - `packages`: dependencies dropped from package.json once nothing left uses them, each a name or `{ "name", "edits" }`
  *   (edits made only when the package goes);
@@ -65,7 +65,9 @@ function validate(readme, name, data) {
   ];
   for (const edit of edits) {
     const kinds = EDIT_KINDS.filter((kind) => kind in edit);
-    if (typeof edit.file !== "string" || kinds.length !== 1) fail(`has an edit that is not one of ${EDIT_KINDS}`);
+    const files = edit.files ?? [edit.file];
+    if (!Array.isArray(files) || files.some((file) => typeof file !== "string") || kinds.length !== 1)
+      fail(`has an edit that is not one of ${EDIT_KINDS}`);
     if (kinds[0] === "replace" && typeof edit.with !== "string") fail(`has a "replace" without "with"`);
   }
   for (const [key, list] of Object.entries(data.conformance ?? {}))
@@ -74,6 +76,20 @@ function validate(readme, name, data) {
   if (Object.values(data.shipped ?? {}).some((hash) => typeof hash !== "string"))
     fail('has a "shipped" field that is not { "<file>": "<hash>" }');
 }
+
+/** `edits` with each edit of several `files` made one per file. */
+const perFile = (edits) =>
+  edits?.flatMap(({ files, ...edit }) => (files ? files.map((file) => ({ ...edit, file })) : [edit]));
+
+/** `data` with every list of edits one per file (`files`), as the removal plan reads them. */
+const withEditsPerFile = (data) => ({
+  ...data,
+  edits: perFile(data.edits),
+  packages: data.packages?.map((entry) =>
+    typeof entry === "string" ? entry : { ...entry, edits: perFile(entry.edits) },
+  ),
+  deleteWhenUnnamed: data.deleteWhenUnnamed?.map((entry) => ({ ...entry, edits: perFile(entry.edits) })),
+});
 
 /** Rank of a part's README in the list: the examples' first, then the features, then the rest. */
 const rank = (readme) => (readme === "server/examples/README.md" ? 0 : readme.startsWith("server/features/") ? 1 : 2);
@@ -94,7 +110,7 @@ export function optionalParts(root) {
         throw new Error(`${readme}: the fork:remove:${name} block is not JSON (${error.message})`);
       }
       validate(readme, name, data);
-      parts.push({ name, readme, data });
+      parts.push({ name, readme, data: withEditsPerFile(data) });
     }
   }
   return parts.sort((a, b) => rank(a.readme) - rank(b.readme) || a.readme.localeCompare(b.readme));

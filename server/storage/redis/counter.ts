@@ -1,7 +1,7 @@
-/** The Redis store's rate counter: the GCRA script (`../gcra.ts`) in one `EVAL`, on the atomic keys, on Redis's clock. */
+/** The Redis store's rate counter: the GCRA script (`gcra-script.ts`) in one `EVAL`, on the atomic keys, on Redis's clock. */
 import type { RateCounter } from "../../mcp/kit";
-import { GCRA_SCRIPT, scriptAnswer } from "../gcra";
-import { ATOMIC_PREFIX } from "../redis-commands";
+import { GCRA_SCRIPT, scriptAnswer } from "./gcra-script";
+import { ATOMIC_PREFIX } from "./commands";
 
 interface IoRedisEval {
   eval(script: string, keys: number, ...args: string[]): Promise<unknown>;

@@ -1,7 +1,7 @@
 /** The Redis store (`REDIS_URL`): unstorage's redis driver (ioredis), shared by every instance; atomic operations in Lua. */
 import type { EventEmitter } from "node:events";
 import { defineStore, logInfo, logWarning } from "../../mcp/kit";
-import { BASE, ioRedisAtomicStore, lazyStore } from "../redis-commands";
+import { BASE, ioRedisAtomicStore, lazyStore } from "./commands";
 
 /** While Redis is down a request fails in this time (503) instead of queueing; the client reconnects meanwhile. */
 const REDIS_COMMAND_TIMEOUT_MS = 2000;

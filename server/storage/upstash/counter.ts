@@ -1,7 +1,7 @@
-/** The Upstash store's rate counter: the GCRA script (`../gcra.ts`) through the REST API's `eval`, on the atomic keys. */
+/** The Upstash store's rate counter: the GCRA script (`../redis/gcra-script.ts`) through the REST API's `eval`, on the atomic keys. */
 import type { RateCounter } from "../../mcp/kit";
-import { GCRA_SCRIPT, scriptAnswer } from "../gcra";
-import { ATOMIC_PREFIX } from "../redis-commands";
+import { GCRA_SCRIPT, scriptAnswer } from "../redis/gcra-script";
+import { ATOMIC_PREFIX } from "../redis/commands";
 
 interface UpstashEval {
   eval(script: string, keys: string[], args: string[]): Promise<unknown>;

@@ -3,7 +3,7 @@
  * instance, for platforms without long-lived connections; atomic operations in Lua, as on Redis.
  */
 import { defineStore } from "../../mcp/kit";
-import { BASE, lazyStore, upstashAtomicStore } from "../redis-commands";
+import { BASE, lazyStore, upstashAtomicStore } from "../redis/commands";
 
 export default defineStore({
   order: 20,

@@ -3,7 +3,7 @@
  * step for compare-and-set), where those keys live, and the client loaded without holding up the start.
  */
 import type { Driver } from "unstorage";
-import type { AtomicStore } from "../mcp/kit";
+import type { AtomicStore } from "../../mcp/kit";
 
 /** KEYS[1]: the key; ARGV: expected value, next value, ttl in seconds. */
 const COMPARE_AND_SET = `if redis.call("GET", KEYS[1]) == ARGV[1] then redis.call("SET", KEYS[1], ARGV[2], "EX", ARGV[3]) return 1 end return 0`;
