@@ -52,13 +52,11 @@ export default defineNitroConfig({
   rollupConfig: {
     // Replaces Nitro's filter, so keeps it (circular deps, eval, source maps), muting zod 4.6's comments that Rollup takes for annotations.
     onwarn(warning, warn) {
-      if (
+      const muted =
         ["CIRCULAR_DEPENDENCY", "EVAL"].includes(warning.code ?? "") ||
-        warning.message.includes("Unsupported source map comment")
-      )
-        return;
-      if (warning.code === "INVALID_ANNOTATION" && warning.id?.includes("/node_modules/zod/")) return;
-      warn(warning);
+        warning.message.includes("Unsupported source map comment") ||
+        (warning.code === "INVALID_ANNOTATION" && warning.id?.includes("/node_modules/zod/"));
+      if (!muted) warn(warning);
     },
   },
   // Each setting (server/mcp/settings.ts) has a NITRO_MCP_* run-time override. Never put a secret or a connection URL here: it is bundled.

@@ -55,15 +55,11 @@ export interface TemplatedResourceOptions<Template extends string> extends Resou
   ): ResourceReturn | Promise<ResourceReturn>;
 }
 
-function toContents(
-  value: Exclude<ResourceReturn, InputRequiredOutcome | undefined>,
-  uri: string,
-  mimeType?: string,
-): Contents {
+function toContents(value: Exclude<ResourceReturn, InputRequiredOutcome>, uri: string, mimeType?: string): Contents {
   const type = mimeType ? { mimeType } : {};
   if (typeof value === "string") return [{ uri, ...type, text: value }];
   if (value instanceof Uint8Array) return [{ uri, ...type, blob: base64Encode(value) }];
-  return value;
+  return value === undefined ? [] : value;
 }
 
 /**
@@ -123,7 +119,7 @@ export function defineResource(options: FixedResourceOptions | TemplatedResource
     async read(uri, variables, mcp) {
       const value = await options.read(variables as Record<string, never> & Record<string, string>, mcp);
       if (isInputRequiredOutcome(value)) return value;
-      const contents = value === undefined ? [] : toContents(value, uri, mimeType);
+      const contents = toContents(value, uri, mimeType);
       // Empty contents would read as "found, but nothing there"; the spec wants an error for a missing resource.
       if (contents.length === 0) throw new ResourceNotFoundError(uri);
       return { contents };

@@ -65,9 +65,6 @@ export interface StructuredToolOptions<Input extends ObjectInput, Output extends
   run(args: InputOf<Input>, mcp: McpContext): StructuredToolReturn<Output> | Promise<StructuredToolReturn<Output>>;
 }
 
-const isToolResult = (value: unknown): value is CallToolResult =>
-  typeof value === "object" && value !== null && Array.isArray((value as CallToolResult).content);
-
 /**
  * Declares a tool (one file in `server/tools/`): invalid arguments and exceptions become `isError` results, an exception's details logged.
  * @example
@@ -97,15 +94,14 @@ export function defineTool(
   const inputSchema = (options.inputJsonSchema ?? z.toJSONSchema(input, { io: "input" })) as Tool["inputSchema"];
   if (inputSchema.type !== "object")
     throw new Error(`Tool "${options.name}": the input schema must describe an object`);
-  const outputSchema = options.output
-    ? (z.toJSONSchema(options.output, { io: "output" }) as Tool["outputSchema"])
-    : undefined;
   const descriptor: Tool = {
     name: options.name,
     ...(options.title ? { title: options.title } : {}),
     description: options.description,
     inputSchema,
-    ...(outputSchema ? { outputSchema } : {}),
+    ...(options.output
+      ? { outputSchema: z.toJSONSchema(options.output, { io: "output" }) as Tool["outputSchema"] }
+      : {}),
     ...(options.annotations ? { annotations: options.annotations } : {}),
     ...(options.icons ? { icons: options.icons } : {}),
     ...(options._meta ? { _meta: options._meta } : {}),
@@ -123,7 +119,8 @@ export function defineTool(
         );
       return { content: [{ type: "text", text: JSON.stringify(structured.data) }], structuredContent: structured.data };
     }
-    if (isToolResult(value)) return value;
+    if (typeof value === "object" && value !== null && Array.isArray((value as CallToolResult).content))
+      return value as CallToolResult;
     throw new TypeError(`tool "${options.name}" returned something that is not a tool result`);
   }
 

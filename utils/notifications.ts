@@ -26,9 +26,8 @@ export function sendProgress(mcp: McpContext, progress: number, total?: number, 
 export function sendLog(mcp: McpContext, level: LoggingLevel, data: unknown, logger?: string): void {
   if (mcp.logLevel === undefined || mcp.channel.closed) return;
   if (LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(mcp.logLevel)) return;
-  const params: Record<string, unknown> = { level, data };
-  if (logger !== undefined) params.logger = logger;
-  mcp.channel.send(notificationMessage("notifications/message", params));
+  // An undefined `logger` is left out of the JSON.
+  mcp.channel.send(notificationMessage("notifications/message", { level, data, logger }));
 }
 
 /**

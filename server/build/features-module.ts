@@ -22,8 +22,7 @@ export function featureDirs(rootDir: string): string[] {
 
 export function mcpFeaturesModule() {
   return async (nitro: Nitro) => {
-    const dirs = featureDirs(nitro.options.rootDir);
-    for (const dir of dirs.map((relative) => join(nitro.options.rootDir, relative))) {
+    for (const dir of featureDirs(nitro.options.rootDir).map((relative) => join(nitro.options.rootDir, relative))) {
       if (existsSync(join(dir, "settings.ts"))) {
         const { SETTINGS } = (await import(join(dir, "settings.ts"))) as { SETTINGS: SettingTable };
         nitro.options.runtimeConfig.mcp = { ...settingDefaults(SETTINGS), ...nitro.options.runtimeConfig.mcp };

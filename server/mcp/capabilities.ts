@@ -1,4 +1,7 @@
-/** What the client can answer, read strictly (untrusted): a non-object declares nothing; `elicitation: {}` is form only. */
+/**
+ * What the client can answer, read strictly (untrusted): a non-object declares nothing; `elicitation: {}` is form only.
+ * And how capability fragments merge: the ones a client is missing, and the ones the server declares.
+ */
 import { MissingCapabilitiesError } from "./errors";
 import { isPlainObject } from "./internal/basics";
 import type { ClientCapabilities, InputRequest } from "./protocol";
@@ -23,22 +26,13 @@ export function requiredCapabilities(request: InputRequest): ClientCapabilities 
 }
 
 function declares(declared: Declared, required: ClientCapabilities): boolean {
-  const { elicitation, sampling, roots } = required as Record<string, Record<string, unknown> | undefined>;
-  if (elicitation) {
-    const value = declared.elicitation;
+  return Object.entries(required as Record<string, Record<string, unknown>>).every(([name, fields]) => {
+    const value = declared[name];
     if (!isPlainObject(value)) return false;
-    const bare = !("form" in value) && !("url" in value);
-    if (elicitation.form && !(isPlainObject(value.form) || bare)) return false;
-    if (elicitation.url && !isPlainObject(value.url)) return false;
-  }
-  if (sampling) {
-    const value = declared.sampling;
-    if (!isPlainObject(value)) return false;
-    if (sampling.context && !isPlainObject(value.context)) return false;
-    if (sampling.tools && !isPlainObject(value.tools)) return false;
-  }
-  if (roots && !isPlainObject(declared.roots)) return false;
-  return true;
+    // `elicitation: {}`, naming neither mode, declares form.
+    const bare = name === "elicitation" && !("form" in value) && !("url" in value);
+    return Object.keys(fields).every((field) => isPlainObject(value[field]) || (field === "form" && bare));
+  });
 }
 
 /**
@@ -52,24 +46,21 @@ export function clientCanAnswer(declared: Declared, request: InputRequest): bool
 
 /** Throws -32021 (HTTP 400) naming every missing capability at once when any request cannot be answered. */
 export function requireClientCapabilities(declared: Declared, requests: Readonly<Record<string, InputRequest>>): void {
-  const missing: Record<string, Record<string, unknown>> = {};
-  const unanswerable: Record<string, InputRequest> = {};
-  for (const [key, request] of Object.entries(requests)) {
-    const required = requiredCapabilities(request);
-    if (declares(declared, required)) continue;
-    for (const [name, value] of Object.entries(required as Record<string, object>)) {
-      missing[name] = { ...missing[name], ...value };
-    }
-    unanswerable[key] = request;
-  }
-  const keys = Object.keys(unanswerable);
-  if (keys.length === 0) return;
-  const names = Object.entries(missing)
+  const unanswerable = Object.entries(requests).filter(([, request]) => !clientCanAnswer(declared, request));
+  if (unanswerable.length === 0) return;
+  const missing = mergeCapabilities(unanswerable.map(([, request]) => requiredCapabilities(request)));
+  const names = Object.entries(missing as Record<string, object>)
     .map(([name, sub]) => (Object.keys(sub).length ? `${name} (${Object.keys(sub).join(", ")})` : name))
     .join(", ");
-  throw new MissingCapabilitiesError(
-    missing as ClientCapabilities,
-    `${names}, needed to ask for ${keys.join(", ")}`,
-    unanswerable,
-  );
+  const keys = unanswerable.map(([key]) => key).join(", ");
+  throw new MissingCapabilitiesError(missing, `${names}, needed to ask for ${keys}`, Object.fromEntries(unanswerable));
+}
+
+/** Capabilities merged one level deep: `{ resources: {} }` and `{ resources: { subscribe: true } }` make one. */
+export function mergeCapabilities<Capabilities extends object>(fragments: readonly Capabilities[]): Capabilities {
+  const merged: Record<string, object> = {};
+  for (const fragment of fragments) {
+    for (const [name, value] of Object.entries(fragment)) merged[name] = { ...merged[name], ...value };
+  }
+  return merged as Capabilities;
 }

@@ -115,12 +115,8 @@ export class MissingCapabilitiesError extends McpError {
     what: string,
     readonly unanswerable: Readonly<Record<string, InputRequest>> = {},
   ) {
-    super(
-      ErrorCode.MissingRequiredClientCapability,
-      `Missing required client capability: ${what}`,
-      { requiredCapabilities },
-      400,
-    );
+    const message = `Missing required client capability: ${what}`;
+    super(ErrorCode.MissingRequiredClientCapability, message, { requiredCapabilities }, 400);
   }
 }
 

@@ -233,12 +233,8 @@ export const inRequestScope = <T>(event: H3Event, work: () => T): T =>
   listeners.scopes.reduceRight<() => T>((inner, scope) => () => scope(event, inner), work)();
 
 /** `work` as a named step inside every step wrapper, the first added outermost. */
-export const runStep = <T>(
-  name: string,
-  attributes: Readonly<Record<string, string | number | boolean>>,
-  work: () => Promise<T>,
-): Promise<T> =>
-  listeners.steps.reduceRight<() => Promise<T>>((inner, step) => () => step(name, attributes, inner), work)();
+export const runStep: StepWrapper = (name, attributes, work) =>
+  listeners.steps.reduceRight((inner: typeof work, step) => () => step(name, attributes, inner), work)();
 
 /** The chain of middleware around `last` (the method table): the first added outermost, each only on the requests in its scope. */
 export function chainAround(last: Next): Next {
@@ -266,8 +262,6 @@ export function observeEnd(event: H3Event): void {
 
 // ——— the steps of POST /mcp that run a hook ———
 
-const ANONYMOUS: AuthInfo = { principal: "anonymous", via: "anonymous", scopes: [] };
-
 /**
  * Step: the caller on `event.context.mcpAuth`, from the first authenticator that identifies it, or its refusal. Nobody
  * identified it: the challenge of the first authenticator that requires a credential, else `anonymous`.
@@ -286,7 +280,7 @@ export async function authenticate(event: H3Event): Promise<void> {
     }
     const required = listeners.authenticators.find(({ info }) => info?.required)?.info;
     if (required) throw required.challenge?.() ?? new HttpRefusal(401, {}, "", "Authentication required");
-    event.context.mcpAuth = ANONYMOUS;
+    event.context.mcpAuth = { principal: "anonymous", via: "anonymous", scopes: [] };
   } catch (error) {
     return sendError(event, undefined, error);
   }
@@ -315,7 +309,6 @@ export async function runMessageChecks(event: H3Event, message: JsonRpcMessage):
     const refusal = await check(event, message);
     if (refusal) return refusal;
   }
-  return undefined;
 }
 
 /** Step, after reading: every authorizer, before any requestState opens (a refusal is answered as it is). */

@@ -57,12 +57,11 @@ function lineWriters(): Record<LogLevel, Write> {
     const toConsole = (level: LogLevel) => (line: string) => console[level](line);
     return { debug: toConsole("debug"), info: toConsole("info"), warn: toConsole("warn"), error: toConsole("error") };
   }
-  const out = batched(stdio.stdout, stdio, (reason) =>
-    err(formatLine("warn", `stdout failed (${reason}): its log lines are dropped from now on`)),
-  );
-  const err = batched(stdio.stderr, stdio, (reason) =>
-    out(formatLine("warn", `stderr failed (${reason}): its log lines are dropped from now on`)),
-  );
+  // A stream that fails is reported on the other one.
+  const failureLine = (name: string, reason: string) =>
+    formatLine("warn", `${name} failed (${reason}): its log lines are dropped from now on`);
+  const out = batched(stdio.stdout, stdio, (reason) => err(failureLine("stdout", reason)));
+  const err = batched(stdio.stderr, stdio, (reason) => out(failureLine("stderr", reason)));
   return { debug: out, info: out, warn: err, error: err };
 }
 

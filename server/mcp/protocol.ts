@@ -274,10 +274,11 @@ export function decodeHeaderValue(raw: string): string | null {
   }
 }
 
+/** A header the request must carry (-32020 without it), its optional whitespace trimmed. */
 function requireHeader(read: HeaderReader, name: string): string {
   const raw = read(name.toLowerCase());
   if (raw === undefined) throw headerMismatch(`missing required ${name} header`);
-  return raw;
+  return trimOptionalWhitespace(raw);
 }
 
 /** Mcp-Name and Mcp-Param-* may carry the base64 sentinel; decoded before comparison. */
@@ -289,15 +290,14 @@ function decodedHeader(name: string, raw: string): string {
 
 /** `MCP-Protocol-Version` must be present and equal `_meta`'s version (checked before the version itself). */
 export function checkVersionHeader(read: HeaderReader, protocolVersion: string): void {
-  const version = trimOptionalWhitespace(requireHeader(read, "MCP-Protocol-Version"));
-  if (version !== protocolVersion)
+  if (requireHeader(read, "MCP-Protocol-Version") !== protocolVersion)
     throw headerMismatch("MCP-Protocol-Version header value does not match the protocol version in _meta");
 }
 
 /** `Mcp-Method` (compared literally: values are case-sensitive) and `Mcp-Name` against the body. */
 export function checkMethodHeaders(read: HeaderReader, message: JsonRpcRequest): void {
-  const method = trimOptionalWhitespace(requireHeader(read, "Mcp-Method"));
-  if (method !== message.method) throw headerMismatch("Mcp-Method header value does not match the body's method");
+  if (requireHeader(read, "Mcp-Method") !== message.method)
+    throw headerMismatch("Mcp-Method header value does not match the body's method");
   const field = nameFieldOf(message.method);
   if (!field) return;
   const header = decodedHeader("Mcp-Name", requireHeader(read, "Mcp-Name"));

@@ -59,9 +59,7 @@ function modernMeta(read: HeaderReader, message: JsonRpcRequest, target: Request
   checkVersionHeader(read, meta.protocolVersion);
   requireModernVersion(meta.protocolVersion);
   checkMethodHeaders(read, message);
-  if (target?.entry?.kind === "tool" && target.entry.headerParams.length) {
-    checkParamHeaders(read, target.entry.headerParams, message.params.arguments);
-  }
+  if (target?.entry?.kind === "tool") checkParamHeaders(read, target.entry.headerParams, message.params.arguments);
   if ("inputResponses" in message.params && !isPlainObject(message.params.inputResponses)) {
     throw invalidParams("params.inputResponses must be an object mapping input request keys to responses");
   }
@@ -150,10 +148,8 @@ export async function readMcpRequest(event: H3Event): Promise<void> {
     if (!JSON_CONTENT_TYPE.test(requestHeader(event, "content-type") ?? "")) {
       throw invalidRequest("Content-Type must be application/json", 415);
     }
-    const config = useMcpConfig();
-    const message = parseJsonRpcMessage(
-      await readBodyText(event, { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs }),
-    );
+    const { maxBodyBytes: maxBytes, bodyTimeoutMs: timeoutMs } = useMcpConfig();
+    const message = parseJsonRpcMessage(await readBodyText(event, { maxBytes, timeoutMs }));
     if (message.kind !== "request") {
       const refusal = await runMessageChecks(event, message);
       if (refusal) return sendError(event, undefined, refusal);

@@ -1,4 +1,5 @@
 /** Every tool, prompt and resource found at build time (`#mcp-definitions`), indexed once at start-up, and their capabilities. */
+import { mergeCapabilities } from "./capabilities";
 import type { RequestTarget } from "./context";
 import { invalidParams } from "./errors";
 import { isEntry, type Entry, type PromptEntry, type ResourceEntry, type ToolEntry } from "./entries";
@@ -93,7 +94,6 @@ function buildRegistry(modules: Found): Registry {
         const found = served.find(uri);
         if (found) return found;
       }
-      return undefined;
     },
     findTemplate: (uriTemplate) => templatesByTemplate.get(uriTemplate),
   };
@@ -134,11 +134,8 @@ export function registry(): Registry {
  */
 export function serverCapabilities(adapted = false): ServerCapabilities {
   const extensions = declaredExtensions(adapted);
-  const merged: Record<string, Record<string, unknown>> = {};
-  for (const fragment of [registry().capabilities, ...declaredCapabilities()]) {
-    for (const [name, value] of Object.entries(fragment)) merged[name] = { ...merged[name], ...value };
-  }
-  return { ...merged, ...(Object.keys(extensions).length ? { extensions } : {}) } as ServerCapabilities;
+  const merged = mergeCapabilities([registry().capabilities, ...declaredCapabilities()]);
+  return { ...merged, ...(Object.keys(extensions).length ? { extensions } : {}) };
 }
 
 /**

@@ -152,9 +152,9 @@ export const SETTINGS = {
 
 export type SettingTable = Readonly<Record<string, Setting<unknown>>>;
 
+type Defaults<Table extends SettingTable> = { [K in keyof Table]: Table[K]["default"] };
+
 /** The defaults of a table, shaped as `runtimeConfig.mcp`. */
-export function settingDefaults<Table extends SettingTable>(table: Table): { [K in keyof Table]: Table[K]["default"] } {
-  return Object.fromEntries(Object.entries(table).map(([key, spec]) => [key, spec.default])) as {
-    [K in keyof Table]: Table[K]["default"];
-  };
+export function settingDefaults<Table extends SettingTable>(table: Table): Defaults<Table> {
+  return Object.fromEntries(Object.entries(table).map(([key, spec]) => [key, spec.default])) as Defaults<Table>;
 }

@@ -9,10 +9,9 @@ import { logInfo, logWarning } from "../mcp/log";
 import { guarded, setStore, type StorePorts } from "../mcp/store";
 
 export default defineNitroPlugin(() => {
-  const env = process.env as Record<string, unknown>;
   const chosen = [...stores]
     .sort((a, b) => a.definition.order - b.definition.order)
-    .map(({ definition, ports }) => ({ opened: definition.select(env), ports }))
+    .map(({ definition, ports }) => ({ opened: definition.select(process.env as Record<string, unknown>), ports }))
     .find(({ opened }) => opened !== undefined);
   if (!chosen?.opened) throw new Error("No store in this build answers the environment: keep server/storage/memory");
   const { opened } = chosen;

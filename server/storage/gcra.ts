@@ -4,8 +4,6 @@
  * on, and one that would push it over `windowMs` past now is refused. A whole budget may burst at once (so one window lets
  * through up to twice the limit less one). Exact under any concurrency, since the read and the write are one step.
  */
-import type { AtomicStore } from "../mcp/kit";
-
 export interface GcraStep {
   readonly allowed: boolean;
   /** When refused: how long until one more request would be allowed (0 when allowed). */
@@ -25,7 +23,12 @@ export function gcraStep(stored: number | null, now: number, limit: number, wind
   return { allowed: true, retryAfterMs: 0, tat, ttlMs: Math.ceil(tat - now) };
 }
 
-type AtomicSteps = Pick<AtomicStore, "get" | "setIfAbsent" | "compareAndSet">;
+/** A store's atomic steps (`AtomicStore`), or a Durable Object's own table, whose steps are synchronous. */
+interface AtomicSteps {
+  get(key: string): string | null | Promise<string | null>;
+  setIfAbsent(key: string, value: string, ttlSeconds: number): boolean | Promise<boolean>;
+  compareAndSet(key: string, expected: string, next: string, ttlSeconds: number): boolean | Promise<boolean>;
+}
 
 /** The step over `get` and a compare-and-set: exact under any concurrency, since a write only lands on what was read. */
 export async function countWith(store: AtomicSteps, key: string, limit: number, windowMs: number) {

@@ -100,10 +100,9 @@ function readStream(request: IncomingMessage, limit: number, timeoutMs: number):
       if (size > limit) return settle(new BodyTooLargeError(limit, true));
       settle(undefined, buffer ? buffer.subarray(0, size) : (first ?? new Uint8Array(0)));
     };
-    const onError = (error: Error) => settle(error);
     const cancelDeadline = setDeadline(timeoutMs, () => settle(new BodyTimeoutError(timeoutMs)));
     // No "close" listener (it cost as much as the rest of the read): a client gone mid-body errors the request ("aborted").
-    request.on("data", onData).on("end", onEnd).on("error", onError);
+    request.on("data", onData).on("end", onEnd).on("error", settle);
   });
 }
 

@@ -100,12 +100,11 @@ export class ResponseChannel {
 
   send(json: string): void {
     if (this.done) return;
-    if (this.controller) {
-      this.controller.enqueue(sseFrame(json));
-      return;
+    if (this.controller) this.controller.enqueue(sseFrame(json));
+    else {
+      this.buffer.push(json);
+      if (this.buffer.length === 1) this.onFirstNotification?.();
     }
-    this.buffer.push(json);
-    if (this.buffer.length === 1) this.onFirstNotification?.();
   }
 
   /** Calls `callback` on the first buffered notification, at once if one is already waiting. */

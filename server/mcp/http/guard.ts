@@ -12,73 +12,44 @@ import { requestHeader } from "../protocol";
 import { sendError } from "./error-reply";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-/** host[:port]: a name (dot-separated labels of URI-unreserved characters: docker's `my_service` too), an IPv4 address, or an IPv6 literal. */
-const VALID_HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9_~-]+(?:\.[a-z0-9_~-]+)*\.?)(?::(\d{1,5}))?$/;
+/**
+ * host[:port] (captured: the hostname and the port): a name (dot-separated labels of URI-unreserved characters: docker's
+ * `my_service` too), an IPv4 address, or an IPv6 literal.
+ */
+const VALID_HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9_~-]+(?:\.[a-z0-9_~-]+)*\.?)(?::(\d{1,5}))?$/;
 const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 const PRIVATE_ADDRESS =
   /^(?:::ffff:)?(?:127\.|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.)|^(?:::1$|f[cd][0-9a-f]{2}:|fe80:)/i;
 const ALLOWED_REQUEST_HEADERS =
   /^(content-type|accept|authorization|mcp-protocol-version|mcp-session-id|mcp-method|mcp-name|mcp-param-[!#$%&'*+.^_`|~0-9a-z-]+|traceparent|tracestate|baggage)$/;
 
-function hostnameOf(host: string): string {
-  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
-  const colon = host.lastIndexOf(":");
-  return colon === -1 ? host : host.slice(0, colon);
-}
-
 /** A name a rebinding attack cannot produce: loopback names and IP literals. */
 const isRebindingSafe = (hostname: string) =>
   LOOPBACK_HOSTS.has(hostname) || IPV4.test(hostname) || hostname.startsWith("[");
 
-export type GuardVerdict = { ok: true; corsOrigin?: string } | { ok: false; status: 400 | 403; reason: string };
+/** Why the guard refuses a request: 400 for a malformed `Host`, 403 for a foreign one or a foreign `Origin`. */
+type Refusal = { status: 400 | 403; reason: string };
 
-/** A syntactically valid `Host` value (RFC 9110 §7.2), with a port that exists. */
-export function isValidHost(host: string): boolean {
-  const match = host.length <= 260 ? VALID_HOST.exec(host) : null;
-  return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
-}
-
-/** Whether `Host` is a valid host[:port] this server answers to (the first half of the guard). */
-export function checkHost(event: H3Event, config: McpConfig): GuardVerdict {
+/** Why `Host` is not a valid host[:port] (RFC 9110 §7.2, a port that exists) this server answers to, or undefined when it is. */
+function hostRefusal(event: H3Event, config: McpConfig): Refusal | undefined {
   const host = (requestHeader(event, "host") ?? "").toLowerCase();
-  if (!isValidHost(host))
-    return { ok: false, status: 400, reason: "the Host header is missing or not a valid host[:port]" };
-  const hostname = hostnameOf(host);
+  const match = host.length <= 260 ? VALID_HOST.exec(host) : null;
+  if (!match || Number(match[2] ?? 0) > 65535)
+    return { status: 400, reason: "the Host header is missing or not a valid host[:port]" };
+  const hostname = match[1]!;
   const listed = config.allowedHosts.includes(host) || config.allowedHosts.includes(hostname);
   // `nitropack dev` listens on 127.0.0.1 only but proxies to a worker, so trust the mode there.
   const localAddress = event.node?.req?.socket?.localAddress;
   const local = !!import.meta.dev || (!!localAddress && PRIVATE_ADDRESS.test(localAddress));
   if (!listed && ((local && !isRebindingSafe(hostname)) || config.allowedHosts.length > 0)) {
-    return { ok: false, status: 403, reason: `Host "${host}" is not allowed: list it in NITRO_MCP_ALLOWED_HOSTS` };
+    return { status: 403, reason: `Host "${host}" is not allowed: list it in NITRO_MCP_ALLOWED_HOSTS` };
   }
-  return { ok: true };
 }
 
-export function checkOriginAndHost(event: H3Event, config: McpConfig): GuardVerdict {
-  const hostVerdict = checkHost(event, config);
-  if (!hostVerdict.ok) return hostVerdict;
-  const host = requestHeader(event, "host")!.toLowerCase();
-  const origin = requestHeader(event, "origin");
-  if (origin === undefined) return { ok: true };
-  const normalized = origin.toLowerCase();
-  if (config.allowedOrigins.includes(normalized) || config.allowedOrigins.includes("*"))
-    return { ok: true, corsOrigin: origin };
-  // "null" and other opaque origins are never same-origin.
-  if (URL.canParse(normalized) && new URL(normalized).host === host) return { ok: true };
-  return {
-    ok: false,
-    status: 403,
-    reason: `Origin "${clip(origin)}" is not allowed: list it in NITRO_MCP_ALLOWED_ORIGINS`,
-  };
-}
-
-function refuse(event: H3Event, verdict: Extract<GuardVerdict, { ok: false }>): Promise<void> {
-  logWarning(`${verdict.status}: ${verdict.reason}`);
-  return sendError(
-    event,
-    undefined,
-    invalidRequest(`${verdict.status === 403 ? "Forbidden" : "Bad request"}: ${verdict.reason}`, verdict.status),
-  );
+function refuse(event: H3Event, { status, reason }: Refusal): Promise<void> {
+  logWarning(`${status}: ${reason}`);
+  const message = `${status === 403 ? "Forbidden" : "Bad request"}: ${reason}`;
+  return sendError(event, undefined, invalidRequest(message, status));
 }
 
 /**
@@ -86,8 +57,8 @@ function refuse(event: H3Event, verdict: Extract<GuardVerdict, { ok: false }>): 
  * @example export default defineEventHandler({ onRequest: [guardHost], handler: (event) => serverCard(event) });
  */
 export async function guardHost(event: H3Event): Promise<void> {
-  const verdict = checkHost(event, useMcpConfig());
-  if (!verdict.ok) return refuse(event, verdict);
+  const refusal = hostRefusal(event, useMcpConfig());
+  if (refusal) return refuse(event, refusal);
 }
 
 /**
@@ -96,11 +67,20 @@ export async function guardHost(event: H3Event): Promise<void> {
  * export default defineEventHandler({ onRequest: [guardOriginAndHost], handler: (event) => frontPage(event) });
  */
 export async function guardOriginAndHost(event: H3Event): Promise<void> {
-  const verdict = checkOriginAndHost(event, useMcpConfig());
-  if (!verdict.ok) return refuse(event, verdict);
-  if (!verdict.corsOrigin) return;
+  const config = useMcpConfig();
+  const refusal = hostRefusal(event, config);
+  if (refusal) return refuse(event, refusal);
+  const origin = requestHeader(event, "origin");
+  if (origin === undefined) return;
+  const normalized = origin.toLowerCase();
+  if (!config.allowedOrigins.includes(normalized) && !config.allowedOrigins.includes("*")) {
+    // "null" and other opaque origins are never same-origin; a same-origin request needs no CORS headers.
+    if (URL.canParse(normalized) && new URL(normalized).host === requestHeader(event, "host")!.toLowerCase()) return;
+    const reason = `Origin "${clip(origin)}" is not allowed: list it in NITRO_MCP_ALLOWED_ORIGINS`;
+    return refuse(event, { status: 403, reason });
+  }
   const headers: Record<string, string> = {
-    "access-control-allow-origin": verdict.corsOrigin,
+    "access-control-allow-origin": origin,
     "access-control-expose-headers": "WWW-Authenticate, MCP-Protocol-Version, Mcp-Session-Id",
     vary: "Origin",
   };

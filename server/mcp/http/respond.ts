@@ -77,8 +77,7 @@ async function readResource(mcp: McpContext): Promise<Outcome> {
   const { name: uri, entry, variables } = mcp.target;
   if (entry?.kind !== "resource") throw new ResourceNotFoundError(uri);
   const result = await entry.read(uri, variables, mcp);
-  if (isInputRequiredOutcome(result)) return result;
-  return { ...result, ...DEFAULT_READ_CACHE, ...entry.cache };
+  return isInputRequiredOutcome(result) ? result : { ...result, ...DEFAULT_READ_CACHE, ...entry.cache };
 }
 
 let tables: { modern: ReadonlyMap<string, MethodHandler>; adapted: ReadonlyMap<string, MethodHandler> } | undefined;
@@ -94,9 +93,8 @@ function everyRevision(): Map<string, MethodHandler> {
   const methods = new Map<string, MethodHandler>();
   if (capabilities.tools)
     methods.set("tools/list", (mcp) => listResult("tools", tools, mcp)).set("tools/call", callTool);
-  if (capabilities.prompts) {
+  if (capabilities.prompts)
     methods.set("prompts/list", (mcp) => listResult("prompts", prompts, mcp)).set("prompts/get", getPrompt);
-  }
   if (capabilities.resources) {
     methods
       .set("resources/list", listResources(definitions))

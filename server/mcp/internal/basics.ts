@@ -91,10 +91,7 @@ export function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> | null {
   const rest = text.length % 4;
   if (rest === 1) return null;
   const bytes = new Uint8Array(((text.length - rest) / 4) * 3 + (rest ? rest - 1 : 0));
-  const value = (index: number) => {
-    const code = text.charCodeAt(index);
-    return code < 128 ? URL_SAFE_VALUES[code]! : -1;
-  };
+  const value = (index: number) => URL_SAFE_VALUES[text.charCodeAt(index)] ?? -1;
   let written = 0;
   let i = 0;
   for (; i + 3 < text.length; i += 4) {

@@ -110,11 +110,8 @@ export async function openClaims(
 
   let claims: unknown;
   try {
-    const plain = await key.key.open(
-      body.subarray(0, IV_BYTES),
-      additionalData(key.kid, binding),
-      body.subarray(IV_BYTES),
-    );
+    const authenticated = additionalData(key.kid, binding);
+    const plain = await key.key.open(body.subarray(0, IV_BYTES), authenticated, body.subarray(IV_BYTES));
     claims = JSON.parse(utf8Decode(plain));
   } catch {
     return { ok: false, reason: "authentication failed (tampered, or sealed for another request)" };

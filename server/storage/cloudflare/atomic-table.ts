@@ -91,17 +91,11 @@ export const durableMethods = {
   atomicGet(this: DurableObjectLike, key: string): string | null {
     return tableOf(this).get(key);
   },
-  atomicSetIfAbsent(this: DurableObjectLike, key: string, value: string, ttlSeconds: number): boolean {
-    return tableOf(this).setIfAbsent(key, value, ttlSeconds);
+  atomicSetIfAbsent(this: DurableObjectLike, ...args: Parameters<AtomicTable["setIfAbsent"]>): boolean {
+    return tableOf(this).setIfAbsent(...args);
   },
-  atomicCompareAndSet(
-    this: DurableObjectLike,
-    key: string,
-    expected: string,
-    next: string,
-    ttlSeconds: number,
-  ): boolean {
-    return tableOf(this).compareAndSet(key, expected, next, ttlSeconds);
+  atomicCompareAndSet(this: DurableObjectLike, ...args: Parameters<AtomicTable["compareAndSet"]>): boolean {
+    return tableOf(this).compareAndSet(...args);
   },
   atomicDelete(this: DurableObjectLike, key: string): void {
     tableOf(this).delete(key);

@@ -5,6 +5,7 @@
  * the `$DurableObject` class (RPC only: no URL reaches them).
  */
 import type { BusTransport } from "../../mcp/kit";
+import type { DurableObjectNamespaceLike } from "./workers";
 
 /** Longer than any message a bus sends (a bus refuses to publish one past 64 KB): a longer line is not one of ours. */
 const MAX_LINE = 64 * 1024;
@@ -14,11 +15,6 @@ export interface BusObject {
   busPublish(message: string): Promise<void>;
   /** A byte stream of the messages published from now on, one JSON text a line. */
   busListen(): Promise<ReadableStream<Uint8Array>>;
-}
-
-export interface BusNamespaceLike {
-  idFromName(name: string): unknown;
-  get(id: unknown): BusObject;
 }
 
 /** Hands each line `reader` reads to `deliver` until the stream ends or is cancelled. */
@@ -40,7 +36,7 @@ async function readLines(
 export default function durableBus(client: unknown): BusTransport | undefined {
   // Without the Durable Object's binding there is nothing to carry messages between isolates.
   if (!client) return undefined;
-  const namespace = client as BusNamespaceLike;
+  const namespace = client as DurableObjectNamespaceLike<BusObject>;
   const objectFor = (channel: string) => namespace.get(namespace.idFromName(`bus-${channel}`));
   return {
     publish: async (channel, message) => objectFor(channel).busPublish(message),

@@ -5,30 +5,18 @@
 import type { RateCounter } from "../../mcp/kit";
 import { countWith } from "../gcra";
 import { tableOf } from "./atomic-table";
-
-interface CounterNamespace {
-  idFromName(name: string): unknown;
-  get(id: unknown): { rateLimitCount: RateCounter };
-}
+import type { DurableObjectNamespaceLike } from "./workers";
 
 export default function durableCounter(client: unknown): RateCounter | undefined {
   // Without the Durable Object's binding nothing can count atomically.
   if (!client) return undefined;
-  const namespace = client as CounterNamespace;
+  const namespace = client as DurableObjectNamespaceLike<{ rateLimitCount: RateCounter }>;
   return (key, limit, windowMs) => namespace.get(namespace.idFromName(key)).rateLimitCount(key, limit, windowMs);
 }
 
 /** The object's side, added to `$DurableObject` by the Worker entry. */
 export const durableMethods = {
   rateLimitCount(this: Parameters<typeof tableOf>[0], key: string, limit: number, windowMs: number) {
-    const table = tableOf(this);
-    const steps = {
-      get: async (name: string) => table.get(name),
-      setIfAbsent: async (name: string, value: string, ttlSeconds: number) =>
-        table.setIfAbsent(name, value, ttlSeconds),
-      compareAndSet: async (name: string, expected: string, next: string, ttlSeconds: number) =>
-        table.compareAndSet(name, expected, next, ttlSeconds),
-    };
-    return countWith(steps, key, limit, windowMs);
+    return countWith(tableOf(this), key, limit, windowMs);
   },
 };

@@ -16,9 +16,10 @@ interface AtomicObject {
   atomicDelete(key: string): Promise<void>;
 }
 
-export interface DurableObjectNamespaceLike {
+/** The `$DurableObject` binding: the object of a name, as a stub of its RPC methods (the bus's and counter's too). */
+export interface DurableObjectNamespaceLike<Stub = AtomicObject> {
   idFromName(name: string): unknown;
-  get(id: unknown): AtomicObject;
+  get(id: unknown): Stub;
 }
 
 /** FNV-1a: a cheap, stable spread of keys over the shards. */

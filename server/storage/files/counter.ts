@@ -8,10 +8,9 @@ import { countWith } from "../gcra";
 export default function filesCounter(client: unknown): RateCounter {
   const atomic = client as AtomicStore;
   const tails = new Map<string, Promise<unknown>>();
-  const settled = () => {};
   return (key, limit, windowMs) => {
     const run = (tails.get(key) ?? Promise.resolve()).then(() => countWith(atomic, key, limit, windowMs));
-    const tail = run.then(settled, settled);
+    const tail = run.catch(() => {});
     tails.set(key, tail);
     void tail.then(() => tails.get(key) === tail && tails.delete(key));
     return run;

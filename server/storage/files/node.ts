@@ -51,17 +51,14 @@ export function filesAtomicStore(base: string): AtomicStore {
     return expiresAt > nowSeconds() ? value : null;
   }
 
-  async function write(file: string, value: string, ttlSeconds: number): Promise<void> {
-    const temporary = `${file}.${crypto.randomUUID()}.tmp`;
-    await writeFile(temporary, JSON.stringify({ value, expiresAt: nowSeconds() + ttlSeconds }));
-    await rename(temporary, file);
-  }
-
   /** Writes `next` while `key` holds `expected` (null: absent or expired); true when it did. */
   const replace = (key: string, expected: string | null, next: string, ttlSeconds: number) =>
     withLock(key, async (file) => {
       if ((await read(file)) !== expected) return false;
-      await write(file, next, ttlSeconds);
+      // A complete file renamed over the old one: a reader never sees half a value.
+      const temporary = `${file}.${crypto.randomUUID()}.tmp`;
+      await writeFile(temporary, JSON.stringify({ value: next, expiresAt: nowSeconds() + ttlSeconds }));
+      await rename(temporary, file);
       return true;
     });
 

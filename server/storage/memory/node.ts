@@ -11,31 +11,20 @@ export function memoryAtomicStore(): AtomicStore {
   const expiring = new Map<number, string[]>();
   let swept = nowSeconds();
 
-  function sweep(now: number): void {
+  function live(key: string, now: number): string | null {
+    const entry = entries.get(key);
+    return entry && entry.expiresAt > now ? entry.value : null;
+  }
+
+  /** Runs `operation` as one synchronous step, once the keys of every second since the last step are swept. */
+  const step = <T>(operation: (now: number) => T): Promise<T> => {
+    const now = nowSeconds();
     for (; swept < now; swept++) {
       for (const key of expiring.get(swept) ?? []) {
         if ((entries.get(key)?.expiresAt ?? Infinity) <= swept) entries.delete(key);
       }
       expiring.delete(swept);
     }
-  }
-
-  function live(key: string, now: number): string | null {
-    const entry = entries.get(key);
-    return entry && entry.expiresAt > now ? entry.value : null;
-  }
-
-  function put(key: string, value: string, ttlSeconds: number, now: number): void {
-    const expiresAt = now + ttlSeconds;
-    entries.set(key, { value, expiresAt });
-    const bucket = expiring.get(expiresAt);
-    if (bucket) bucket.push(key);
-    else expiring.set(expiresAt, [key]);
-  }
-
-  const step = <T>(operation: (now: number) => T): Promise<T> => {
-    const now = nowSeconds();
-    sweep(now);
     return Promise.resolve(operation(now));
   };
 
@@ -43,7 +32,10 @@ export function memoryAtomicStore(): AtomicStore {
   const replace = (key: string, expected: string | null, next: string, ttlSeconds: number) =>
     step((now) => {
       if (live(key, now) !== expected) return false;
-      put(key, next, ttlSeconds, now);
+      const expiresAt = now + ttlSeconds;
+      entries.set(key, { value: next, expiresAt });
+      if (!expiring.has(expiresAt)) expiring.set(expiresAt, []);
+      expiring.get(expiresAt)!.push(key);
       return true;
     });
 
