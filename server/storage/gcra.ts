@@ -2,7 +2,8 @@
  * GCRA, the rate-limit arithmetic, for the stores' rate counters (`<store>/counter.ts`), each one atomic step of its store:
  * a key keeps its theoretical arrival time (TAT), when its budget is whole again; each request pushes it `windowMs / limit`
  * on, and one that would push it over `windowMs` past now is refused. A whole budget may burst at once (so one window lets
- * through up to twice the limit less one). Exact under any concurrency, since the read and the write are one step.
+ * through up to twice the limit less one). Exact under any concurrency: a store counts in one atomic step (a script, a
+ * Durable Object's table, a table in memory), or with `countWith`, whose write lands only on what it read.
  */
 export interface GcraStep {
   readonly allowed: boolean;

@@ -117,7 +117,10 @@ async function startVariants(variants) {
     return;
   }
   const redis = await startRedis();
-  const server = await start({ ...NEVER_REACHED, REDIS_URL: redis.url });
+  const server = await start({ ...NEVER_REACHED, REDIS_URL: redis.url }).catch(async (error) => {
+    await redis.stop();
+    throw error;
+  });
   variants.redis = { url: server.url, stop: () => server.stop().finally(() => redis.stop()) };
   // end with:redis
 }

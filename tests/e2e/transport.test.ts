@@ -1,9 +1,10 @@
 /**
  * Streamable HTTP at 2026-07-28, through raw fetch against the built server, where the runtime matters:
- * body limits in each framing, SSE, cancellation on disconnect, the Host guard on a loopback socket, the
- * router. Every other rule (envelope, `_meta`, mirrored headers, methods, Origin and CORS, pagination) is
+ * body limits in each framing, SSE, cancellation on disconnect, the Host guard on a loopback socket, an empty
+ * Origin (which only a real socket carries), the router. Every other rule (envelope, `_meta`, mirrored headers, methods, Origin and CORS, pagination) is
  * tested in-process, in tests/unit/protocol/transport.test.ts.
  */
+import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { meta, post, standardHeaders } from "../helpers/rpc";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
@@ -156,5 +157,25 @@ describe("Host", () => {
       { headers: { host: "evil.example.com", origin: "http://evil.example.com" } },
     );
     expect(status).toBe(403);
+  });
+});
+
+describe("Origin", () => {
+  it("with every origin allowed, an empty Origin gets no CORS headers: its preflight is the route's 405", async () => {
+    const open = await startServer({ env: { NITRO_MCP_ALLOWED_ORIGINS: "*" } });
+    try {
+      const response = await new Promise<{ status?: number; allowOrigin?: string | string[] }>((resolve, reject) => {
+        const headers = { origin: "", "access-control-request-method": "POST" };
+        request(open.url, { method: "OPTIONS", headers }, (res) => {
+          res.resume();
+          resolve({ status: res.statusCode, allowOrigin: res.headers["access-control-allow-origin"] });
+        })
+          .on("error", reject)
+          .end();
+      });
+      expect(response).toEqual({ status: 405, allowOrigin: undefined });
+    } finally {
+      await open.stop();
+    }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Faults in the store, in workerd: a Durable Object error is answered -32603 "storage unavailable" (HTTP 503), and the next
- * request is served. (The Redis store's outage: redis-outage.test.ts.)
+ * request is served.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STORAGE_UNAVAILABLE, askToIncrement, retryIncrement, uniqueKey } from "../helpers/flows";

@@ -79,6 +79,8 @@ export async function guardOriginAndHost(event: H3Event): Promise<void> {
     const reason = `Origin "${clip(origin)}" is not allowed: list it in NITRO_MCP_ALLOWED_ORIGINS`;
     return refuse(event, { status: 403, reason });
   }
+  // An empty Origin that "*" lets through names no origin to allow: no CORS headers.
+  if (!origin) return;
   const headers: Record<string, string> = {
     "access-control-allow-origin": origin,
     "access-control-expose-headers": "WWW-Authenticate, MCP-Protocol-Version, Mcp-Session-Id",

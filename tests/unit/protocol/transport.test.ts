@@ -309,6 +309,18 @@ describe("Origin", () => {
     expect(preflight.headers.get("access-control-expose-headers")).toMatch(/WWW-Authenticate/);
   });
 
+  it("with every origin allowed, answers any origin's preflight", async () => {
+    const open = await createTestServer({ ...FIXTURES, env: { NITRO_MCP_ALLOWED_ORIGINS: "*" } });
+    const named = await open.fetch(
+      new Request("http://localhost/mcp", {
+        method: "OPTIONS",
+        headers: { origin: "https://any.example", "access-control-request-method": "POST" },
+      }),
+    );
+    expect(named.status).toBe(204);
+    expect(named.headers.get("access-control-allow-origin")).toBe("https://any.example");
+  });
+
   it("refuses the preflight of a foreign origin with 403", async () => {
     const preflight = await send("OPTIONS", {
       origin: "https://evil.example",
