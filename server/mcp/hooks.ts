@@ -262,6 +262,9 @@ export function observeEnd(event: H3Event): void {
 
 // ——— the steps of POST /mcp that run a hook ———
 
+/** The caller no authenticator identified: one object for every such request, not one each. */
+const ANONYMOUS: AuthInfo = { principal: "anonymous", via: "anonymous", scopes: [] };
+
 /**
  * Step: the caller on `event.context.mcpAuth`, from the first authenticator that identifies it, or its refusal. Nobody
  * identified it: the challenge of the first authenticator that requires a credential, else `anonymous`.
@@ -280,7 +283,7 @@ export async function authenticate(event: H3Event): Promise<void> {
     }
     const required = listeners.authenticators.find(({ info }) => info?.required)?.info;
     if (required) throw required.challenge?.() ?? new HttpRefusal(401, {}, "", "Authentication required");
-    event.context.mcpAuth = { principal: "anonymous", via: "anonymous", scopes: [] };
+    event.context.mcpAuth = ANONYMOUS;
   } catch (error) {
     return sendError(event, undefined, error);
   }
