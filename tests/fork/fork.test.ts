@@ -39,10 +39,10 @@ import { productionLines } from "../helpers/production-lines.mjs";
 const ROOT = process.cwd();
 /**
  * The minimal fork's budget, in lines of code (tests/helpers/production-lines.mjs: the formatted tree, no blank lines, no
- * comments, no dev programs): the core with its kit and hooks, the helpers, the memory, files and Cloudflare stores and the
- * routes of /mcp. It is where the fork stands, so it only goes down; the aim is 3,500.
+ * comments, no dev programs): the core with its kit and hooks, the helpers, the memory and Cloudflare stores and the routes
+ * of /mcp. It is where the fork stands, so it only goes down; the aim is 3,500.
  */
-const MINIMAL_LINES = 3881;
+const MINIMAL_LINES = 3815;
 const RENAMED = { name: "acme-notes-mcp", version: "3.1.4" };
 
 /** Each optional part but the examples, and the README that holds its removal data (`fork:remove:<name>`). */

@@ -41,6 +41,7 @@ describe("exactly once", () => {
     await server.stop();
   });
 
+  // with:files
   it("on files (NITRO_MCP_STORAGE_DIR), on two Node instances sharing the folder", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcp-files-"));
     const [a, b] = await Promise.all([
@@ -50,6 +51,7 @@ describe("exactly once", () => {
     await expectExactlyOnce([a.url, b.url]);
     await Promise.all([a.stop(), b.stop()]);
   });
+  // end with:files
 
   // with:redis
   it("on Redis, across two Node instances", { ...NEEDS_REDIS, timeout: 60_000 }, async () => {

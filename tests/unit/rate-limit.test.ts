@@ -97,10 +97,12 @@ describe("counting under concurrency (a compare-and-set over the store's atomic 
     }
   });
 
+  // with:files
   it("on files, through two stores on one folder (two processes): 40 at once, 10 allowed", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcp-rate-"));
     const stores = [filesAtomicStore(dir), filesAtomicStore(dir)].map((atomic) => filesCounter(atomic)!);
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => stores[i % 2]!("k", 10, 3_600_000)));
     expect(results.filter((result) => result.allowed).length).toBe(10);
   });
+  // end with:files
 });

@@ -10,7 +10,10 @@ import { SETTINGS, type SettingTable } from "../../server/mcp/settings";
 const shown = (spec: { default: unknown; shownDefault?: string }) =>
   spec.shownDefault ?? (spec.default === "" ? "none" : String(spec.default));
 /** What the stores (server/storage/<store>/node.ts) read straight from the environment, besides the settings. */
-const storageNames = ["NITRO_MCP_STORAGE_DIR"];
+const storageNames: string[] = [];
+// with:files
+storageNames.push("NITRO_MCP_STORAGE_DIR");
+// end with:files
 // with:redis
 storageNames.push("REDIS_URL", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN");
 // end with:redis

@@ -34,10 +34,16 @@ const opened = (stores: Listed[], env: Record<string, unknown>) =>
 
 const PORTS = [...(hasFeature("message-bus") ? ["bus"] : []), ...(hasFeature("rate-limit") ? ["counter"] : [])];
 
-/** The stores the template ships for Node. */
-const NODE_STORES = ["files", "memory"];
+/** The stores the template ships for Node: an environment that selects each, and the name it opens under. */
+const NODE_STORES: [Record<string, string>, RegExp][] = [[{}, /^memory$/]];
+// with:files
+NODE_STORES.push([{ NITRO_MCP_STORAGE_DIR: "/tmp/some-dir" }, /^files in \/tmp\/some-dir$/]);
+// end with:files
 // with:redis
-NODE_STORES.push("redis", "upstash");
+NODE_STORES.push(
+  [{ UPSTASH_REDIS_REST_URL: "https://upstash.invalid", UPSTASH_REDIS_REST_TOKEN: "t" }, /^Upstash Redis$/],
+  [{ REDIS_URL: "redis://127.0.0.1:1", UPSTASH_REDIS_REST_URL: "https://upstash.invalid" }, /^Redis$/],
+);
 // end with:redis
 
 describe("the stores of a Node build", () => {
@@ -47,14 +53,7 @@ describe("the stores of a Node build", () => {
     for (const { ports } of stores) expect(Object.keys(ports).sort()).toEqual(PORTS);
   });
 
-  it.each([
-    [{}, /^memory$/],
-    [{ NITRO_MCP_STORAGE_DIR: "/tmp/some-dir" }, /^files in \/tmp\/some-dir$/],
-    // with:redis
-    [{ UPSTASH_REDIS_REST_URL: "https://upstash.invalid", UPSTASH_REDIS_REST_TOKEN: "t" }, /^Upstash Redis$/],
-    [{ REDIS_URL: "redis://127.0.0.1:1", UPSTASH_REDIS_REST_URL: "https://upstash.invalid" }, /^Redis$/],
-    // end with:redis
-  ])("with %j opens %s, with atomic operations, connecting to nothing yet", async (env, name) => {
+  it.each(NODE_STORES)("with %j opens %s, with atomic operations, connecting to nothing yet", async (env, name) => {
     const { opened: store } = opened(await storesOf("node"), env);
     expect(store!.name).toMatch(name);
     expect(store!.atomic).toBeDefined();

@@ -58,7 +58,7 @@ export interface TaskRecord {
 /**
  * A task id from a client becomes a key only if it passes the allow-list every storage key made
  * from client input passes (ids this server issues always do): anything else is -32602 here, before
- * any store sees it, instead of a path the files store refuses (which would read as an outage).
+ * any store sees it, instead of a key a store might refuse (which would read as an outage).
  */
 function keyOf(id: string): string {
   if (!KEY_SEGMENT.test(id))

@@ -1,29 +1,26 @@
 /**
- * Tasks are bounded, checked where they are stored: on the files store and on a real Redis (two
- * instances), each record is read straight from the store. A record keeps the validated arguments
- * (an unknown 64 KB key is not there, nor the request's `_meta`), and none once the task has ended;
- * a refused task leaves no record; a malformed task id is -32602, never 503.
+ * Tasks are bounded, checked where they are stored (`describeBoundedTasks`, run on each store that two processes share:
+ * `bounded-tasks-*.test.ts`), each record read straight from the store. A record keeps the validated arguments (an unknown
+ * 64 KB key is not there, nor the request's `_meta`), and none once the task has ended; a refused task leaves no record; a
+ * malformed task id is -32602, never 503.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueKey } from "../helpers/flows";
 import { post } from "../helpers/rpc";
-import { startServer, type RunningServer } from "../helpers/server.mjs";
+import type { RunningServer } from "../helpers/server.mjs";
 import { MALFORMED_TASK_IDS, WITH_TASKS, createTask, taskRequest, waitForStatus } from "../helpers/tasks";
-import { startInstancesOnRedis } from "./redis.mjs";
 
-const MAX_ACTIVE = { NITRO_MCP_TASK_MAX_ACTIVE: "2" };
+/** The cap every store is started with: two active tasks per principal. */
+export const MAX_ACTIVE = { NITRO_MCP_TASK_MAX_ACTIVE: "2" };
 const JUNK = "x".repeat(64 * 1024);
 
 /** What a store holds: the stored task records by id (as stored, JSON text). */
-interface StoredTasks {
+export interface StoredTasks {
   records(): Promise<Map<string, string>>;
 }
 
-function describeStore(
+/** The bounded-tasks cases on two servers sharing a store, as `setup` starts them, and what the store holds. */
+export function describeBoundedTasks(
   name: string,
   setup: () => Promise<{ a: RunningServer; b: RunningServer; stored: StoredTasks; stop: () => Promise<void> }>,
 ) {
@@ -114,46 +111,3 @@ function describeStore(
     });
   });
 }
-
-describeStore("files store (NITRO_MCP_STORAGE_DIR), two processes on one folder", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "mcp-tasks-"));
-  const env = { ...MAX_ACTIVE, NITRO_MCP_STORAGE_DIR: dir };
-  const [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
-  const atomic = join(dir, ".atomic");
-  const stored: StoredTasks = {
-    async records() {
-      // The folder exists once something was stored: a test that runs first finds none.
-      const files = existsSync(atomic) ? readdirSync(atomic).filter((file) => /^task_[A-Za-z0-9_-]+$/.test(file)) : [];
-      return new Map(
-        files.map((file) => [
-          file.slice("task_".length),
-          JSON.parse(readFileSync(join(atomic, file), "utf8")).value as string,
-        ]),
-      );
-    },
-  };
-  return { a, b, stored, stop: async () => void (await Promise.all([a.stop(), b.stop()])) };
-});
-
-// with:redis
-describeStore("Redis, two instances", async () => {
-  const instances = await startInstancesOnRedis(MAX_ACTIVE);
-  const client = new Redis(instances.redis.url);
-  const stored: StoredTasks = {
-    async records() {
-      const keys = await client.keys("mcp:atomic:task:*");
-      const values = keys.length ? await client.mget(keys) : [];
-      return new Map(keys.map((key, index) => [key.slice("mcp:atomic:task:".length), values[index]!]));
-    },
-  };
-  return {
-    a: instances.a,
-    b: instances.b,
-    stored,
-    stop: async () => {
-      client.disconnect();
-      await instances.stop();
-    },
-  };
-});
-// end with:redis
