@@ -3,8 +3,8 @@ import { createRequestStateCodec } from "@modelcontextprotocol/server";
 import { checkMethodHeaders, checkVersionHeader } from "../../server/mcp/protocol";
 import { parseJsonRpcMessage, parseRequestMeta, type JsonRpcRequest } from "../../server/mcp/protocol";
 import type { StateCipher } from "../../server/mcp/state/cipher";
-import { stateCipher as nodeCipher } from "../../server/mcp/state/cipher.node";
-import { stateCipher as webCipher } from "../../server/mcp/state/cipher.web";
+import { stateCipher as nodeCipher } from "../../server/mcp/platform/node";
+import { stateCipher as webCipher } from "../../server/cloudflare/platform";
 import { openClaims, sealClaims, type RequestBinding } from "../../server/mcp/state/codec";
 import { createStateKeyRing } from "../../server/mcp/state/keys";
 

@@ -7,8 +7,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson, utf8Encode } from "../../server/mcp/internal/basics";
 import type { StateCipher } from "../../server/mcp/state/cipher";
-import { stateCipher as nodeCipher } from "../../server/mcp/state/cipher.node";
-import { stateCipher as webCipher } from "../../server/mcp/state/cipher.web";
+import { stateCipher as nodeCipher } from "../../server/mcp/platform/node";
+import { stateCipher as webCipher } from "../../server/cloudflare/platform";
 import { openClaims, sealClaims, type RequestBinding } from "../../server/mcp/state/codec";
 import { createStateKeyRing, StateSecretError } from "../../server/mcp/state/keys";
 
