@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, openPage, type OpenedPage } from "../helpers/chromium.mjs";
 import { needs } from "../helpers/programs.mjs";
 import { hasFeature } from "../helpers/project.mjs";
-import { startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
+import { startServer, type RunningServer } from "../helpers/server.mjs";
+import { startWorker } from "../helpers/worker.mjs";
 import { startInstancesOnRedis } from "../targets/redis.mjs";
 import { serveHostPage, type HostPage } from "./host-page";
 

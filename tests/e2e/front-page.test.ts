@@ -17,7 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, openPage } from "../helpers/chromium.mjs";
 import { needs, programPath } from "../helpers/programs.mjs";
 import { expectJson404, post, type Json } from "../helpers/rpc";
-import { startServer, startVercelOutput, startWorker, type RunningServer } from "../helpers/server.mjs";
+import { startServer, startVercelOutput, type RunningServer } from "../helpers/server.mjs";
+import { startWorker } from "../helpers/worker.mjs";
 import { hasFeature } from "../helpers/project.mjs";
 
 const run = promisify(execFile);

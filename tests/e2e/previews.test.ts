@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ELICITATION, uniqueKey } from "../helpers/flows";
 import { post } from "../helpers/rpc";
 import { freePort, OUTPUT, type RunningServer, startProcess } from "../helpers/server.mjs";
+import { WORKER_OUTPUT } from "../helpers/worker.mjs";
 
 const SCRIPTS: Record<string, string> = JSON.parse(readFileSync("package.json", "utf8")).scripts;
 const MADE_SECRET = /previewing with a secret made for this run/;
@@ -24,7 +25,7 @@ const PREVIEWS = [
   { script: "preview:vercel", output: OUTPUT.vercel, ready: /Listening on (http:\/\/\S+)/, options: () => [] },
   {
     script: "preview:cloudflare",
-    output: OUTPUT.cloudflare,
+    output: WORKER_OUTPUT,
     ready: /Ready on (http:\/\/\S+)/,
     // Local storage of its own, and no fight over the default inspector port with other Workers running.
     options: () => ["--persist-to", mkdtempSync(join(tmpdir(), "preview-")), "--inspector-port", "0"],

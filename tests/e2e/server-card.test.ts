@@ -11,13 +11,8 @@ import Ajv2020 from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasFeature } from "../helpers/project.mjs";
 import { post, type Json } from "../helpers/rpc";
-import {
-  startServer,
-  startServerExpectingFailure,
-  startVercelOutput,
-  startWorker,
-  type RunningServer,
-} from "../helpers/server.mjs";
+import { startServer, startServerExpectingFailure, startVercelOutput, type RunningServer } from "../helpers/server.mjs";
+import { startWorker } from "../helpers/worker.mjs";
 
 const CARD_TYPE = "application/mcp-server-card+json";
 const CATALOG_TYPE = "application/ai-catalog+json";

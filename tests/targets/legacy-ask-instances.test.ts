@@ -19,7 +19,8 @@ import {
   postLegacy,
   samplingAndRootsQuestions,
 } from "../helpers/legacy";
-import { startWorker, type RunningServer } from "../helpers/server.mjs";
+import type { RunningServer } from "../helpers/server.mjs";
+import { startWorker } from "../helpers/worker.mjs";
 import { startInstancesOnRedis, NEEDS_REDIS } from "./redis.mjs";
 import { startInstancesOnUpstash } from "./upstash.mjs";
 import { hasFeature } from "../helpers/project.mjs";

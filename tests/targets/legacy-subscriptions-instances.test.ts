@@ -14,7 +14,8 @@ import {
   openLegacyStream,
   postLegacy,
 } from "../helpers/legacy";
-import { startWorker, type RunningServer } from "../helpers/server.mjs";
+import type { RunningServer } from "../helpers/server.mjs";
+import { startWorker } from "../helpers/worker.mjs";
 import { startInstancesCountingSubscribers, NEEDS_REDIS } from "./redis.mjs";
 import { startInstancesOnUpstash } from "./upstash.mjs";
 import { hasFeature } from "../helpers/project.mjs";

@@ -9,7 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, type RpcOptions } from "../helpers/rpc";
 import { hasFeature } from "../helpers/project.mjs";
-import { startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
+import { startServer, type RunningServer } from "../helpers/server.mjs";
+import { startWorker } from "../helpers/worker.mjs";
 import { startInstancesOnRedis, startRedis, NEEDS_REDIS } from "./redis.mjs";
 import { startUpstashStandIn } from "./upstash.mjs";
 

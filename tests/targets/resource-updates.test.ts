@@ -8,7 +8,8 @@ import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONFIRM, ELICITATION } from "../helpers/flows";
 import { openListen, post, resourceUpdated } from "../helpers/rpc";
-import { startWorker, type RunningServer } from "../helpers/server.mjs";
+import type { RunningServer } from "../helpers/server.mjs";
+import { startWorker } from "../helpers/worker.mjs";
 import { startInstancesCountingSubscribers, NEEDS_REDIS } from "./redis.mjs";
 import { startInstancesOnUpstash } from "./upstash.mjs";
 
