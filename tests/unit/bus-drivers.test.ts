@@ -3,7 +3,7 @@
  * a channel (on two instances of the bus, for a shared one), principals kept apart, `next` ending on its timeout or
  * on `close`, closed subscriptions leaving nothing behind, and the bounds. Memory in this process; Redis on a real
  * redis-server; Upstash through the local stand-in of its REST API on that Redis; the Durable Object's, its rendezvous
- * objects held in this process (in workerd, over RPC: tests/targets/resource-updates.test.ts).
+ * objects held in this process (in workerd, over RPC: tests/targets/resource-updates-workerd.test.ts).
  */
 import { Redis } from "ioredis";
 import upstash from "unstorage/drivers/upstash";
