@@ -150,6 +150,7 @@ describe("the memory bus", () => {
   });
 });
 
+// with:cloudflare
 describeDriver("Durable Object (its rendezvous in this process)", {}, async () => {
   const objects = new Map<string, BusRendezvous>();
   const objectFor = (name: string) => objects.get(name) ?? objects.set(name, new BusRendezvous()).get(name)!;
@@ -194,6 +195,7 @@ describe("the Durable Object bus", () => {
     expect(bus.subscriberCount).toBe(0);
   });
 });
+// end with:cloudflare
 
 // with:redis
 describeDriver("Redis", NEEDS_REDIS, async () => {

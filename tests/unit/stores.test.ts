@@ -60,6 +60,7 @@ describe("the stores of a Node build", () => {
   });
 });
 
+// with:cloudflare
 describe("the store of a Workers build", () => {
   const env = (durable: boolean) => ({
     MCP_KV: {},
@@ -85,3 +86,4 @@ describe("the store of a Workers build", () => {
     for (const port of PORTS) expect(store.ports[port]!((chosen as OpenedStore).client)).toBeUndefined();
   });
 });
+// end with:cloudflare
