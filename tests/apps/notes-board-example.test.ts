@@ -38,20 +38,20 @@ const one = async (started: Promise<RunningServer>) => {
   return { urls: [server.url], stop: () => server.stop() };
 };
 
-const TARGETS: Target[] = [
-  { name: "the Node build", needs: needs("chromium"), start: () => one(startServer()) },
-  { name: "the Workers build in workerd", needs: needs("chromium"), start: () => one(startWorker()) },
-  // with:redis
-  {
-    name: "two Node instances sharing Redis",
-    needs: needs("chromium", "redis-server"),
-    start: async () => {
-      const instances = await startInstancesOnRedis();
-      return { urls: [instances.a.url, instances.b.url], stop: instances.stop };
-    },
+const TARGETS: Target[] = [{ name: "the Node build", needs: needs("chromium"), start: () => one(startServer()) }];
+// with:cloudflare
+TARGETS.push({ name: "the Workers build in workerd", needs: needs("chromium"), start: () => one(startWorker()) });
+// end with:cloudflare
+// with:redis
+TARGETS.push({
+  name: "two Node instances sharing Redis",
+  needs: needs("chromium", "redis-server"),
+  start: async () => {
+    const instances = await startInstancesOnRedis();
+    return { urls: [instances.a.url, instances.b.url], stop: instances.stop };
   },
-  // end with:redis
-];
+});
+// end with:redis
 
 describe.each(TARGETS)("the notes board in a real host, on $name", ({ needs: needed, start }) => {
   describe.each(ERAS)("its client in the %s era", needed, (era) => {

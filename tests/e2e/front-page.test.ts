@@ -292,10 +292,13 @@ describe("front page, Node build with settings", () => {
   );
 });
 
-describe.each([
-  ["Cloudflare build in workerd", startWorker],
-  ["Vercel output", startVercelOutput],
-])("front page, %s", (_, start) => {
+/** The builds beside Node's that serve it too. */
+const OTHER_BUILDS: [string, () => Promise<RunningServer>][] = [["Vercel output", startVercelOutput]];
+// with:cloudflare
+OTHER_BUILDS.unshift(["Cloudflare build in workerd", startWorker]);
+// end with:cloudflare
+
+describe.each(OTHER_BUILDS)("front page, %s", (_, start) => {
   let target: RunningServer;
   beforeAll(async () => {
     target = await start();

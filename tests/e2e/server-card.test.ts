@@ -312,10 +312,13 @@ describe("server card, Node build with settings", () => {
   });
 });
 
-describe.each([
-  ["Cloudflare build in workerd", startWorker],
-  ["Vercel output", startVercelOutput],
-])("server card, %s", (_, start) => {
+/** The builds beside Node's that serve it too. */
+const OTHER_BUILDS: [string, () => Promise<RunningServer>][] = [["Vercel output", startVercelOutput]];
+// with:cloudflare
+OTHER_BUILDS.unshift(["Cloudflare build in workerd", startWorker]);
+// end with:cloudflare
+
+describe.each(OTHER_BUILDS)("server card, %s", (_, start) => {
   let target: RunningServer;
   beforeAll(async () => {
     target = await start();

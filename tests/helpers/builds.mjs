@@ -23,11 +23,13 @@ const CONFORMANCE_DIRS = ["tests/conformance/fixtures"];
 export const BUILDS = {
   product: {},
   fixtures: { scanDirs: FIXTURE_DIRS, output: ".output-fixtures" },
+  // with:cloudflare
   "fixtures-cloudflare": {
     scanDirs: FIXTURE_DIRS,
     preset: "cloudflare-durable",
     output: ".output-fixtures-cloudflare",
   },
+  // end with:cloudflare
   "fixtures-vercel": { scanDirs: FIXTURE_DIRS, preset: "vercel", output: ".output-fixtures-vercel" },
   conformance: { scanDirs: CONFORMANCE_DIRS, definitionDirs: CONFORMANCE_DIRS, output: ".output-conformance" },
 };

@@ -11,6 +11,18 @@ import { baseEnv, freePort, startProcess } from "./server.mjs";
 export const WORKER_OUTPUT = ".output-fixtures-cloudflare";
 
 /**
+ * `wrangler dev` flags for a Worker of its own: fresh local storage, and no fight over the default inspector port with other
+ * Workers running side by side.
+ * @returns {string[]}
+ */
+export const isolatedWorkerFlags = () => [
+  "--inspector-port",
+  "0",
+  "--persist-to",
+  mkdtempSync(join(tmpdir(), "wrangler-")),
+];
+
+/**
  * The Cloudflare fixture build in real workerd through `wrangler dev` (as `npm run preview:cloudflare`
  * runs `npm run build:cloudflare`'s), offline, with fresh local storage.
  * @param {{ env?: Record<string, string>, output?: string, config?: string, port?: number }} [options]
@@ -32,11 +44,7 @@ export async function startWorker(options = {}) {
       "--port",
       String(port),
       "--show-interactive-dev-session=false",
-      // Workers started side by side must not fight over the default inspector port.
-      "--inspector-port",
-      "0",
-      "--persist-to",
-      mkdtempSync(join(tmpdir(), "wrangler-")),
+      ...isolatedWorkerFlags(),
       ...vars,
     ],
     env: {
