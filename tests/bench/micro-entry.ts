@@ -74,7 +74,9 @@ export async function runMicroBenchmarks(smoke: boolean): Promise<Record<string,
 
   return {
     ...(await codec("this template, node:crypto: the Node and Vercel builds", nodeCipher)),
+    // with:cloudflare
     ...(await codec("this template, Web Crypto: the Worker build", webCipher)),
+    // end with:cloudflare
     "mint + verify (SDK codec: HMAC-SHA256, signed only)": await measure(size, batches, async () =>
       sdk.verify(await sdk.mint(payload), {} as never),
     ),

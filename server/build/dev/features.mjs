@@ -39,7 +39,8 @@ function list() {
     const plan = planRemoval(ROOT, [part]);
     const packages = plan.packages.length > 0 ? `; only it uses ${plan.packages.join(", ")}` : "";
     const along = plan.parts.filter((name) => name !== part.name);
-    const needing = along.length > 0 ? ` (with ${along.join(", ")}, which need it)` : "";
+    const needing =
+      along.length > 0 ? ` (with ${along.join(", ")}, which need${along.length === 1 ? "s" : ""} it)` : "";
     const cost = `${String(linesRemoved(plan)).padStart(5)} lines`;
     console.log(
       `  ${part.data.warning ? "⚠" : " "} ${part.name.padEnd(width)} ${cost}  ${part.data.about}${needing}${packages}`,
