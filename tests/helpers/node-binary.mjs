@@ -39,12 +39,22 @@ export function nodeBinary(version, root = process.cwd()) {
     execFileSync("tar", ["-xzf", join(staging, tarball), "-C", staging]);
     rmSync(join(staging, tarball));
     chmodSync(join(staging, "package", "bin", "node"), 0o755);
+    // A folder without the binary was left by a fetch that was interrupted: set it aside (in one step, as another process
+    // may do the same), so that ours can take its place.
+    if (existsSync(dir) && !existsSync(binary)) {
+      try {
+        renameSync(dir, `${staging}.stale`);
+      } catch {
+        // Another process set it aside first.
+      }
+    }
     renameSync(staging, dir);
   } catch (error) {
     // Another process moved its copy into place first: use it. Anything else is a failure to report.
     if (!existsSync(binary)) throw error;
   } finally {
     rmSync(staging, { recursive: true, force: true });
+    rmSync(`${staging}.stale`, { recursive: true, force: true });
   }
   return binary;
 }
