@@ -1,6 +1,6 @@
 /**
- * The operator's log: one JSON object per line (`time`, `level`, `msg`, and fields), which log pipelines, Workers Logs and Vercel's
- * log drains read as they are; in `npm run dev`, readable text instead (`NITRO_MCP_LOG_FORMAT` overrides either). What went wrong
+ * The operator's log: one JSON object per line (`time`, `level`, `msg`, and fields), which log pipelines and platforms'
+ * log services read as they are; in `npm run dev`, readable text instead (`NITRO_MCP_LOG_FORMAT` overrides either). What went wrong
  * and why goes here, for the operator only: clients get a reference at most. Never log a secret, a token or a sealed state.
  *
  * Lines carry what clients sent (ids, methods, names, URIs, error messages quoting them), so in both formats a line is one line:

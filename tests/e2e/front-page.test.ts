@@ -3,7 +3,7 @@
  * headless Chromium (what it shows, the same lists MCP clients get, snippets that work, no console
  * error or CSP violation, the copy buttons, light and dark) and over HTTP (content negotiation on
  * /mcp, the Host guard, the security headers, NITRO_MCP_RESOURCE_URL, sign-in) on Node;
- * then the same page from the Cloudflare build in workerd and from the Vercel output. Names come
+ * then the same page from each other build (`OTHER_BUILDS`). Names come
  * from the fixtures and from the server's own answers, never from the shipped examples, so the
  * test survives a fork.
  */

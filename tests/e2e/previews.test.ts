@@ -1,5 +1,5 @@
 /**
- * `npm run preview:vercel` and `npm run preview:cloudflare`, each run as its script runs it (package.json's command, given the
+ * The local previews (`PREVIEWS`: `npm run preview:vercel` and the like), each run as its script runs it (package.json's command, given the
  * fixture build's output folder): the preview makes a state secret of its own for the run, so a tool that asks asks (not -32603),
  * says so in one line and never prints the secret; it uses the caller's NITRO_MCP_STATE_SECRET when one is set; and a port
  * already taken ends it with one line and exit code 1, no stack trace.

@@ -1,7 +1,7 @@
 /**
  * Discovery before connecting (the MCP server-card draft): `GET /mcp/server-card` and the AI Catalog at
- * `/.well-known/ai-catalog.json`, over real HTTP on the Node build (with and without settings), in
- * workerd and from the Vercel output. The card is validated against the draft's JSON Schema (vendored
+ * `/.well-known/ai-catalog.json`, over real HTTP on the Node build (with and without settings) and
+ * on each other build (`OTHER_BUILDS`). The card is validated against the draft's JSON Schema (vendored
  * in tests/fixtures-schemas/) and compared with what `server/discover` answers; headers, media types,
  * revalidation, the Host guard and the URLs are checked as raw responses.
  */

@@ -2,7 +2,7 @@
  * The builds the tests run against, made with Nitro's own API (what `nitropack build` does):
  *
  * - `product`: `npm run build` as a user runs it (the examples, no test fixtures), in `.output`;
- * - `fixtures`, `fixtures-cloudflare`, `fixtures-vercel`: the same server plus the test fixtures
+ * - `fixtures`, `fixtures-<target>`: the same server plus the test fixtures
  *   (`tests/fixtures`) for each deploy target. Extra scan dirs are how fixtures get in: Nitro reads
  *   routes, plugins and utils from every scan dir, and the definitions module reads tools, prompts
  *   and resources from them, so the product's `nitro.config.ts` has no test switch;

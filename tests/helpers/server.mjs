@@ -114,7 +114,7 @@ export async function startProcess({ command, args, env, ready, timeoutMs = 15_0
       new Promise((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once("exit", () => resolve());
-        process.kill(-child.pid, "SIGTERM"); // the whole group: wrangler runs workerd as a child
+        process.kill(-child.pid, "SIGTERM"); // the whole group: a preview's runner starts the server as its child
       }),
   };
 }
@@ -152,7 +152,7 @@ export function startVercelOutput(options = {}) {
 
 /**
  * Where free ports are picked: below every system's ephemeral range (Linux from 32768, macOS and Windows from 49152), so the
- * kernel never hands one out by itself (to a listener on port 0, such as workerd's own sockets, or to an outgoing connection)
+ * kernel never hands one out by itself (to a listener on port 0, such as a runtime's own sockets, or to an outgoing connection)
  * between the moment it is found free and the moment a test's server binds it.
  */
 const PORT_RANGE = { from: 20_000, to: 32_000 };

@@ -1,7 +1,7 @@
 /**
  * Rate limits over real HTTP: exact under 200 concurrent requests (the number served equals the
  * limit) in memory, across two Node instances sharing Redis (directly, and through Upstash's REST
- * API, stood in for locally), and in workerd on the Durable Object (each store's case marked for its part);
+ * API, stood in for locally), and on each other store the template ships (each store's case marked for its part);
  * a definition's limit counted apart from the global one; the 429 (Retry-After, JSON-RPC -32029)
  * for 2026-07-28 and 2025-era clients; anonymous callers keyed by address, X-Forwarded-For only
  * when trusted; and a Redis outage served or refused as NITRO_MCP_RATE_LIMIT_ON_STORE_ERROR says.

@@ -1,6 +1,6 @@
 /**
- * The requestState codec on its own: format, binding, clock skew, rotation — on both cipher
- * backends (Web Crypto for Workers, node:crypto for Node builds), which must be interchangeable:
+ * The requestState codec on its own: format, binding, clock skew, rotation — on every cipher
+ * backend (`CIPHERS`: node:crypto for Node builds, and each platform's), which must be interchangeable:
  * a fleet in the middle of a rolling deploy, or mixing platforms, opens every state any of it sealed.
  */
 import fc from "fast-check";

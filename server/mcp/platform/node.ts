@@ -42,8 +42,8 @@ export const peerScheme = (event: H3Event): "http" | "https" =>
   (event.node.req.socket as { encrypted?: boolean } | undefined)?.encrypted ? "https" : "http";
 
 /**
- * Where lines go. On Node, lines leave in batches (`batched`); on Workers, where Workers Logs
- * reads each console call as one entry, every line is its own call.
+ * Where lines go. On Node, lines leave in batches (`batched`); a runtime without the process's streams gets one console
+ * call per line.
  */
 export function openLineWriters(failureLine: (name: string, reason: string) => string): Record<LogLevel, Write> {
   const stdio: Partial<Pick<NodeJS.Process, "stdout" | "stderr" | "once">> | undefined = globalThis.process;

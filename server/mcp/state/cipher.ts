@@ -1,7 +1,7 @@
 /**
  * HKDF-SHA256 and AES-256-GCM for `requestState` (each platform's `stateCipher`, from `#mcp-platform`), every backend giving
  * the same bytes: Node's is synchronous `node:crypto` (on Node each Web Crypto call is a thread-pool round trip, several
- * times the cipher cost); Workers use Web Crypto.
+ * times the cipher cost); a platform without it uses Web Crypto.
  */
 
 type Bytes = Uint8Array<ArrayBuffer>;
