@@ -28,7 +28,7 @@ const inProcess = {
     alias: [
       { find: /^nitropack\/runtime$/, replacement: RUNTIME },
       { find: /^#mcp-(?:definitions|skills|stores)$/, replacement: RUNTIME },
-      { find: /^#mcp-state-cipher$/, replacement: root("server/mcp/state/cipher.node.ts") },
+      { find: /^#mcp-platform$/, replacement: root("server/mcp/platform/node.ts") },
     ],
   },
 };

@@ -8,7 +8,7 @@ import nitroWorker, {
 import { BodyTimeoutError, BodyTooLargeError } from "../mcp/http/body";
 import { errorBody, errorMessage } from "../mcp/protocol";
 import { SETTINGS } from "../mcp/settings";
-import { durableMethods } from "#mcp-stores";
+import { durableMethods } from "#mcp-durable-methods";
 
 /** Past this many bytes, a refused body is no longer drained: the connection is dropped instead. */
 const DRAIN_CAP = 8 * 1024 * 1024;
@@ -88,7 +88,7 @@ export default {
 };
 
 /**
- * Nitro's Durable Object, with the methods this build's stores give it (`#mcp-stores`: the atomic table, the bus's
+ * Nitro's Durable Object, with the methods this build's stores give it (`#mcp-durable-methods`: the atomic table, the bus's
  * rendezvous, the rate counter), reached over RPC only.
  */
 export class $DurableObject extends (NitroDurableObject as unknown as new (

@@ -1,6 +1,6 @@
 /**
- * Short-lived records in unstorage whose expiry holds on every driver. Redis, Upstash and
- * Workers KV drop expired keys themselves (`ttl`); the memory and file drivers ignore it,
+ * Short-lived records in unstorage whose expiry holds on every driver. Drivers with an
+ * expiry of their own drop expired keys themselves (`ttl`); the memory and file drivers ignore it,
  * so the expiry is also stored with the value, checked on every read, and expired records
  * are swept on those drivers at most once a minute (a sweep reads every key).
  */

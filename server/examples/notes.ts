@@ -1,6 +1,6 @@
 /**
- * The example domain: short notes kept in unstorage (memory by default; Redis, Upstash or
- * Cloudflare KV in production — see server/storage/README.md). Seeded once with notes 7, 12 and 15.
+ * The example domain: short notes kept in unstorage (memory by default; a store that
+ * instances share in production — see server/storage/README.md). Seeded once with notes 7, 12 and 15.
  */
 import { useStorage } from "nitropack/runtime";
 import { z } from "zod";

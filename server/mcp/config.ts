@@ -35,7 +35,7 @@ export function useSettings<Table extends SettingTable>(table: Table): ParsedSet
 let cached: McpConfig | undefined;
 
 /**
- * The configuration, parsed once per process (Workers populate `process.env` from their vars and secrets).
+ * The configuration, parsed once per process (edge platforms populate `process.env` from their variables and secrets).
  * @example const { pageSize, serverInfo } = useMcpConfig();
  */
 export function useMcpConfig(): McpConfig {

@@ -1,6 +1,6 @@
 /**
- * The operator's log: one JSON object per line (`time`, `level`, `msg`, and fields), which log pipelines, Workers Logs and Vercel's
- * log drains read as they are; in `npm run dev`, readable text instead (`NITRO_MCP_LOG_FORMAT` overrides either). What went wrong
+ * The operator's log: one JSON object per line (`time`, `level`, `msg`, and fields), which log pipelines and platforms'
+ * log services read as they are; in `npm run dev`, readable text instead (`NITRO_MCP_LOG_FORMAT` overrides either). What went wrong
  * and why goes here, for the operator only: clients get a reference at most. Never log a secret, a token or a sealed state.
  *
  * Lines carry what clients sent (ids, methods, names, URIs, error messages quoting them), so in both formats a line is one line:
@@ -8,10 +8,18 @@
  * reader that goes away (a closed pipe, a full disk) costs the lines it misses, never the server.
  */
 
+import { openLineWriters } from "#mcp-platform";
+
 export type LogLevel = "debug" | "info" | "warn" | "error";
 export type LogFields = Readonly<Record<string, unknown>>;
 
 type Write = (line: string) => void;
+
+/** The platform's writers; a stream that fails is reported on the other one, in this line. */
+const openWriters = () =>
+  openLineWriters((name, reason) =>
+    formatLine("warn", `${name} failed (${reason}): its log lines are dropped from now on`),
+  );
 
 let format: "json" | "pretty" = import.meta.dev ? "pretty" : "json";
 let writers: Record<LogLevel, Write> | undefined;
@@ -19,7 +27,7 @@ let writers: Record<LogLevel, Write> | undefined;
 /** Set once at start-up from `NITRO_MCP_LOG_FORMAT` (see `plugins/mcp-startup.ts`), which also opens the output. */
 export function setLogFormat(chosen: "json" | "pretty" | "auto"): void {
   format = chosen === "auto" ? (import.meta.dev ? "pretty" : "json") : chosen;
-  writers ??= lineWriters();
+  writers ??= openWriters();
 }
 
 /** An error as plain fields: its stack is for the operator (clients never see it). */
@@ -43,74 +51,6 @@ const escapeOne = (char: string) => SHORT_ESCAPES[char] ?? `\\u${char.charCodeAt
  */
 export const escapeControlCharacters = (text: string): string =>
   CONTROL.test(text) ? text.replace(CONTROLS, escapeOne) : text;
-
-/**
- * Where lines go. On Node, lines leave in batches (`batched`); on Workers, where Workers Logs
- * reads each console call as one entry, every line is its own call.
- */
-function lineWriters(): Record<LogLevel, Write> {
-  const stdio: Partial<Pick<NodeJS.Process, "stdout" | "stderr" | "once">> | undefined = globalThis.process;
-  // The Worker build's preset (Nitro writes it in at build time) settles it there, so its bundle carries no Node writer.
-  const onWorkers =
-    import.meta.preset === "cloudflare-durable" || globalThis.navigator?.userAgent === "Cloudflare-Workers";
-  if (onWorkers || typeof stdio?.stdout?.write !== "function" || typeof stdio.stderr?.write !== "function") {
-    const toConsole = (level: LogLevel) => (line: string) => console[level](line);
-    return { debug: toConsole("debug"), info: toConsole("info"), warn: toConsole("warn"), error: toConsole("error") };
-  }
-  // A stream that fails is reported on the other one.
-  const failureLine = (name: string, reason: string) =>
-    formatLine("warn", `${name} failed (${reason}): its log lines are dropped from now on`);
-  const out = batched(stdio.stdout, stdio, (reason) => err(failureLine("stdout", reason)));
-  const err = batched(stdio.stderr, stdio, (reason) => out(failureLine("stderr", reason)));
-  return { debug: out, info: out, warn: err, error: err };
-}
-
-/**
- * A line waits at most FLUSH_AFTER_MS, a batch grows to at most FLUSH_AT_BYTES: under load, one write per few dozen
- * requests (an immediate and a write per event-loop turn cost a sixth of the throughput, a write per line a third).
- * A Vercel function may be frozen once its response is sent, so there the lines of a turn leave at its end.
- */
-const FLUSH_AFTER_MS = 50;
-const FLUSH_AT_BYTES = 16 * 1024;
-const onVercel = import.meta.preset === "vercel";
-const later = (flush: () => void): unknown =>
-  onVercel ? setImmediate(flush) : setTimeout(flush, FLUSH_AFTER_MS).unref();
-const cancel = (timer: unknown): void =>
-  onVercel ? clearImmediate(timer as NodeJS.Immediate) : clearTimeout(timer as NodeJS.Timeout);
-
-/**
- * A writer that batches lines into one write, and drops every line once `stream` has failed (EPIPE when the reader went away,
- * ENOSPC…). Its error listener keeps a failed write from becoming an uncaught exception, which Nitro would log with console.error
- * to the same dead stream, failing again, forever; console.* writes (Nitro's own) find it too. What is pending leaves at exit.
- */
-function batched(
-  stream: NodeJS.WriteStream,
-  stdio: { once?: NodeJS.Process["once"] },
-  onFailure: (reason: string) => void,
-): Write {
-  let pending = "";
-  let failed = false;
-  let timer: unknown;
-  stream.on("error", (error: NodeJS.ErrnoException) => {
-    if (failed) return;
-    failed = true;
-    pending = "";
-    onFailure(error.code ?? error.message);
-  });
-  const flush = () => {
-    if (timer !== undefined) cancel(timer);
-    timer = undefined;
-    if (pending && !failed) stream.write(pending);
-    pending = "";
-  };
-  stdio.once?.("exit", flush);
-  return (line) => {
-    if (failed) return;
-    pending += `${line}\n`;
-    if (pending.length >= FLUSH_AT_BYTES) flush();
-    else timer ??= later(flush);
-  };
-}
 
 /**
  * An error's stack, its frames on lines of their own; what comes before them (its name and
@@ -161,7 +101,7 @@ export function formatLine(level: LogLevel, message: string, fields: LogFields =
 
 /** Writes one log line. */
 export function log(level: LogLevel, message: string, fields: LogFields = {}): void {
-  writers ??= lineWriters();
+  writers ??= openWriters();
   writers[level](formatLine(level, message, fields));
 }
 
@@ -171,7 +111,7 @@ export function log(level: LogLevel, message: string, fields: LogFields = {}): v
  * @example logInfoMembers("request", `"status":${status},"method":${logValue(method)}`)
  */
 export function logInfoMembers(message: string, members: string): void {
-  writers ??= lineWriters();
+  writers ??= openWriters();
   writers.info(
     format === "json"
       ? `${jsonHead("info", message)},${members}}`

@@ -29,7 +29,7 @@ export interface BusTransport {
   publish(channel: string, message: string): Promise<void>;
   /**
    * Starts hearing `channel`, handing each message to `deliver`; resolves once listening, with the function that stops.
-   * Calls `lost` if it stops hearing on its own (a Durable Object restarted): the channel's subscriptions then close.
+   * Calls `lost` if it stops hearing on its own (its server restarted): the channel's subscriptions then close.
    */
   listen(channel: string, deliver: (message: string) => void, lost: () => void): Promise<() => void>;
 }
@@ -61,7 +61,7 @@ export interface OpenedStore {
 }
 
 /**
- * A store: the default export of `server/storage/<store>/node.ts` (Node and Vercel builds) or `workers.ts` (Workers). Each
+ * A store: the default export of `server/storage/<store>/<platform>.ts` (`node.ts` for Node and Vercel builds). Each
  * port file beside it (`bus.ts`, `counter.ts`) default-exports a function of the store's client that makes the port.
  * @example
  * export default defineStore({ order: 10, select: (env) => (env.MY_STORE_URL ? openMyStore(env.MY_STORE_URL) : undefined) });
@@ -69,12 +69,12 @@ export interface OpenedStore {
 export interface StoreDefinition {
   /** Stores are tried in this order, lowest first: the first whose `select` opens is the server's. */
   readonly order: number;
-  /** The store this environment configures (on Workers, with its bindings), or undefined. */
+  /** The store this environment configures (its variables, or a platform's bindings), or undefined. */
   select(env: Readonly<Record<string, unknown>>): OpenedStore | undefined;
 }
 
 /**
- * Declares a store, as the default export of its `node.ts` or `workers.ts` (types it, nothing more).
+ * Declares a store, as the default export of its platform file (types it, nothing more).
  * @example export default defineStore({ order: 100, select: () => ({ name: "memory", atomic: memoryAtomicStore() }) });
  */
 export const defineStore = (definition: StoreDefinition): StoreDefinition => definition;

@@ -38,7 +38,7 @@ export default defineNitroPlugin(() => {
   }
   if (opened.name === "memory" && !import.meta.dev) {
     logWarning(
-      "storage: in memory, this process only. Several instances need shared storage: set REDIS_URL or UPSTASH_REDIS_REST_URL/UPSTASH_REDIS_REST_TOKEN (on Cloudflare, the bindings in wrangler.json).",
+      "storage: in memory, this process only. Several instances need a store they share: server/storage/README.md lists them and what each needs.",
     );
   }
 });

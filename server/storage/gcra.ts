@@ -3,7 +3,7 @@
  * a key keeps its theoretical arrival time (TAT), when its budget is whole again; each request pushes it `windowMs / limit`
  * on, and one that would push it over `windowMs` past now is refused. A whole budget may burst at once (so one window lets
  * through up to twice the limit less one). Exact under any concurrency: a store counts in one atomic step (a script, a
- * Durable Object's table, a table in memory), or with `countWith`, whose write lands only on what it read.
+ * table of its own with synchronous steps), or with `countWith`, whose write lands only on what it read.
  */
 export interface GcraStep {
   readonly allowed: boolean;
@@ -24,7 +24,7 @@ export function gcraStep(stored: number | null, now: number, limit: number, wind
   return { allowed: true, retryAfterMs: 0, tat, ttlMs: Math.ceil(tat - now) };
 }
 
-/** A store's atomic steps (`AtomicStore`), or a Durable Object's own table, whose steps are synchronous. */
+/** A store's atomic steps (`AtomicStore`), or a table of the store's own whose steps are synchronous. */
 interface AtomicSteps {
   get(key: string): string | null | Promise<string | null>;
   setIfAbsent(key: string, value: string, ttlSeconds: number): boolean | Promise<boolean>;

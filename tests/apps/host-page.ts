@@ -27,7 +27,7 @@ async function forward(request: IncomingMessage, response: ServerResponse, targe
     headers: forwarded,
     body: chunks.length ? Buffer.concat(chunks) : undefined,
   });
-  // fetch has decoded the body already (workerd compresses): its length and encoding no longer apply.
+  // fetch has decoded the body already (a server may compress it): its length and encoding no longer apply.
   const headers = [...upstream.headers].filter(([name]) => !/^(?:content-encoding|content-length)$/.test(name));
   response.writeHead(upstream.status, Object.fromEntries(headers));
   if (!upstream.body) return void response.end();

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, openPage, type OpenedPage } from "../helpers/chromium.mjs";
 import { needs } from "../helpers/programs.mjs";
 import { hasFeature } from "../helpers/project.mjs";
-import { startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
+import { startServer, type RunningServer } from "../helpers/server.mjs";
+import { startWorker } from "../helpers/worker.mjs";
 import { startInstancesOnRedis } from "../targets/redis.mjs";
 import { serveHostPage, type HostPage } from "./host-page";
 
@@ -37,20 +38,20 @@ const one = async (started: Promise<RunningServer>) => {
   return { urls: [server.url], stop: () => server.stop() };
 };
 
-const TARGETS: Target[] = [
-  { name: "the Node build", needs: needs("chromium"), start: () => one(startServer()) },
-  { name: "the Workers build in workerd", needs: needs("chromium"), start: () => one(startWorker()) },
-  // with:redis
-  {
-    name: "two Node instances sharing Redis",
-    needs: needs("chromium", "redis-server"),
-    start: async () => {
-      const instances = await startInstancesOnRedis();
-      return { urls: [instances.a.url, instances.b.url], stop: instances.stop };
-    },
+const TARGETS: Target[] = [{ name: "the Node build", needs: needs("chromium"), start: () => one(startServer()) }];
+// with:cloudflare
+TARGETS.push({ name: "the Workers build in workerd", needs: needs("chromium"), start: () => one(startWorker()) });
+// end with:cloudflare
+// with:redis
+TARGETS.push({
+  name: "two Node instances sharing Redis",
+  needs: needs("chromium", "redis-server"),
+  start: async () => {
+    const instances = await startInstancesOnRedis();
+    return { urls: [instances.a.url, instances.b.url], stop: instances.stop };
   },
-  // end with:redis
-];
+});
+// end with:redis
 
 describe.each(TARGETS)("the notes board in a real host, on $name", ({ needs: needed, start }) => {
   describe.each(ERAS)("its client in the %s era", needed, (era) => {

@@ -3,8 +3,8 @@ import { createRequestStateCodec } from "@modelcontextprotocol/server";
 import { checkMethodHeaders, checkVersionHeader } from "../../server/mcp/protocol";
 import { parseJsonRpcMessage, parseRequestMeta, type JsonRpcRequest } from "../../server/mcp/protocol";
 import type { StateCipher } from "../../server/mcp/state/cipher";
-import { stateCipher as nodeCipher } from "../../server/mcp/state/cipher.node";
-import { stateCipher as webCipher } from "../../server/mcp/state/cipher.web";
+import { stateCipher as nodeCipher } from "../../server/mcp/platform/node";
+import { stateCipher as webCipher } from "../../server/cloudflare/platform";
 import { openClaims, sealClaims, type RequestBinding } from "../../server/mcp/state/codec";
 import { createStateKeyRing } from "../../server/mcp/state/keys";
 
@@ -74,7 +74,9 @@ export async function runMicroBenchmarks(smoke: boolean): Promise<Record<string,
 
   return {
     ...(await codec("this template, node:crypto: the Node and Vercel builds", nodeCipher)),
+    // with:cloudflare
     ...(await codec("this template, Web Crypto: the Worker build", webCipher)),
+    // end with:cloudflare
     "mint + verify (SDK codec: HMAC-SHA256, signed only)": await measure(size, batches, async () =>
       sdk.verify(await sdk.mint(payload), {} as never),
     ),

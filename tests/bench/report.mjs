@@ -25,17 +25,8 @@ const RETRY = "MRTR retry round (confirm, decline)";
 const SEAL_OPEN_NODE = /^seal \+ open \(this template, node:crypto/;
 
 /** The targets of the performance work: what each compares, the bound, and the measured value. */
-function targets({
-  measured,
-  costs,
-  micro,
-  promoted,
-  coldStartMs,
-  workerBundle,
-  workerWithoutApps,
-  appsFeature,
-  appDocuments,
-}) {
+function targets(run) {
+  const { measured, costs, micro, promoted, coldStartMs, appDocuments } = run;
   const rps = (scenario, contender) => median(measured[scenario][contender].rps);
   const sealOpen = Object.entries(micro).find(([name]) => SEAL_OPEN_NODE.test(name))?.[1] ?? NaN;
   const logCost = 1 - median(costs.deployed.rps) / median(costs["log-off"].rps);
@@ -83,7 +74,9 @@ function targets({
       (v) => v <= 250,
       (v) => `${fmt(v)} ms`,
     ],
-    ...workerTargets({ workerBundle, workerWithoutApps, appsFeature }),
+    // with:cloudflare
+    ...workerTargets(run),
+    // end with:cloudflare
     ...appDocuments.map(({ uri, gzip }) => kbTarget(`the MCP Apps document \`${uri}\`, gzip`, 200, gzip)),
   ].map(
     ([name, bound, value, met, show]) =>
@@ -100,6 +93,7 @@ const kbTarget = (name, bound, bytes) => [
   (v) => `${fmt(v, 1)} KB`,
 ];
 
+// with:cloudflare
 /** The Worker's bounds: 100 KB gzip without MCP Apps; with the feature and its example apps, 300 KB. */
 function workerTargets({ workerBundle, workerWithoutApps, appsFeature }) {
   if (!appsFeature) return [kbTarget("the Worker, gzip", 100, workerBundle.gzip)];
@@ -108,21 +102,10 @@ function workerTargets({ workerBundle, workerWithoutApps, appsFeature }) {
     ...(workerWithoutApps ? [kbTarget("the Worker without the apps feature, gzip", 100, workerWithoutApps.gzip)] : []),
   ];
 }
+// end with:cloudflare
 
 export function renderReport(run) {
-  const {
-    settings,
-    contenders,
-    measured,
-    costs,
-    splits,
-    micro,
-    coldStartMs,
-    nodeBundle,
-    workerBundle,
-    workerWithoutApps,
-    appDocuments,
-  } = run;
+  const { settings, contenders, measured, costs, splits, micro, coldStartMs, nodeBundle, appDocuments } = run;
   const lines = [];
   const cpu = cpus();
   lines.push(RECORD_MARK, "# Benchmark results", "");
@@ -228,6 +211,8 @@ export function renderReport(run) {
   lines.push(
     `| Node (.output-bench/server, without node_modules) | ${nodeBundle.files} | ${kb(nodeBundle.raw)} | ${kb(nodeBundle.gzip)} |`,
   );
+  // with:cloudflare
+  const { workerBundle, workerWithoutApps } = run;
   lines.push(
     `| Cloudflare Worker (.output-cloudflare/server) | ${workerBundle.files} | ${kb(workerBundle.raw)} | ${kb(workerBundle.gzip)} |`,
   );
@@ -235,6 +220,7 @@ export function renderReport(run) {
     lines.push(
       `| Cloudflare Worker without the apps feature (\`npm run features -- remove apps\`) | ${workerWithoutApps.files} | ${kb(workerWithoutApps.raw)} | ${kb(workerWithoutApps.gzip)} |`,
     );
+  // end with:cloudflare
   for (const { uri, raw, gzip } of appDocuments)
     lines.push(`| MCP Apps document \`${uri}\` | 1 | ${kb(raw)} | ${kb(gzip)} |`);
   return `${lines.join("\n")}\n`;

@@ -171,8 +171,10 @@ async function latency(run) {
 async function ensureBuilds() {
   const fresh = (output) => !smoke || !existsSync(`${output}/server/index.mjs`);
   for (const name of ["bench", "nitro-floor"]) if (fresh(`.output-${name}`)) await buildTarget(name);
+  // with:cloudflare
   if (fresh(".output-cloudflare"))
     execFileSync("npm", ["run", "--silent", "build:cloudflare"], { stdio: ["ignore", "ignore", "inherit"] });
+  // end with:cloudflare
 }
 
 /** Process start to the first successful tools/call of the Node build, in ms. */
@@ -202,6 +204,7 @@ async function appDocumentSizes() {
   }
 }
 
+// with:cloudflare
 /**
  * The Worker a fork without MCP Apps deploys: the picker removes the feature in a copy, which is built for Cloudflare
  * there. Undefined in a smoke run, and where the feature is already gone (the Worker bundle is then that one).
@@ -218,6 +221,7 @@ function workerWithoutApps() {
     rmSync(copy, { recursive: true, force: true });
   }
 }
+// end with:cloudflare
 
 function microBenchmarks() {
   const run = spawnSync(process.execPath, ["tests/bench/micro.mjs", ...(smoke ? ["--smoke"] : [])], {
@@ -314,9 +318,11 @@ async function main() {
     micro: microBenchmarks(),
     coldStartMs: await coldStart(),
     nodeBundle: bundleSize(".output-bench/server"),
+    // with:cloudflare
     workerBundle: bundleSize(".output-cloudflare/server"),
     workerWithoutApps: workerWithoutApps(),
     appsFeature: hasFeature("apps"),
+    // end with:cloudflare
     appDocuments: await appDocumentSizes(),
   });
   console.log(report);

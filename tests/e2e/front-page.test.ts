@@ -3,7 +3,7 @@
  * headless Chromium (what it shows, the same lists MCP clients get, snippets that work, no console
  * error or CSP violation, the copy buttons, light and dark) and over HTTP (content negotiation on
  * /mcp, the Host guard, the security headers, NITRO_MCP_RESOURCE_URL, sign-in) on Node;
- * then the same page from the Cloudflare build in workerd and from the Vercel output. Names come
+ * then the same page from each other build (`OTHER_BUILDS`). Names come
  * from the fixtures and from the server's own answers, never from the shipped examples, so the
  * test survives a fork.
  */
@@ -17,7 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, openPage } from "../helpers/chromium.mjs";
 import { needs, programPath } from "../helpers/programs.mjs";
 import { expectJson404, post, type Json } from "../helpers/rpc";
-import { startServer, startVercelOutput, startWorker, type RunningServer } from "../helpers/server.mjs";
+import { startServer, startVercelOutput, type RunningServer } from "../helpers/server.mjs";
+import { startWorker } from "../helpers/worker.mjs";
 import { hasFeature } from "../helpers/project.mjs";
 
 const run = promisify(execFile);
@@ -291,10 +292,13 @@ describe("front page, Node build with settings", () => {
   );
 });
 
-describe.each([
-  ["Cloudflare build in workerd", startWorker],
-  ["Vercel output", startVercelOutput],
-])("front page, %s", (_, start) => {
+/** The builds beside Node's that serve it too. */
+const OTHER_BUILDS: [string, () => Promise<RunningServer>][] = [["Vercel output", startVercelOutput]];
+// with:cloudflare
+OTHER_BUILDS.unshift(["Cloudflare build in workerd", startWorker]);
+// end with:cloudflare
+
+describe.each(OTHER_BUILDS)("front page, %s", (_, start) => {
   let target: RunningServer;
   beforeAll(async () => {
     target = await start();

@@ -1,19 +1,18 @@
 /**
- * `npm run preview:vercel` and `npm run preview:cloudflare`, each run as its script runs it (package.json's command, given the
+ * The local previews (`PREVIEWS`: `npm run preview:vercel` and the like), each run as its script runs it (package.json's command, given the
  * fixture build's output folder): the preview makes a state secret of its own for the run, so a tool that asks asks (not -32603),
  * says so in one line and never prints the secret; it uses the caller's NITRO_MCP_STATE_SECRET when one is set; and a port
  * already taken ends it with one line and exit code 1, no stack trace.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ELICITATION, uniqueKey } from "../helpers/flows";
 import { post } from "../helpers/rpc";
 import { freePort, OUTPUT, type RunningServer, startProcess } from "../helpers/server.mjs";
+import { WORKER_OUTPUT, isolatedWorkerFlags } from "../helpers/worker.mjs";
 
 const SCRIPTS: Record<string, string> = JSON.parse(readFileSync("package.json", "utf8")).scripts;
 const MADE_SECRET = /previewing with a secret made for this run/;
@@ -21,15 +20,21 @@ const MADE_SECRET = /previewing with a secret made for this run/;
 const PRINTED_SECRET = /[A-Za-z0-9_-]{43}/;
 
 const PREVIEWS = [
-  { script: "preview:vercel", output: OUTPUT.vercel, ready: /Listening on (http:\/\/\S+)/, options: () => [] },
   {
-    script: "preview:cloudflare",
-    output: OUTPUT.cloudflare,
-    ready: /Ready on (http:\/\/\S+)/,
-    // Local storage of its own, and no fight over the default inspector port with other Workers running.
-    options: () => ["--persist-to", mkdtempSync(join(tmpdir(), "preview-")), "--inspector-port", "0"],
+    script: "preview:vercel",
+    output: OUTPUT.vercel,
+    ready: /Listening on (http:\/\/\S+)/,
+    options: (): string[] => [],
   },
 ];
+// with:cloudflare
+PREVIEWS.push({
+  script: "preview:cloudflare",
+  output: WORKER_OUTPUT,
+  ready: /Ready on (http:\/\/\S+)/,
+  options: isolatedWorkerFlags,
+});
+// end with:cloudflare
 
 /** The script's command (`node <program>`), given the fixture build's folder and `options`. */
 function command(script: string, output: string, options: string[]): { command: string; args: string[] } {

@@ -1,7 +1,7 @@
 /**
  * Discovery before connecting (the MCP server-card draft): `GET /mcp/server-card` and the AI Catalog at
- * `/.well-known/ai-catalog.json`, over real HTTP on the Node build (with and without settings), in
- * workerd and from the Vercel output. The card is validated against the draft's JSON Schema (vendored
+ * `/.well-known/ai-catalog.json`, over real HTTP on the Node build (with and without settings) and
+ * on each other build (`OTHER_BUILDS`). The card is validated against the draft's JSON Schema (vendored
  * in tests/fixtures-schemas/) and compared with what `server/discover` answers; headers, media types,
  * revalidation, the Host guard and the URLs are checked as raw responses.
  */
@@ -11,13 +11,8 @@ import Ajv2020 from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasFeature } from "../helpers/project.mjs";
 import { post, type Json } from "../helpers/rpc";
-import {
-  startServer,
-  startServerExpectingFailure,
-  startVercelOutput,
-  startWorker,
-  type RunningServer,
-} from "../helpers/server.mjs";
+import { startServer, startServerExpectingFailure, startVercelOutput, type RunningServer } from "../helpers/server.mjs";
+import { startWorker } from "../helpers/worker.mjs";
 
 const CARD_TYPE = "application/mcp-server-card+json";
 const CATALOG_TYPE = "application/ai-catalog+json";
@@ -317,10 +312,13 @@ describe("server card, Node build with settings", () => {
   });
 });
 
-describe.each([
-  ["Cloudflare build in workerd", startWorker],
-  ["Vercel output", startVercelOutput],
-])("server card, %s", (_, start) => {
+/** The builds beside Node's that serve it too. */
+const OTHER_BUILDS: [string, () => Promise<RunningServer>][] = [["Vercel output", startVercelOutput]];
+// with:cloudflare
+OTHER_BUILDS.unshift(["Cloudflare build in workerd", startWorker]);
+// end with:cloudflare
+
+describe.each(OTHER_BUILDS)("server card, %s", (_, start) => {
   let target: RunningServer;
   beforeAll(async () => {
     target = await start();

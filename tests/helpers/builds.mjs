@@ -2,7 +2,7 @@
  * The builds the tests run against, made with Nitro's own API (what `nitropack build` does):
  *
  * - `product`: `npm run build` as a user runs it (the examples, no test fixtures), in `.output`;
- * - `fixtures`, `fixtures-cloudflare`, `fixtures-vercel`: the same server plus the test fixtures
+ * - `fixtures`, `fixtures-<target>`: the same server plus the test fixtures
  *   (`tests/fixtures`) for each deploy target. Extra scan dirs are how fixtures get in: Nitro reads
  *   routes, plugins and utils from every scan dir, and the definitions module reads tools, prompts
  *   and resources from them, so the product's `nitro.config.ts` has no test switch;
@@ -23,11 +23,13 @@ const CONFORMANCE_DIRS = ["tests/conformance/fixtures"];
 export const BUILDS = {
   product: {},
   fixtures: { scanDirs: FIXTURE_DIRS, output: ".output-fixtures" },
+  // with:cloudflare
   "fixtures-cloudflare": {
     scanDirs: FIXTURE_DIRS,
     preset: "cloudflare-durable",
     output: ".output-fixtures-cloudflare",
   },
+  // end with:cloudflare
   "fixtures-vercel": { scanDirs: FIXTURE_DIRS, preset: "vercel", output: ".output-fixtures-vercel" },
   conformance: { scanDirs: CONFORMANCE_DIRS, definitionDirs: CONFORMANCE_DIRS, output: ".output-conformance" },
 };

@@ -58,5 +58,3 @@ export const defineNitroPlugin = <T>(plugin: T): T => plugin;
 export const { tools, prompts, resources } = setup.definitions;
 export const skills = setup.skills;
 export const stores = setup.stores;
-/** A Node build has no Durable Object. */
-export const durableMethods: readonly object[] = [];

@@ -1,7 +1,7 @@
 /**
  * The server part of the in-process harness (`in-process.ts` is the module tests import): the server's own
  * modules (the routes, the plugins, the definitions) loaded into a module graph of their own, serving web
- * `Request`s the way a Workers build serves them (Nitro's `localFetch`: an h3 app with Nitro's file-based
+ * `Request`s through Nitro's `localFetch` (an h3 app with Nitro's file-based
  * routes, called with a mock Node request), so a request meets the same pipeline as on a real server.
  * What a build would provide (`useStorage`, `useRuntimeConfig`, the auto-imports, `#mcp-definitions`…)
  * comes from `in-process-runtime.ts` through the aliases in `tests/vitest.config.ts`.
@@ -80,7 +80,7 @@ export interface Exchange {
 }
 
 export interface TestServer {
-  /** Serves one web request, as a Workers build would. */
+  /** Serves one web request, through Nitro's `localFetch`. */
   fetch(request: Request): Promise<Response>;
   /** Serves one web request whose response body is readable as it is written (a `subscriptions/listen` stream); cancelling the body is the client going away. */
   stream(request: Request): Promise<Response>;

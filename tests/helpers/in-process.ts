@@ -2,7 +2,7 @@
  * The server in the test process: no build, no HTTP server, no network. Tests import this module.
  *
  * `createTestServer` loads the server's own modules (the routes, the plugins, the definitions) into a
- * module graph of its own and serves web `Request`s through them the way a Workers build serves them,
+ * module graph of its own and serves web `Request`s through them (Nitro's `localFetch`),
  * so a request meets the same pipeline as on a real server: validation, `_meta`, mirrored headers,
  * capability checks, `requestState` sealed and opened, single use, the errors with their codes and
  * statuses (`in-process-server.ts`).

@@ -51,7 +51,7 @@ function names(text, path, kept = []) {
 
 /**
  * `text` names the test file `file` (`tests/<folder>/<stem>.test.ts`) as the docs' lists of tests do, in a code span: after its
- * folder, or alone when the stem is no plain word, with or without `.test.ts` (`e2e/client`, `tasks-cloudflare.test.ts`),
+ * folder, or alone when the stem is no plain word, with or without `.test.ts` (`e2e/client`, `tasks-node.test.ts`),
  * unless a file in `kept` has that stem.
  */
 function namesTest(text, file, kept) {

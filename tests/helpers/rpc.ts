@@ -46,6 +46,7 @@ export function standardHeaders(method: string, params: Json = {}): Record<strin
   return headers;
 }
 
+// with:cloudflare
 /**
  * What `wrangler dev`'s own proxy answers (503, plain text) when its pooled connection to the Worker was closed as it sent the
  * request: both sides of that connection drop a keep-alive connection idle for 5 s, so a request sent about 5 s after the last
@@ -53,6 +54,20 @@ export function standardHeaders(method: string, params: Json = {}): Record<strin
  * so `post` sends it again, once; the Worker's own answers are never retried.
  */
 const WRANGLER_LOST_CONNECTION = "Your worker restarted mid-request.";
+// end with:cloudflare
+
+/** What `send` answered, read whole. */
+async function exchange(send: () => Promise<Response>): Promise<{ response: Response; text: string }> {
+  const response = await send();
+  const text = await response.text();
+  // with:cloudflare
+  if (response.status === 503 && text.startsWith(WRANGLER_LOST_CONNECTION)) {
+    const again = await send();
+    return { response: again, text: await again.text() };
+  }
+  // end with:cloudflare
+  return { response, text };
+}
 
 /** POSTs one request; `params._meta` is filled in unless the params already have one. */
 export async function post(url: string, method: string, params: Json = {}, options: RpcOptions = {}) {
@@ -66,12 +81,7 @@ export async function post(url: string, method: string, params: Json = {}, optio
       body: JSON.stringify({ jsonrpc: "2.0", id, method, params: fullParams }),
       signal: options.signal,
     });
-  let response = await send();
-  let text = await response.text();
-  if (response.status === 503 && text.startsWith(WRANGLER_LOST_CONNECTION)) {
-    response = await send();
-    text = await response.text();
-  }
+  const { response, text } = await exchange(send);
   const type = response.headers.get("content-type") ?? "";
   const messages = type.startsWith("text/event-stream") ? parseSse(text) : text ? [JSON.parse(text)] : [];
   const final = messages.find((message) => "result" in message || "error" in message);

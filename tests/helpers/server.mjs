@@ -1,15 +1,12 @@
 /**
  * Starts real server builds (see builds.mjs) as child processes on 127.0.0.1 and free ports:
- * a Node build, the Cloudflare build inside workerd (`wrangler dev`), and the Vercel function
- * output (served by server/build/dev/preview-vercel.mjs). The fixture builds are the default: the
+ * a Node build and the Vercel function output (served by server/build/dev/preview-vercel.mjs). The fixture builds are the default: the
  * protocol tests run against the test fixtures, never against the shipped examples.
  * Plain JS with JSDoc types, so both the vitest suites and the conformance runner use it.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 
 export const TEST_SECRET = "test-secret-0123456789abcdef0123456789";
 
@@ -17,7 +14,6 @@ export const TEST_SECRET = "test-secret-0123456789abcdef0123456789";
 export const OUTPUT = {
   product: ".output",
   fixtures: ".output-fixtures",
-  cloudflare: ".output-fixtures-cloudflare",
   vercel: ".output-fixtures-vercel",
   conformance: ".output-conformance",
 };
@@ -118,12 +114,12 @@ export async function startProcess({ command, args, env, ready, timeoutMs = 15_0
       new Promise((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once("exit", () => resolve());
-        process.kill(-child.pid, "SIGTERM"); // the whole group: wrangler runs workerd as a child
+        process.kill(-child.pid, "SIGTERM"); // the whole group: a preview's runner starts the server as its child
       }),
   };
 }
 
-const baseEnv = (env = {}) => ({
+export const baseEnv = (env = {}) => ({
   PATH: process.env.PATH,
   HOME: process.env.HOME,
   NITRO_MCP_STATE_SECRET: TEST_SECRET,
@@ -156,7 +152,7 @@ export function startVercelOutput(options = {}) {
 
 /**
  * Where free ports are picked: below every system's ephemeral range (Linux from 32768, macOS and Windows from 49152), so the
- * kernel never hands one out by itself (to a listener on port 0, such as workerd's own sockets, or to an outgoing connection)
+ * kernel never hands one out by itself (to a listener on port 0, such as a runtime's own sockets, or to an outgoing connection)
  * between the moment it is found free and the moment a test's server binds it.
  */
 const PORT_RANGE = { from: 20_000, to: 32_000 };
@@ -175,48 +171,6 @@ export async function freePort() {
     const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from));
     if (await canListen(port)) return port;
   }
-}
-
-/**
- * The Cloudflare fixture build in real workerd through `wrangler dev` (as `npm run preview:cloudflare`
- * runs `npm run build:cloudflare`'s), offline, with fresh local storage.
- * @param {{ env?: Record<string, string>, output?: string, config?: string, port?: number }} [options]
- */
-export async function startWorker(options = {}) {
-  const port = options.port ?? (await freePort());
-  const vars = Object.entries(baseEnv(options.env))
-    .filter(([key]) => key.startsWith("NITRO_"))
-    .flatMap(([key, value]) => ["--var", `${key}:${value}`]);
-  return startProcess({
-    command: process.execPath,
-    args: [
-      "node_modules/wrangler/bin/wrangler.js",
-      "dev",
-      "--config",
-      options.config ?? `${options.output ?? OUTPUT.cloudflare}/server/wrangler.json`,
-      "--ip",
-      "127.0.0.1",
-      "--port",
-      String(port),
-      "--show-interactive-dev-session=false",
-      // Workers started side by side must not fight over the default inspector port.
-      "--inspector-port",
-      "0",
-      "--persist-to",
-      mkdtempSync(join(tmpdir(), "wrangler-")),
-      ...vars,
-    ],
-    env: {
-      ...baseEnv(),
-      WRANGLER_SEND_METRICS: "false",
-      WRANGLER_SEND_ERROR_REPORTS: "false",
-      WRANGLER_HIDE_BANNER: "true",
-      CLOUDFLARE_CF_FETCH_ENABLED: "false",
-      CI: "true",
-    },
-    ready: /Ready on (http:\/\/\S+)/,
-    timeoutMs: 60_000,
-  });
 }
 
 /**

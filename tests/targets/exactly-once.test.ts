@@ -2,13 +2,14 @@
  * Exactly once: 50 retries presenting one single-use state at the same moment, on every store.
  * One of them acts, the 49 others get the opaque -32602, and the stored counter moved by one.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Redis from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { OPAQUE_STATE_ERROR, askToIncrement, readCounter, retryIncrement, uniqueKey } from "../helpers/flows";
-import { OUTPUT, startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
+import { startServer } from "../helpers/server.mjs";
+import { startWorker, startWorkerWith } from "../helpers/worker.mjs";
 import { startInstancesOnRedis, NEEDS_REDIS } from "./redis.mjs";
 
 const RETRIES = 50;
@@ -68,30 +69,20 @@ describe("exactly once", () => {
   });
   // end with:redis
 
-  describe("on Workers, in workerd, with the Durable Object", () => {
-    let worker: RunningServer;
-    beforeAll(async () => {
-      worker = await startWorker();
-    }, 90_000);
-    afterAll(() => worker?.stop());
-
-    it("one retry acts", () => expectExactlyOnce([worker.url]));
-  });
+  // with:cloudflare
+  it("on Workers, in workerd, with the Durable Object", async () => {
+    const worker = await startWorker();
+    await expectExactlyOnce([worker.url]);
+    await worker.stop();
+  }, 90_000);
 
   it("a Worker without the Durable Object binding refuses to run, naming what to bind", async () => {
-    const config = JSON.parse(readFileSync(`${OUTPUT.cloudflare}/server/wrangler.json`, "utf8"));
-    delete config.durable_objects;
-    delete config.migrations;
-    const dir = mkdtempSync(join(tmpdir(), "no-durable-"));
-    writeFileSync(
-      join(dir, "wrangler.json"),
-      JSON.stringify({
-        ...config,
-        main: join(process.cwd(), OUTPUT.cloudflare, "server/index.mjs"),
-        assets: undefined,
-      }),
-    );
-    const failure = await startWorker({ config: join(dir, "wrangler.json") }).then(
+    const withoutDurableObject = (config: Record<string, unknown>) => {
+      delete config.durable_objects;
+      delete config.migrations;
+      return config;
+    };
+    const failure = await startWorkerWith(withoutDurableObject).then(
       (worker) => worker.stop().then(() => new Error("the Worker started")),
       (error: Error) => error,
     );
@@ -100,4 +91,5 @@ describe("exactly once", () => {
     );
     expect(failure.message).toMatch(/The Workers runtime failed to start/);
   }, 90_000);
+  // end with:cloudflare
 });

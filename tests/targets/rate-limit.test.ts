@@ -1,7 +1,7 @@
 /**
  * Rate limits over real HTTP: exact under 200 concurrent requests (the number served equals the
  * limit) in memory, across two Node instances sharing Redis (directly, and through Upstash's REST
- * API, stood in for locally), and in workerd on the Durable Object;
+ * API, stood in for locally), and on each other store the template ships (each store's case marked for its part);
  * a definition's limit counted apart from the global one; the 429 (Retry-After, JSON-RPC -32029)
  * for 2026-07-28 and 2025-era clients; anonymous callers keyed by address, X-Forwarded-For only
  * when trusted; and a Redis outage served or refused as NITRO_MCP_RATE_LIMIT_ON_STORE_ERROR says.
@@ -9,7 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, type RpcOptions } from "../helpers/rpc";
 import { hasFeature } from "../helpers/project.mjs";
-import { startServer, startWorker, type RunningServer } from "../helpers/server.mjs";
+import { startServer, type RunningServer } from "../helpers/server.mjs";
+import { startWorker } from "../helpers/worker.mjs";
 import { startInstancesOnRedis, startRedis, NEEDS_REDIS } from "./redis.mjs";
 import { startUpstashStandIn } from "./upstash.mjs";
 
@@ -87,6 +88,7 @@ describe("exact under concurrency: 200 requests at once, a limit of 50", () => {
   });
   // end with:redis
 
+  // with:cloudflare
   describe("on Workers, in workerd, with the Durable Object", () => {
     let worker: RunningServer;
     beforeAll(async () => {
@@ -98,6 +100,7 @@ describe("exact under concurrency: 200 requests at once, a limit of 50", () => {
       expect(await burst([worker.url])).toEqual({ served: LIMIT, refused: CONCURRENT - LIMIT });
     }, 60_000);
   });
+  // end with:cloudflare
 });
 
 // Callers are told apart by their static tokens, which only the sign-in feature reads.

@@ -80,7 +80,7 @@ export async function startInstancesOnRedis(env = {}) {
 }
 
 /**
- * The Redis pub/sub channel of a resource's updates, as server/mcp/resource-updates.ts and the Redis bus name it.
+ * The Redis pub/sub channel of a resource's updates, as the message bus feature and the Redis bus name it.
  * @param {string} uri
  * @returns {Promise<string>}
  */

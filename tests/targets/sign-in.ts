@@ -1,5 +1,5 @@
 /**
- * Sign-in end to end, parameterised by target (the Node build, the Cloudflare build in workerd):
+ * Sign-in end to end, parameterised by target (`sign-in-<target>.test.ts`):
  * the official client discovers everything from the first 401 and signs in on the development
  * authorization server, and every kind of bad token gets its answer; then that server behind a
  * proxy that makes its metadata, keys or introspection fail (tests/helpers/faulty-issuer.ts).

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STORAGE_UNAVAILABLE, askToIncrement, retryIncrement, uniqueKey } from "../helpers/flows";
 import { post } from "../helpers/rpc";
-import { startWorker, type RunningServer } from "../helpers/server.mjs";
+import type { RunningServer } from "../helpers/server.mjs";
+import { startWorker } from "../helpers/worker.mjs";
 
 describe("a Durable Object error in workerd", () => {
   let worker: RunningServer;

@@ -1,8 +1,8 @@
 /**
  * What each kind of request costs the shared store, counted on a real Redis with MONITOR (every
  * command the instance sends, with its key): the figures behind "Scaling out" in
- * server/storage/README.md. Atomic operations (keys under `mcp:atomic:`) are what the Durable Object
- * carries on Workers; the rest is general storage (Workers KV there). Each count is asserted, so the
+ * server/storage/README.md. Atomic operations (keys under `mcp:atomic:`) are what a store's atomic port
+ * carries; the rest is general storage. Each count is asserted, so the
  * table cannot silently go stale when a request starts making more round trips.
  */
 import Redis from "ioredis";

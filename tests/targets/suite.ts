@@ -1,7 +1,7 @@
 /**
  * One end-to-end suite, parameterised by how the server is started: the same MRTR flows,
- * tampering and error paths run against the Node build, the Cloudflare build in workerd,
- * and the Vercel output (each built with the test fixtures).
+ * tampering and error paths run against each build (`tests/targets/<target>.test.ts`, each
+ * built with the test fixtures).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectModernClient } from "../helpers/clients";

@@ -1,4 +1,4 @@
-import { startWorker } from "../helpers/server.mjs";
+import { startWorker } from "../helpers/worker.mjs";
 import { describeTasks } from "./tasks";
 
 describeTasks("Cloudflare build in workerd", (env) => startWorker({ env }));

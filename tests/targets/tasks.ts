@@ -1,6 +1,5 @@
 /**
- * The tasks extension end to end, parameterised by target (the Node build, the Cloudflare build
- * in workerd): a task created, polled, asked, answered, cancelled, capped and watched. The stored
+ * The tasks extension end to end, parameterised by target (`tasks-<target>.test.ts`): a task created, polled, asked, answered, cancelled, capped and watched. The stored
  * counter of `counted_job` shows whether, and how often, the work really ran. The rules that need no
  * runtime (who may use tasks/*, malformed ids, owners) are tested in-process: tests/unit/protocol/tasks.test.ts.
  */

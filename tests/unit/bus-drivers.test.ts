@@ -1,9 +1,8 @@
 /**
  * The message bus (server/features/message-bus/bus.ts) over each store's transport (server/storage/<store>/bus.ts), each the same way: fan-out to every subscription of
  * a channel (on two instances of the bus, for a shared one), principals kept apart, `next` ending on its timeout or
- * on `close`, closed subscriptions leaving nothing behind, and the bounds. Memory in this process; Redis on a real
- * redis-server; Upstash through the local stand-in of its REST API on that Redis; the Durable Object's, its rendezvous
- * objects held in this process (in workerd, over RPC: tests/targets/resource-updates.test.ts).
+ * on `close`, closed subscriptions leaving nothing behind, and the bounds. Memory in this process; each other store in a
+ * `describeDriver` of its own, marked for its part, which says where that store runs.
  */
 import { Redis } from "ioredis";
 import upstash from "unstorage/drivers/upstash";
@@ -150,6 +149,7 @@ describe("the memory bus", () => {
   });
 });
 
+// with:cloudflare
 describeDriver("Durable Object (its rendezvous in this process)", {}, async () => {
   const objects = new Map<string, BusRendezvous>();
   const objectFor = (name: string) => objects.get(name) ?? objects.set(name, new BusRendezvous()).get(name)!;
@@ -194,6 +194,7 @@ describe("the Durable Object bus", () => {
     expect(bus.subscriberCount).toBe(0);
   });
 });
+// end with:cloudflare
 
 // with:redis
 describeDriver("Redis", NEEDS_REDIS, async () => {

@@ -2,7 +2,7 @@
  * The layers the folders show, and the one direction of imports between them (server/mcp/README.md, "Extending the
  * core"), read from the import statements of every production file:
  *
- * - the core (`server/mcp`, `server/build`, `server/plugins`, `server/cloudflare`, the routes of `/mcp`) imports no
+ * - the core (`server/mcp`, `server/build`, `server/plugins`, a platform part's folder, the routes of `/mcp`) imports no
  *   feature, no helper, no app code, no store; it reaches the stores only through the `#mcp-stores` module it builds;
  * - everything else reaches the core through its kit, `server/mcp/kit.ts`, and nothing beside it: a store
  *   (`server/storage/<name>`) implements the kit's ports, a feature (`server/features/<name>`, `server/dev`) plugs into

@@ -10,7 +10,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { optionalParts } from "../../server/build/dev/optional-parts.mjs";
+import { optionalParts, withNeeding } from "../../server/build/dev/optional-parts.mjs";
 import { applyRemoval, isEmptyPlan, planRemoval } from "../../server/build/dev/removal-plan.mjs";
 import { leftoversAfterRemoval, sourceFiles } from "../helpers/leftovers.mjs";
 
@@ -26,10 +26,12 @@ function leftoversOf(removed: string[]): string[] {
       cpSync(join(ROOT, file), join(copy, file));
     }
     const chosen = optionalParts(copy).filter((part) => removed.includes(part.name));
-    applyRemoval(copy, planRemoval(copy, chosen));
-    expect(optionalParts(copy).map((part) => part.name)).toEqual(PARTS.filter((name) => !removed.includes(name)));
+    // The parts that need a removed one go with it.
+    const { parts: gone, ...plan } = planRemoval(copy, chosen);
+    applyRemoval(copy, plan);
+    expect(optionalParts(copy).map((part) => part.name)).toEqual(PARTS.filter((name) => !gone.includes(name)));
     expect(isEmptyPlan(planRemoval(copy, chosen)), "a second removal finds nothing").toBe(true);
-    return leftoversAfterRemoval(ROOT, copy, removed);
+    return leftoversAfterRemoval(ROOT, copy, gone);
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
@@ -45,5 +47,20 @@ describe("an optional part's removal leaves no doc naming what it took, no dead 
 
   it("the minimal fork (every part removed)", () => {
     expect(leftoversOf(PARTS)).toEqual([]);
+  });
+});
+
+describe("a part that needs another", () => {
+  const part = (name: string, needs?: string[]) => ({
+    name,
+    readme: `${name}/README.md`,
+    data: { about: name, needs },
+  });
+  const present = [part("a"), part("b", ["a"]), part("c", ["b"]), part("d")];
+
+  it("goes with it, and so does a part that needs that one; the others stay", () => {
+    expect(withNeeding(present, [present[0]!]).map(({ name }) => name)).toEqual(["a", "b", "c"]);
+    expect(withNeeding(present, [present[1]!]).map(({ name }) => name)).toEqual(["b", "c"]);
+    expect(withNeeding(present, [present[3]!]).map(({ name }) => name)).toEqual(["d"]);
   });
 });

@@ -1,14 +1,14 @@
 /**
- * The requestState codec on its own: format, binding, clock skew, rotation — on both cipher
- * backends (Web Crypto for Workers, node:crypto for Node builds), which must be interchangeable:
+ * The requestState codec on its own: format, binding, clock skew, rotation — on every cipher
+ * backend (`CIPHERS`: node:crypto for Node builds, and each platform's), which must be interchangeable:
  * a fleet in the middle of a rolling deploy, or mixing platforms, opens every state any of it sealed.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson, utf8Encode } from "../../server/mcp/internal/basics";
 import type { StateCipher } from "../../server/mcp/state/cipher";
-import { stateCipher as nodeCipher } from "../../server/mcp/state/cipher.node";
-import { stateCipher as webCipher } from "../../server/mcp/state/cipher.web";
+import { stateCipher as nodeCipher } from "../../server/mcp/platform/node";
+import { stateCipher as webCipher } from "../../server/cloudflare/platform";
 import { openClaims, sealClaims, type RequestBinding } from "../../server/mcp/state/codec";
 import { createStateKeyRing, StateSecretError } from "../../server/mcp/state/keys";
 
@@ -22,10 +22,13 @@ const binding: RequestBinding = {
 const ringOf = (cipher: StateCipher, secret = SECRET, previous: string[] = []) =>
   createStateKeyRing({ cipher, secret, previous, allowEphemeral: false });
 
-describe.each([
-  ["Web Crypto", webCipher],
-  ["node:crypto", nodeCipher],
-])("requestState codec on %s", (_, cipher) => {
+/** Every cipher backend this checkout has: each platform's. */
+const CIPHERS: [string, StateCipher][] = [["node:crypto", nodeCipher]];
+// with:cloudflare
+CIPHERS.push(["Web Crypto", webCipher]);
+// end with:cloudflare
+
+describe.each(CIPHERS)("requestState codec on %s", (_, cipher) => {
   const ring = () => ringOf(cipher);
   const open = async (token: unknown, bound = binding, now?: number) =>
     openClaims(await ring(), token, bound, { maxLength: 16384, now });
@@ -99,7 +102,7 @@ describe.each([
   });
 });
 
-describe("the two cipher backends are interchangeable", () => {
+describe("the cipher backends are interchangeable", () => {
   /** Sealed by the Web Crypto codec as it was before node:crypto existed: states already issued must keep opening. */
   const ISSUED_BEFORE = {
     kid: "oOiqx-Tj",
@@ -108,6 +111,7 @@ describe("the two cipher backends are interchangeable", () => {
     now: 1_800_000_010,
   };
 
+  // with:cloudflare
   it.each([
     ["Web Crypto", "node:crypto", webCipher, nodeCipher],
     ["node:crypto", "Web Crypto", nodeCipher, webCipher],
@@ -120,11 +124,9 @@ describe("the two cipher backends are interchangeable", () => {
       expect((await openClaims(await ringOf(cipher), flipped, binding, { maxLength: 16384 })).ok).toBe(false);
     }
   });
+  // end with:cloudflare
 
-  it.each([
-    ["Web Crypto", webCipher],
-    ["node:crypto", nodeCipher],
-  ])("%s derives the same key id and opens a state issued before it existed", async (_, cipher) => {
+  it.each(CIPHERS)("%s derives the same key id and opens a state issued before it existed", async (_, cipher) => {
     const ring = await ringOf(cipher);
     expect(ring.sealing!.kid).toBe(ISSUED_BEFORE.kid);
     const opened = await openClaims(ring, ISSUED_BEFORE.token, binding, {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { storesModule } from "../../server/build/stores-module";
-import type { OpenedStore, StoreDefinition } from "../../server/mcp/kit";
+import type { StoreDefinition } from "../../server/mcp/kit";
 import { hasFeature } from "../helpers/project.mjs";
 
 type Listed = { definition: StoreDefinition; ports: Record<string, (client: unknown) => unknown> };
@@ -63,6 +63,7 @@ describe("the stores of a Node build", () => {
   });
 });
 
+// with:cloudflare
 describe("the store of a Workers build", () => {
   const env = (durable: boolean) => ({
     MCP_KV: {},
@@ -78,13 +79,14 @@ describe("the store of a Workers build", () => {
   it("with its Durable Object bound: atomic operations and every port", async () => {
     const { store, opened: chosen } = opened(await storesOf("workers"), env(true));
     expect(chosen!.atomic).toBeDefined();
-    for (const port of PORTS) expect(store.ports[port]!((chosen as OpenedStore).client)).toBeDefined();
+    for (const port of PORTS) expect(store.ports[port]!(chosen!.client)).toBeDefined();
   });
 
   it("without it: no atomic operations, no port, and a message saying what to bind", async () => {
     const { store, opened: chosen } = opened(await storesOf("workers"), env(false));
     expect(chosen!.atomic).toBeUndefined();
     expect(chosen!.missingAtomic).toMatch(/bind the Durable Object/);
-    for (const port of PORTS) expect(store.ports[port]!((chosen as OpenedStore).client)).toBeUndefined();
+    for (const port of PORTS) expect(store.ports[port]!(chosen!.client)).toBeUndefined();
   });
 });
+// end with:cloudflare

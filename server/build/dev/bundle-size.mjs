@@ -20,7 +20,7 @@ export function bundleSize(dir) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const dir = process.argv[2] ?? ".output-cloudflare/server";
+  const dir = process.argv[2] ?? ".output/server";
   const { files, raw, gzip } = bundleSize(dir);
   const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
   console.log(`[bundle] ${dir}: ${files} files, ${kb(raw)} raw, ${kb(gzip)} gzip`);

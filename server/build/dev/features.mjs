@@ -38,13 +38,17 @@ function list() {
   for (const part of parts) {
     const plan = planRemoval(ROOT, [part]);
     const packages = plan.packages.length > 0 ? `; only it uses ${plan.packages.join(", ")}` : "";
+    const along = plan.parts.filter((name) => name !== part.name);
+    const needing =
+      along.length > 0 ? ` (with ${along.join(", ")}, which need${along.length === 1 ? "s" : ""} it)` : "";
     const cost = `${String(linesRemoved(plan)).padStart(5)} lines`;
-    console.log(`  ${part.data.warning ? "⚠" : " "} ${part.name.padEnd(width)} ${cost}  ${part.data.about}${packages}`);
+    console.log(
+      `  ${part.data.warning ? "⚠" : " "} ${part.name.padEnd(width)} ${cost}  ${part.data.about}${needing}${packages}`,
+    );
   }
   console.log(`
-lines: its production code (not tests, not dev programs); "only it uses": the npm packages that go with it. The Worker's
-size is not measured per part: npm run build:cloudflare prints the whole Worker's. ⚠: removing it costs your users
-something, said when it goes.
+lines: its production code (not tests, not dev programs); "only it uses": the npm packages that go with it. ⚠: removing
+it costs your users something, said when it goes.
 
 ${USAGE}`);
 }
@@ -114,6 +118,8 @@ function remove(args) {
   }
 
   console.log(`${dryRun ? "Would remove" : "Removing"} ${plan.parts.join(", ")}:`);
+  for (const part of parts.filter((part) => plan.parts.includes(part.name) && !chosen.includes(part)))
+    console.log(`  ${part.name} goes too: it needs ${part.data.needs.join(", ")}`);
   describe(plan, dryRun);
   for (const { name, warning } of plan.warnings) console.log(`\n⚠ ${name}: ${warning}`);
   if (dryRun) return 0;

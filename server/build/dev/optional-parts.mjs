@@ -6,6 +6,7 @@
  * A part's data (every field but `about` optional):
  * - `about`: what it is, in a few words;
  * - `warning`: what removing it costs users, printed when it goes;
+ * - `needs`: the parts it cannot work without: removing one of them removes this part too;
  * - `delete`: paths from the root, each a file, or a folder when it ends with `/` (the part's own folders only: a folder
  *   someone adds files to is listed file by file, so their files stay);
  * - `deleteWhenUnnamed`: `{ "path", "namedAs", "tests", "edits" }`, deleted once no code file left but its own `tests`
@@ -41,6 +42,7 @@ const BLOCK = /<!-- fork:remove:([\w-]+):start -->\s*```json\n([\s\S]*?)```\s*<!
 const FIELDS = new Set([
   "about",
   "warning",
+  "needs",
   "delete",
   "deleteWhenUnnamed",
   "edits",
@@ -70,6 +72,9 @@ function validate(readme, name, data) {
       fail(`has an edit that is not one of ${EDIT_KINDS}`);
     if (kinds[0] === "replace" && typeof edit.with !== "string") fail(`has a "replace" without "with"`);
   }
+  const needs = data.needs ?? [];
+  if (!Array.isArray(needs) || needs.some((part) => typeof part !== "string"))
+    fail('has a "needs" that is not a list of names');
   for (const [key, list] of Object.entries(data.conformance ?? {}))
     if (!CONFORMANCE_FIELDS.includes(key) || !Array.isArray(list) || list.some((item) => typeof item !== "string"))
       fail(`has a "conformance" field that is not { ${CONFORMANCE_FIELDS.join(", ")} } lists of names`);
@@ -114,4 +119,25 @@ export function optionalParts(root) {
     }
   }
   return parts.sort((a, b) => rank(a.readme) - rank(b.readme) || a.readme.localeCompare(b.readme));
+}
+
+/**
+ * `chosen` and every part of `present` that needs one of them (`needs`), and so on, in `present`'s order.
+ * @example withNeeding(optionalParts(root), [cloudflare]).map((part) => part.name); // ["worker-size", "cloudflare"]
+ * @template {{ name: string, data: { needs?: string[] } }} Part
+ * @param {Part[]} present
+ * @param {Part[]} chosen
+ * @returns {Part[]}
+ */
+export function withNeeding(present, chosen) {
+  const names = new Set(chosen.map((part) => part.name));
+  for (let added = true; added; ) {
+    added = false;
+    for (const part of present) {
+      if (names.has(part.name) || !(part.data.needs ?? []).some((name) => names.has(name))) continue;
+      names.add(part.name);
+      added = true;
+    }
+  }
+  return present.filter((part) => names.has(part.name));
 }

@@ -1,5 +1,5 @@
 /**
- * What the two local previews (`npm run preview:vercel`, `npm run preview:cloudflare`) share: the state secret they run
+ * What the local previews (`npm run preview:vercel` and the like) share: the state secret they run
  * with, and the address they listen on, refused in one line when it is taken.
  */
 import { randomBytes } from "node:crypto";

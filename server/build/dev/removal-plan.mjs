@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { checkoutFiles, optionalParts } from "./optional-parts.mjs";
+import { checkoutFiles, optionalParts, withNeeding } from "./optional-parts.mjs";
 
 /** Files whose text may use a package or a helper: code and configuration, not docs, not package.json or its lockfile. */
 export const isCodeFile = (file) => /\.(ts|mjs|js|json|yaml)$/.test(file) && !/(^|\/)package(-lock)?\.json$/.test(file);
@@ -128,12 +128,13 @@ export function shippedHash(file, text, parts) {
 }
 
 /**
- * The plan for removing `parts` (from optional-parts.mjs) from the checkout at `root`: what each step takes, in this
+ * The plan for removing the `named` parts (from optional-parts.mjs) from the checkout at `root`: what each step takes, in this
  * order for all parts together, so the order they are named in never matters: the listed files and folders, then the
  * shared helpers no file left names, the doc edits, the scripts, and the packages nothing left uses. A file the part
  * did not ship as it is now is kept (`kept`: `edited`, or `not shipped` when the part has no record of it).
  * @param {string} root
- * @param {{ name: string, readme: string, data: Record<string, any> }[]} parts
+ * @param {{ name: string, readme: string, data: Record<string, any> }[]} named the parts asked for; those that need one
+ *   of them (`needs`) go too, and `parts` lists them all
  * @returns {{
  *   parts: string[],
  *   deleted: { path: string, files: string[], whole: boolean }[],
@@ -144,9 +145,10 @@ export function shippedHash(file, text, parts) {
  *   warnings: { name: string, warning: string }[],
  * }} `whole`: a folder deleted with all it holds (installs and caches included), nothing in it kept
  */
-export function planRemoval(root, parts) {
+export function planRemoval(root, named) {
   const view = new CheckoutView(root);
   const present = optionalParts(root);
+  const parts = withNeeding(present, named);
   const deleted = [];
   const kept = [];
   /** Takes what `part` shipped at `path` out of the view; true when it took anything. */

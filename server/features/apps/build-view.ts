@@ -1,7 +1,7 @@
 /**
  * Build time: one UI folder (`ui/<name>/index.html` and what it loads) becomes one self-contained HTML document, with Vite.
  * Hosts render it in a sandboxed iframe with an opaque origin, where `'self'` matches nothing: every script and style is
- * inlined, so the document needs no URL of its own and no file system where it is served (a Worker has none).
+ * inlined, so the document needs no URL of its own and no file system where it is served (a serverless bundle may have none).
  */
 import type { Plugin } from "vite";
 

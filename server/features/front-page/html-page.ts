@@ -18,7 +18,7 @@ export interface HtmlPage {
   readonly body: SafeHtml;
 }
 
-/** `'sha256-…'`, the CSP source that allows exactly this inline text (Web Crypto: the same on Node, Workers and Vercel). */
+/** `'sha256-…'`, the CSP source that allows exactly this inline text (Web Crypto: the same on every platform). */
 async function cspHash(text: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", utf8Encode(text)));
   return `'sha256-${base64Encode(digest)}'`;

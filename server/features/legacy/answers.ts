@@ -31,8 +31,8 @@ import {
 } from "../../mcp/kit";
 
 /**
- * The largest answer kept, as JSON (its `result` or `error`): one value in the store, whose smallest bound is the Durable
- * Object's SQLite row (2 MB, key included); Redis, Upstash (10 MB a request), memory and files keep more. The default
+ * The largest answer kept, as JSON (its `result` or `error`): one value in the store, which every store of the
+ * template keeps (the smallest bound among them is 2 MB, key included). The default
  * body limit (1 MiB) is below it, so any answer the body limit lets through fits unless that limit is raised.
  */
 export const ANSWER_MAX_BYTES = 1024 * 1024;

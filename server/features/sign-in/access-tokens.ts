@@ -1,5 +1,5 @@
 /**
- * Access-token validation, one code path on Node, workerd and Vercel (jose and fetch only):
+ * Access-token validation, one code path on every platform (jose and fetch only):
  *
  * - a JWT (RFC 9068) is verified against the issuer's keys (cached; an unknown key id refetches them,
  *   at most once per cooldown): signature with an asymmetric algorithm only (never `none` or HMAC),

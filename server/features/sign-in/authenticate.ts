@@ -11,7 +11,7 @@
  *
  * One credential per request (RFC 6750 §3.1): a second Authorization header is 400 `invalid_request`,
  * never silently dropped. Node keeps only the first in `headers`, so they are counted; a Fetch runtime
- * (Workers) joins them with a comma, which no token holds (RFC 6750's b64token; static tokens are a comma-separated list).
+ * joins them with a comma, which no token holds (RFC 6750's b64token; static tokens are a comma-separated list).
  */
 import type { H3Event } from "h3";
 import { requestHeader, useMcpConfig, useSettings, type AuthInfo } from "../../mcp/kit";

@@ -15,7 +15,7 @@
  *   refusal means is the caller's to decide (introspection-refusal.ts). A GET carries nothing from a
  *   caller, so any status but 2xx there is the issuer's failure;
  * - concurrent GETs of one URL share one fetch. Each waiter is bounded by its own timer, since on
- *   Workers a fetch belongs to the request that started it and is cancelled with it.
+ *   some runtimes a fetch belongs to the request that started it and is cancelled with it.
  */
 import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from "../../mcp/kit";
 import { IssuerUnavailableError } from "./auth-error";

@@ -2,7 +2,7 @@
  * Reads the skills of a build (the skills extension, SEP-2640) from `skills/` folders: every folder
  * holding a `SKILL.md` is a skill, its path under `skills/` is the skill's path, and every file
  * below it is one of its resources. Everything is read, hashed and checked here, at build time —
- * a Worker has no file system — and a skill that breaks the extension's rules fails the build.
+ * a serverless bundle may have no file system — and a skill that breaks the extension's rules fails the build.
  */
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";

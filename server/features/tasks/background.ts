@@ -1,8 +1,7 @@
 /**
  * Work that goes on after the response: a task's rounds. On Node the process simply keeps running
- * it; on Workers and Vercel the platform must be told, or it stops the work with the response
- * (Workers: `waitUntil`, at most 30 s after the response; Vercel: its request context's `waitUntil`,
- * within the function's maximum duration).
+ * it; a serverless platform must be told (its `waitUntil`), or it stops the work with the response,
+ * and it bounds how long the work may go on (the README's "How long a task can run").
  */
 import type { H3Event } from "h3";
 

@@ -31,7 +31,7 @@ function setDeadline(ms: number, expire: () => void): () => void {
   pending.add(deadline);
   if (!timer) {
     timer = setInterval(sweep, TICK_MS);
-    // Never what keeps a process alive (`unref` exists on Node's timers, not on Workers').
+    // Never what keeps a process alive (`unref` exists on Node's timers, not on every runtime's).
     (timer as { unref?: () => void }).unref?.();
   }
   return () => pending.delete(deadline);
@@ -106,14 +106,14 @@ function readStream(request: IncomingMessage, limit: number, timeoutMs: number):
   });
 }
 
-/** The body as text: read from the socket on Node (and Vercel); on Workers already bounded by `server/cloudflare/entry.ts`. */
+/** The body as text, read from the request's socket (Node and Vercel): at most `maxBytes`, within `timeoutMs`. */
 export async function readBodyText(event: H3Event, limits: { maxBytes: number; timeoutMs: number }): Promise<string> {
   const { maxBytes, timeoutMs } = limits;
   const declared = Number(requestHeader(event, "content-length") ?? Number.NaN);
   if (declared > maxBytes * DRAIN_FACTOR) throw new BodyTooLargeError(maxBytes, false);
   const request = event.node.req as IncomingMessage & { body?: unknown };
-  // Nitro's Worker entry always sets it (the preset is written in at build time, so the Worker's bundle carries no stream reader).
-  if (import.meta.preset === "cloudflare-durable" || request.body !== undefined) {
+  // A request served through Nitro's local fetch (the in-process test server) carries its body already.
+  if (request.body !== undefined) {
     const bytes =
       typeof request.body === "string" ? new TextEncoder().encode(request.body) : (request.body as Uint8Array);
     if (bytes.byteLength > maxBytes) throw new BodyTooLargeError(maxBytes, true);

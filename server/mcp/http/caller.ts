@@ -7,13 +7,11 @@
  * the client is the Nth entry from the right, and everything left of it is whatever the client wrote. Without it a client
  * could pick its own address, or the scheme a shared cache keeps for every other reader.
  */
+import { peerAddress, peerScheme } from "#mcp-platform";
 import type { H3Event } from "h3";
 import { useMcpConfig } from "../config";
 import type { AuthInfo } from "../context";
 import { requestHeader } from "../protocol";
-
-/** workerd says so in `navigator.userAgent`; Node says "Node.js/…" (or has no navigator). */
-const ON_WORKERS = globalThis.navigator?.userAgent === "Cloudflare-Workers";
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
@@ -94,9 +92,7 @@ function forwarded(event: H3Event, name: string): string | undefined {
  * addRequestCheck((event) => (blocked.has(clientAddress(event)) ? invalidRequest("Blocked", 403) : undefined));
  */
 export function clientAddress(event: H3Event): string {
-  const raw =
-    forwarded(event, "x-forwarded-for") ??
-    (ON_WORKERS ? requestHeader(event, "cf-connecting-ip") : event.node.req.socket?.remoteAddress);
+  const raw = forwarded(event, "x-forwarded-for") ?? peerAddress(event);
   return raw ? callerAddress(raw, useMcpConfig().ipv6Prefix) : "unknown";
 }
 
@@ -112,15 +108,9 @@ export function callerKey(event: H3Event, auth: AuthInfo | undefined): string {
 
 /**
  * `http` or `https` and the `Host` the client reached (checked by the Host guard, which must run first): the scheme a trusted
- * proxy forwards, else the platform's. On Workers the platform's own request URL says it (Nitro's Worker entry tells h3's
- * request mock the protocol in a form h3 misreads).
+ * proxy forwards, else the connection's, as the platform reports it (`#mcp-platform`).
  * @example const endpoint = useMcpConfig().resourceUrl ?? `${requestOrigin(event)}/mcp`;
  */
 export function requestOrigin(event: H3Event): string {
-  const workerUrl = (event.context as { cloudflare?: { url?: URL } }).cloudflare?.url;
-  const encrypted = (event.node.req.socket as { encrypted?: boolean } | undefined)?.encrypted;
-  const scheme =
-    forwarded(event, "x-forwarded-proto") ??
-    (workerUrl ? workerUrl.protocol.slice(0, -1) : encrypted ? "https" : "http");
-  return `${scheme}://${requestHeader(event, "host")}`;
+  return `${forwarded(event, "x-forwarded-proto") ?? peerScheme(event)}://${requestHeader(event, "host")}`;
 }

@@ -29,7 +29,7 @@ export const SSE_HEADERS = {
  */
 export function disconnectWatcher(event: H3Event): ((cancel: () => void) => void) | undefined {
   const response = event.node?.res;
-  // Workers' stand-in response has `once` too (and finishes before it closes); without it, a stream's own cancel ends it.
+  // A serverless platform's stand-in response has `once` too (and finishes before it closes); without it, a stream's own cancel ends it.
   if (typeof response?.once !== "function") return undefined;
   return (cancel) => {
     const ifUnfinished = () => void (response.writableFinished || cancel());

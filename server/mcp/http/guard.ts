@@ -1,7 +1,7 @@
 /**
  * DNS-rebinding protection and CORS. A rebinding page sends its own name in `Host` and `Origin` alike, so `Host` comes
  * first: on a loopback or private address it must be a loopback name, an IP literal or in NITRO_MCP_ALLOWED_HOSTS (once
- * set, on every connection; Workers and Vercel have no socket address); then `Origin` must be that host or listed.
+ * set, on every connection; serverless platforms have no socket address); then `Origin` must be that host or listed.
  */
 import { sendNoContent, setResponseHeaders, type H3Event } from "h3";
 import { useMcpConfig, type McpConfig } from "../config";

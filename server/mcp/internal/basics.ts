@@ -1,4 +1,4 @@
-/** Encodings, plain objects and time, on web-standard APIs only: the same on Node, workerd and Vercel. */
+/** Encodings, plain objects and time, on web-standard APIs only: the same on every platform. */
 
 /**
  * A JSON object: not null, not an array.

@@ -1,6 +1,7 @@
 /**
- * HKDF-SHA256 and AES-256-GCM for `requestState` (`#mcp-state-cipher`), two backends giving the same bytes: `cipher.web.ts` (Web Crypto)
- * and `cipher.node.ts` (synchronous: on Node each Web Crypto call is a thread-pool round trip, several times the cipher cost).
+ * HKDF-SHA256 and AES-256-GCM for `requestState` (each platform's `stateCipher`, from `#mcp-platform`), every backend giving
+ * the same bytes: Node's is synchronous `node:crypto` (on Node each Web Crypto call is a thread-pool round trip, several
+ * times the cipher cost); a platform without it uses Web Crypto.
  */
 
 type Bytes = Uint8Array<ArrayBuffer>;

@@ -10,7 +10,7 @@
  *
  * Every refusal is the same opaque -32602, whatever the reason (naming the failed check would hand the client an oracle); it is logged.
  */
-import { stateCipher } from "#mcp-state-cipher";
+import { stateCipher } from "#mcp-platform";
 import type { H3Event } from "h3";
 import { useMcpConfig } from "../config";
 import { contextWith, type McpContext, type RequestTarget } from "../context";

@@ -1,7 +1,8 @@
 /**
- * The Cloudflare store, on Workers: KV (the binding `MCP_KV`) for general storage, and, because KV is eventually consistent,
- * the atomic operations in the Durable Object of this build (`$DurableObject`), keys spread over SHARDS objects by hash,
- * each a SQLite table (`atomic-table.ts`). Nitro's `process.env` on Workers also holds the bindings (as objects).
+ * The Cloudflare store, on Workers, shared by every instance: KV (the binding `MCP_KV`) for general storage, and, because KV
+ * is eventually consistent, the atomic operations in the Durable Object of this build (`$DurableObject`), keys spread over
+ * SHARDS objects by hash, each a SQLite table (`atomic-table.ts`). Nitro's `process.env` on Workers also holds the bindings
+ * (as objects).
  */
 import cloudflareKV from "unstorage/drivers/cloudflare-kv-binding";
 import { type AtomicStore, defineStore } from "../../mcp/kit";

@@ -3,7 +3,7 @@
  * the raw client of tests/helpers/legacy.ts reading the call's stream as it comes: an answer far over the bus's message
  * bound is delivered; an answer that could not be published can be sent again; a request without `MCP-Protocol-Version`
  * is served in its session's version. Over real HTTP and across instances: tests/e2e/legacy-ask.test.ts,
- * tests/targets/legacy-ask-instances.test.ts.
+ * tests/targets/legacy-ask-*.test.ts.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTestServer, type TestServer } from "../../helpers/in-process";

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { nowSeconds } from "../../../server/mcp/internal/basics";
-import { stateCipher } from "../../../server/mcp/state/cipher.node";
+import { stateCipher } from "../../../server/mcp/platform/node";
 import { sealClaims } from "../../../server/mcp/state/codec";
 import { createStateKeyRing } from "../../../server/mcp/state/keys";
 import { TEST_STATE_SECRET, createTestServer, type TestServer } from "../../helpers/in-process";

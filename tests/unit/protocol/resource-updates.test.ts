@@ -2,7 +2,7 @@
  * Resource updates on `subscriptions/listen` (2026-07-28), in-process on the memory bus, read as the stream comes
  * (`server.stream`): the acknowledgement, the updates a change brings (the fixture `change_resource` calls the
  * `resourceChanged` helper), the refusals, and principals (each caller's share: fair-shares.test.ts). The examples' `delete_note`:
- * tests/unit/examples-in-process.example.test.ts; across instances, per bus driver: tests/targets/resource-updates.test.ts.
+ * tests/unit/examples-in-process.example.test.ts; across instances, per bus driver: tests/targets/resource-updates.ts.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTestServer, type Json, type TestServer } from "../../helpers/in-process";

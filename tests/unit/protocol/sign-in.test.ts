@@ -4,7 +4,7 @@
  * is a stand-in answering the server's `fetch` of its metadata and keys (no network). Then introspection
  * refused by a real authorization server over HTTP (tests/helpers/faulty-issuer.ts): what each refusal means, for
  * the request and for everyone else, and the bound on a token's length. The official client signing in on a real
- * authorization server, and an issuer that fails, on Node and in workerd: tests/targets/sign-in.ts.
+ * authorization server, and an issuer that fails, on each target: tests/targets/sign-in.ts.
  */
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";

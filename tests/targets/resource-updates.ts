@@ -1,21 +1,17 @@
 /**
- * Resource updates across instances, over real HTTP: a client listening on instance A hears a change made through
- * instance B — two Node processes of the fixture build on a real Redis (pub/sub), the same on the Upstash driver
- * (through the local stand-in of its REST API on that Redis), two Vercel function outputs on it, and the Workers build in workerd, whose bus is the
- * Durable Object (one wrangler dev: its isolate publishes to the object and hears back from it).
+ * Resource updates across instances, over real HTTP (`describeInstances`, run on each store whose bus instances share:
+ * `resource-updates-*.test.ts`): a client listening on instance A hears a change made through instance B.
  */
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONFIRM, ELICITATION } from "../helpers/flows";
 import { openListen, post, resourceUpdated } from "../helpers/rpc";
-import { startWorker, type RunningServer } from "../helpers/server.mjs";
-import { startInstancesCountingSubscribers, NEEDS_REDIS } from "./redis.mjs";
-import { startInstancesOnUpstash } from "./upstash.mjs";
+import type { RunningServer } from "../helpers/server.mjs";
 
 /** The shipped examples (a fork may delete them): `delete_note` and the notes' resources. */
 const EXAMPLES = existsSync("server/tools/delete_note.ts");
 
-interface Instances {
+export interface Instances {
   a: RunningServer;
   b: RunningServer;
   /** How many connections the store's pub/sub has on a resource's channel, when it can tell. */
@@ -48,7 +44,8 @@ const change = async (server: RunningServer, uri: string) =>
     (await post(server.url, "tools/call", { name: "change_resource", arguments: { uri } })).body.result.content[0].text,
   ).toBe(`Announced ${uri}.`);
 
-function describeInstances(name: string, options: { skip?: boolean }, start: () => Promise<Instances>) {
+/** The resource-update cases on the instances `start` starts (skipped with `options.skip`). */
+export function describeInstances(name: string, options: { skip?: boolean }, start: () => Promise<Instances>) {
   describe.skipIf(options.skip ?? false)(`resource updates across instances, ${name}`, () => {
     let instances: Instances;
     beforeAll(async () => {
@@ -102,16 +99,3 @@ function describeInstances(name: string, options: { skip?: boolean }, start: () 
     });
   });
 }
-
-// with:redis
-describeInstances("two Node instances on Redis (pub/sub)", NEEDS_REDIS, () => startInstancesCountingSubscribers());
-
-describeInstances("two Node instances on Upstash (its REST API, polled)", NEEDS_REDIS, () => startInstancesOnUpstash());
-
-describeInstances("two Vercel function outputs on Upstash", NEEDS_REDIS, () => startInstancesOnUpstash("vercel"));
-// end with:redis
-
-describeInstances("the Workers build in workerd (a Durable Object per channel)", {}, async () => {
-  const worker = await startWorker();
-  return { a: worker, b: worker, stop: () => worker.stop() };
-});

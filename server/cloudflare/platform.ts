@@ -1,0 +1,51 @@
+/**
+ * `#mcp-platform` on Workers (the Cloudflare build points the alias here: `module.ts`): the client's address from
+ * `CF-Connecting-IP` (set by Cloudflare, never by the client), the scheme from the Worker's own request URL (Nitro's entry
+ * tells h3's request mock the protocol in a form it misreads), the body as `entry.ts` read it within its bounds, Web Crypto's
+ * cipher, and one console call per log line (Workers Logs reads each call as one entry).
+ */
+import type { H3Event } from "h3";
+import { BodyTooLargeError } from "../mcp/http/body";
+import type { LogLevel } from "../mcp/log";
+import { utf8Encode } from "../mcp/internal/basics";
+import { requestHeader } from "../mcp/protocol";
+import type { StateCipher } from "../mcp/state/cipher";
+
+export const peerAddress = (event: H3Event): string | undefined => requestHeader(event, "cf-connecting-ip");
+
+export const peerScheme = (event: H3Event): "http" | "https" =>
+  (event.context as { cloudflare?: { url?: URL } }).cloudflare?.url?.protocol === "https:" ? "https" : "http";
+
+const decoder = new TextDecoder();
+
+/** The body Nitro's entry buffered (after `entry.ts` bounded it in size and time). */
+export async function readBodyText(event: H3Event, limits: { maxBytes: number; timeoutMs: number }): Promise<string> {
+  const body = (event.node.req as { body?: Uint8Array | null }).body;
+  if (body && body.byteLength > limits.maxBytes) throw new BodyTooLargeError(limits.maxBytes, true);
+  return body ? decoder.decode(body) : "";
+}
+
+export const openLineWriters = (): Record<LogLevel, (line: string) => void> => ({
+  debug: (line) => console.debug(line),
+  info: (line) => console.info(line),
+  warn: (line) => console.warn(line),
+  error: (line) => console.error(line),
+});
+
+/** The state cipher on Web Crypto. */
+export const stateCipher: StateCipher = {
+  async hkdf(secret, salt, info, length) {
+    const material = await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveBits"]);
+    const params = { name: "HKDF", hash: "SHA-256", salt, info: utf8Encode(info) };
+    return new Uint8Array(await crypto.subtle.deriveBits(params, material, length * 8));
+  },
+  async aesGcmKey(raw) {
+    const key = await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+    return {
+      seal: async (iv, additionalData, plaintext) =>
+        new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData }, key, plaintext)),
+      open: async (iv, additionalData, sealed) =>
+        new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData }, key, sealed)),
+    };
+  },
+};

@@ -1,0 +1,104 @@
+/**
+ * `#mcp-platform` on Node (Node itself, the dev server, Vercel's Node runtime): the connection's address and scheme, the body
+ * read from the socket, `node:crypto`'s cipher, lines batched onto stdout and stderr.
+ */
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync } from "node:crypto";
+import type { H3Event } from "h3";
+import type { LogLevel } from "../log";
+import type { StateCipher } from "../state/cipher";
+
+export { readBodyText } from "../http/body";
+
+type Write = (line: string) => void;
+
+/** `node:crypto`'s state cipher: synchronous, and byte for byte Web Crypto's (as state-codec.test.ts checks). */
+const TAG_BYTES = 16;
+
+export const stateCipher: StateCipher = {
+  hkdf: (secret, salt, info, length) => new Uint8Array(hkdfSync("sha256", secret, salt, info, length)),
+  aesGcmKey(raw) {
+    const key = createSecretKey(raw);
+    return {
+      seal(iv, additionalData, plaintext) {
+        const cipher = createCipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES }).setAAD(additionalData);
+        return Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
+      },
+      open(iv, additionalData, sealed) {
+        if (sealed.length < TAG_BYTES) throw new Error("too short");
+        // A fixed tag length: a shortened tag would otherwise be accepted.
+        const decipher = createDecipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES }).setAAD(additionalData);
+        decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
+        return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES)), decipher.final()]);
+      },
+    };
+  },
+};
+
+/** The address the connection came from (undefined on a connection that has none). */
+export const peerAddress = (event: H3Event): string | undefined => event.node.req.socket?.remoteAddress;
+
+/** The scheme of the connection the request came on. */
+export const peerScheme = (event: H3Event): "http" | "https" =>
+  (event.node.req.socket as { encrypted?: boolean } | undefined)?.encrypted ? "https" : "http";
+
+/**
+ * Where lines go. On Node, lines leave in batches (`batched`); a runtime without the process's streams gets one console
+ * call per line.
+ */
+export function openLineWriters(failureLine: (name: string, reason: string) => string): Record<LogLevel, Write> {
+  const stdio: Partial<Pick<NodeJS.Process, "stdout" | "stderr" | "once">> | undefined = globalThis.process;
+  if (typeof stdio?.stdout?.write !== "function" || typeof stdio.stderr?.write !== "function") {
+    const toConsole = (level: LogLevel) => (line: string) => console[level](line);
+    return { debug: toConsole("debug"), info: toConsole("info"), warn: toConsole("warn"), error: toConsole("error") };
+  }
+  const out = batched(stdio.stdout, stdio, (reason) => err(failureLine("stdout", reason)));
+  const err = batched(stdio.stderr, stdio, (reason) => out(failureLine("stderr", reason)));
+  return { debug: out, info: out, warn: err, error: err };
+}
+
+/**
+ * A line waits at most FLUSH_AFTER_MS, a batch grows to at most FLUSH_AT_BYTES: under load, one write per few dozen
+ * requests (an immediate and a write per event-loop turn cost a sixth of the throughput, a write per line a third).
+ * A Vercel function may be frozen once its response is sent, so there the lines of a turn leave at its end.
+ */
+const FLUSH_AFTER_MS = 50;
+const FLUSH_AT_BYTES = 16 * 1024;
+const onVercel = import.meta.preset === "vercel";
+const later = (flush: () => void): unknown =>
+  onVercel ? setImmediate(flush) : setTimeout(flush, FLUSH_AFTER_MS).unref();
+const cancel = (timer: unknown): void =>
+  onVercel ? clearImmediate(timer as NodeJS.Immediate) : clearTimeout(timer as NodeJS.Timeout);
+
+/**
+ * A writer that batches lines into one write, and drops every line once `stream` has failed (EPIPE when the reader went away,
+ * ENOSPC…). Its error listener keeps a failed write from becoming an uncaught exception, which Nitro would log with console.error
+ * to the same dead stream, failing again, forever; console.* writes (Nitro's own) find it too. What is pending leaves at exit.
+ */
+function batched(
+  stream: NodeJS.WriteStream,
+  stdio: { once?: NodeJS.Process["once"] },
+  onFailure: (reason: string) => void,
+): Write {
+  let pending = "";
+  let failed = false;
+  let timer: unknown;
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (failed) return;
+    failed = true;
+    pending = "";
+    onFailure(error.code ?? error.message);
+  });
+  const flush = () => {
+    if (timer !== undefined) cancel(timer);
+    timer = undefined;
+    if (pending && !failed) stream.write(pending);
+    pending = "";
+  };
+  stdio.once?.("exit", flush);
+  return (line) => {
+    if (failed) return;
+    pending += `${line}\n`;
+    if (pending.length >= FLUSH_AT_BYTES) flush();
+    else timer ??= later(flush);
+  };
+}
