@@ -188,8 +188,9 @@ async function passes(copy: string, args: string[], env: NodeJS.ProcessEnv, cont
 }
 
 /**
- * Builds for Node (and for Workers when the copy keeps them, printing the Worker's size), then, in one run, the unit tests (the forker's own among
- * them), the docs' walkthroughs and the Node target suite (with the core's routes and transport) on a fixtures build.
+ * Builds for Node (and for Workers when the copy keeps them, printing the Worker's size), then, in one run, the unit
+ * tests (the forker's own among them), the docs' walkthroughs and the Node target suite (with the core's routes and
+ * transport) on a fixtures build.
  */
 async function buildsAndPasses(copy: string, run: Run): Promise<void> {
   await run("npm", ["run", "build"]);

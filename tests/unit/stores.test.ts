@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { storesModule } from "../../server/build/stores-module";
 import type { StoreDefinition } from "../../server/mcp/kit";
 import { hasFeature } from "../helpers/project.mjs";
@@ -55,11 +55,12 @@ describe("the stores of a Node build", () => {
 
   it.each(NODE_STORES)("with %j opens %s, with atomic operations", async (env, name) => {
     const { opened: store } = opened(await storesOf("node"), env);
+    // A client a store opens in the background (Redis's, here to a port nothing listens on) would otherwise go on
+    // reconnecting in this worker, running the store's code during the other test files that share it: closed even
+    // when an assertion below fails.
+    onTestFinished(async () => await store?.driver?.dispose?.());
     expect(store!.name).toMatch(name);
     expect(store!.atomic).toBeDefined();
-    // A client a store opens in the background (Redis's, here to a port nothing listens on) would otherwise go on
-    // reconnecting in this worker, running the store's code during the other test files that share it.
-    await store!.driver?.dispose?.();
   });
 });
 
