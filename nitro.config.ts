@@ -29,6 +29,8 @@ export default defineNitroConfig({
       nitro.options.noExternals ||= !nitro.options.dev;
     },
   ],
+  // Node 20 and every edge runtime run ES2022 as it is: native class fields, not a helper call per field per object.
+  esbuild: { options: { target: "es2022" } },
   rollupConfig: {
     // Replaces Nitro's filter, so keeps it (circular deps, eval, source maps), muting zod 4.6's comments that Rollup takes for annotations.
     onwarn(warning, warn) {
