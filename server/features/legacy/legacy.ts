@@ -113,14 +113,14 @@ function setLogLevel(mcp: McpContext) {
   return {};
 }
 
-/** The methods only this era has. */
-const LEGACY_METHODS: Readonly<Record<string, MethodHandler>> = {
-  initialize,
-  ping: () => ({}),
-  "logging/setLevel": setLogLevel,
-  "resources/subscribe": subscribe,
-  "resources/unsubscribe": unsubscribe,
-};
+/** The methods only this era has: a Map, since a method name is the client's, and an object would answer `constructor`. */
+const LEGACY_METHODS: ReadonlyMap<string, MethodHandler> = new Map([
+  ["initialize", initialize],
+  ["ping", () => ({})],
+  ["logging/setLevel", setLogLevel],
+  ["resources/subscribe", subscribe],
+  ["resources/unsubscribe", unsubscribe],
+]);
 
 /** A result as the 2025 revisions shape it: no caching hints (nor `resultType`, nor serverInfo: nothing adds them). */
 function legacyResult(result: Readonly<Record<string, unknown>>): Record<string, unknown> {
@@ -168,7 +168,7 @@ function legacyError(error: McpError): McpError {
 /** The adapter's layer around dispatch, for the requests it read: this era's own methods, and its shapes of every other answer. */
 export const serveLegacy: Middleware = async (mcp, next) => {
   try {
-    const own = LEGACY_METHODS[mcp.method];
+    const own = LEGACY_METHODS.get(mcp.method);
     const outcome = own ? await own(mcp) : await next(mcp);
     return finalResult(await answered(mcp, outcome as Outcome, next));
   } catch (error) {

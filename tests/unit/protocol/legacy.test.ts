@@ -100,6 +100,15 @@ describe("era selection", () => {
     expect(body.error.code).toBe(-32601);
   });
 
+  it.each(["constructor", "toString", "__proto__", "valueOf", "hasOwnProperty"])(
+    "answers a method named after an object's built-in %s with -32601",
+    async (method) => {
+      const { status, body } = await legacyPost({ method, params: {} });
+      expect(status).toBe(200);
+      expect(body).toEqual({ jsonrpc: "2.0", id: 1, error: expect.objectContaining({ code: -32601 }) });
+    },
+  );
+
   it("lists the legacy versions in server/discover", async () => {
     const result = await server.connect().call("server/discover");
     expect(result.supportedVersions).toEqual(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]);
