@@ -3,6 +3,7 @@
  * messages as JSON lines with a level, the readable format, and the OpenTelemetry spans — through
  * the real endpoint, with the SDK a deployer would register (tests/fixtures/plugins/test-tracing.ts).
  */
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { CONFIRM, askToIncrement, retryIncrement, uniqueKey } from "../helpers/flows";
 import { post, type Json } from "../helpers/rpc";
@@ -85,6 +86,40 @@ describe("the request log", () => {
     await linesOf(server, mark, ["secret-1", "secret-2"]);
     const written = server.rawLogs().slice(mark);
     for (const secret of [TOKEN, state, key]) expect(written).not.toContain(secret);
+  });
+
+  it("clips what the client sent: a 3,000-character id, method and path make a line of a few hundred characters", async () => {
+    const mark = server.rawLogs().length;
+    const long = "x".repeat(3_000);
+    await post(new URL(`/mcp?${long}`, server.url).href, `${long}/call`, {}, { ...AUTHORIZED, id: `clip-${long}` });
+    await expect
+      .poll(() => requestLines(server, mark).some((line) => String(line.requestId).startsWith("clip-")))
+      .toBe(true);
+    const line = requestLines(server, mark).find((written) => String(written.requestId).startsWith("clip-"))!;
+    expect(line).toMatchObject({
+      requestId: `clip-${long.slice(0, 195)}…`,
+      method: `${long.slice(0, 200)}…`,
+      errorCode: -32601,
+    });
+    expect(JSON.stringify(line).length).toBeLessThan(1_000);
+  });
+
+  it("takes a client that hangs up mid-body as a refused request (-32600), not an internal error", async () => {
+    const mark = server.rawLogs().length;
+    const { hostname, port } = new URL(server.url);
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(
+          "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
+            `Authorization: Bearer ${TOKEN}\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`,
+          () => setTimeout(() => socket.destroy(), 100),
+        );
+      });
+      socket.on("error", reject).on("close", () => resolve());
+    });
+    await expect.poll(() => requestLines(server, mark).some((line) => line.errorCode === -32600)).toBe(true);
+    expect(jsonLines(server, mark).filter((line) => line.level === "error")).toEqual([]);
+    expect(requestLines(server, mark).find((line) => line.errorCode === -32600)).toMatchObject({ status: 400 });
   });
 
   it("writes operator messages as JSON lines with a level", async () => {

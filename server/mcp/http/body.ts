@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { H3Event } from "h3";
-import { ErrorCode, McpError } from "../errors";
+import { ErrorCode, invalidRequest, McpError } from "../errors";
 import { requestHeader } from "../protocol";
 
 // One timer checks every body's deadline (at most TICK_MS late): a timer per request costs more than the rest of the read.
@@ -101,8 +101,10 @@ function readStream(request: IncomingMessage, limit: number, timeoutMs: number):
       settle(undefined, buffer ? buffer.subarray(0, size) : (first ?? new Uint8Array(0)));
     };
     const cancelDeadline = setDeadline(timeoutMs, () => settle(new BodyTimeoutError(timeoutMs)));
-    // No "close" listener (it cost as much as the rest of the read): a client gone mid-body errors the request ("aborted").
-    request.on("data", onData).on("end", onEnd).on("error", settle);
+    // No "close" listener (it cost as much as the rest of the read): a client gone mid-body errors the request ("aborted"),
+    // as a broken framing does. Either is the client's doing, answered (if anyone still listens) as such, not as ours.
+    const incomplete = () => settle(invalidRequest("Request body ended before it was complete"));
+    request.on("data", onData).on("end", onEnd).on("error", incomplete);
   });
 }
 
