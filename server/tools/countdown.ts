@@ -10,7 +10,8 @@ export default defineTool({
   description: "Counts down from `from` to zero, one step every `delay_ms`, reporting progress.",
   input: {
     from: z.int().min(1).max(100).default(3).describe("Where to start"),
-    delay_ms: z.int().min(0).max(10_000).default(200).describe("Pause between steps"),
+    // At most 100 s in all: well inside the deadline of a listen stream (NITRO_MCP_STREAM_SECONDS).
+    delay_ms: z.int().min(0).max(1_000).default(200).describe("Pause between steps"),
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run({ from, delay_ms }, mcp) {

@@ -77,6 +77,9 @@ describe("the example catalogue", () => {
     );
     expect(progress).toEqual([0, 1, 2, 3]);
     expect(text(done)).toBe("Lift-off!");
+    // A longer pause would let one call outlast every stream's deadline.
+    const tooSlow = await client.callTool({ name: "countdown", arguments: { from: 100, delay_ms: 1_001 } });
+    expect(tooSlow.isError).toBe(true);
     await client.close();
   });
 
