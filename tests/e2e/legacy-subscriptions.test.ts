@@ -4,7 +4,7 @@
  * the hostile cases with a raw client. The fixture build runs on the memory store, whose message bus serves this one process.
  */
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import {
   changeUntilHeard,
   heardUpdates,
@@ -100,6 +100,29 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
         ).body!.result,
       ).toEqual({});
       expect((await subscribe(session, "fixture://items/21")).body!.result).toEqual({});
+    });
+
+    it("sessions cost nothing, so a caller's sessions that keep subscriptions are counted: past the limit -32029, until one empties", async () => {
+      const limited = await startServer({ env: { NITRO_MCP_LEGACY_SUBSCRIBED_SESSIONS: "2" } });
+      onTestFinished(() => limited.stop());
+      const subscribeOn = (session: string, uri: string, method = "resources/subscribe") =>
+        postLegacy(limited.url, session, { id: 1, method, params: { uri } });
+      const [first, second, third] = await Promise.all([1, 2, 3].map(() => initializeLegacy(limited.url, {})));
+      expect((await subscribeOn(first!, "fixture://about")).body!.result).toEqual({});
+      expect((await subscribeOn(second!, "fixture://about")).body!.result).toEqual({});
+      expect((await subscribeOn(second!, "fixture://items/1")).body!.result).toEqual({}); // its own slot still
+      const refused = await subscribeOn(third!, "fixture://about");
+      expect(refused.body!.error).toMatchObject({ code: -32029, data: { limit: 2 } });
+      expect(refused.body!.error.message).toMatch(/NITRO_MCP_LEGACY_SUBSCRIBED_SESSIONS/);
+      // The first session unsubscribes from all it had: once its claim's short grace is over, its slot is free.
+      expect((await subscribeOn(first!, "fixture://about", "resources/unsubscribe")).body!.result).toEqual({});
+      await expect
+        .poll(async () => (await subscribeOn(third!, "fixture://about")).body!.result, {
+          timeout: 15_000,
+          interval: 500,
+        })
+        .toEqual({});
+      expect((await subscribeOn(first!, "fixture://about")).body!.error.code).toBe(-32029);
     });
 
     it("GET without a session, or not asking for an event stream: 405 as before", async () => {

@@ -10,4 +10,6 @@ export const SETTINGS = {
   legacyAskTimeoutSeconds: setting({ env: "NITRO_MCP_LEGACY_ASK_TIMEOUT_SECONDS", default: 300, parse: integer(1) }),
   /** Most rounds of questions one 2025-era request may ask before it ends with an error */
   legacyAskMaxRounds: setting({ env: "NITRO_MCP_LEGACY_ASK_MAX_ROUNDS", default: 10, parse: integer(1) }),
+  /** Most 2025-era sessions of one caller that keep resource subscriptions at once */
+  legacySubscribedSessions: setting({ env: "NITRO_MCP_LEGACY_SUBSCRIBED_SESSIONS", default: 10, parse: integer(1) }),
 } as const;

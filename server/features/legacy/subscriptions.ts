@@ -14,6 +14,8 @@
  */
 import { getRequestHeader, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import { openSession, sessionHeader, sessionNotFound, type LegacySession } from "./session";
+import { SETTINGS } from "./settings";
+import { holdSubscriberSlot } from "./subscriber-slots";
 import {
   authenticate,
   callerKey,
@@ -22,6 +24,7 @@ import {
   ErrorCode,
   invalidParams,
   invalidRequest,
+  limitExceeded,
   logWarning,
   MAX_URI_LENGTH,
   MAX_SUBSCRIBED_URIS,
@@ -40,6 +43,7 @@ import {
   takeShare,
   useAtomicStore,
   useMessageBus,
+  useSettings,
   utf8Encode,
   wait,
   type AtomicStore,
@@ -76,6 +80,7 @@ function parseUris(stored: string | null): string[] {
 
 const subscribedUris = async (store: AtomicStore, session: LegacySession) =>
   parseUris(await store.get(await storeKey(session)));
+const isEmpty = (store: AtomicStore) => async (key: string) => parseUris(await store.get(key)).length === 0;
 
 /** What subscribing needs: the store's atomic operations, its bus, and the session the request presents. */
 function needs(mcp: McpContext): { store: AtomicStore; bus: MessageBus; session: LegacySession } {
@@ -110,7 +115,8 @@ async function changeSubscriptions(
   const giveUpAt = Date.now() + CHANGE_BUDGET_MS;
   for (let attempt = 0; ; attempt++) {
     const stored = await store.get(key);
-    const next = change(parseUris(stored));
+    const current = parseUris(stored);
+    const next = change(current);
     if (next.length > MAX_SUBSCRIBED_URIS)
       throw invalidParams(
         `a session subscribes to at most ${MAX_SUBSCRIBED_URIS} resources: unsubscribe from one first`,
@@ -118,6 +124,13 @@ async function changeSubscriptions(
     const value = JSON.stringify(next);
     // Nothing to change (a URI subscribed to twice, or never): nothing to write, and no race to lose.
     if (value === (stored ?? "[]")) return {};
+    if (current.length === 0 && !(await holdSubscriberSlot(store, mcp.caller, key, isEmpty(store), ttlSeconds))) {
+      const { legacySubscribedSessions: limit } = useSettings(SETTINGS);
+      throw limitExceeded(
+        `At most ${limit} sessions per caller keep subscriptions at once (NITRO_MCP_LEGACY_SUBSCRIBED_SESSIONS): unsubscribe on another session first`,
+        { limit },
+      );
+    }
     const written =
       stored === null
         ? await store.setIfAbsent(key, value, ttlSeconds)
