@@ -32,7 +32,6 @@ import {
 import type { H3Event } from "h3";
 import {
   META,
-  clip,
   isPlainObject,
   logInfoMembers,
   logValue as json,
@@ -167,14 +166,14 @@ declare module "h3" {
  */
 function requestLogMembers(event: H3Event, ended: RequestEnd, durationMs: number, withArguments: boolean): string {
   const { mcp, mcpMessage, mcpAuth } = event.context;
-  // What the client sent is clipped: a huge id or method must not make a huge line.
-  let members = `"http":${json(`${event.method} ${clip(event.path.split("?")[0]!)}`)},"status":${ended.status},"durationMs":${Math.round(durationMs * 100) / 100}`;
+  // What the client sent is cut at 200 characters: a huge id or method must not make a huge line.
+  let members = `"http":${json(`${event.method} ${event.path.split("?")[0]!.slice(0, 200)}`)},"status":${ended.status},"durationMs":${Math.round(durationMs * 100) / 100}`;
   if (mcpMessage) {
     const field = nameFieldOf(mcpMessage.method);
     const target = field && mcpMessage.params[field];
-    const id = typeof mcpMessage.id === "string" ? clip(mcpMessage.id) : mcpMessage.id;
-    members += `,"requestId":${json(id)},"method":${json(clip(mcpMessage.method))}`;
-    if (typeof target === "string") members += `,"target":${json(clip(target))}`;
+    const id = typeof mcpMessage.id === "string" ? mcpMessage.id.slice(0, 200) : mcpMessage.id;
+    members += `,"requestId":${json(id)},"method":${json(mcpMessage.method.slice(0, 200))}`;
+    if (typeof target === "string") members += `,"target":${json(target.slice(0, 200))}`;
   }
   if (mcpAuth) members += `,"principal":${json(mcpAuth.principal)}`;
   // The era: a 2026-07-28 request is "modern"; one an adapter read is named after it ("legacy").
