@@ -15,7 +15,7 @@
 import { getRequestHeader, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import { openSession, sessionHeader, sessionNotFound, type LegacySession } from "./session";
 import { SETTINGS } from "./settings";
-import { holdSubscriberSlot } from "./subscriber-slots";
+import { holdSubscriberSlot, releaseSubscriberSlot } from "./subscriber-slots";
 import {
   authenticate,
   callerKey,
@@ -104,6 +104,17 @@ function uriParam(mcp: McpContext): string {
   return uri;
 }
 
+/** One of the caller's slots for the session's list (-32029 when every one holds another session's), or "raced". */
+async function takeSlot(mcp: McpContext, store: AtomicStore, list: string, ttlSeconds: number) {
+  const slot = await holdSubscriberSlot(store, mcp.caller, list, isEmpty(store), ttlSeconds);
+  if (slot !== "full") return slot;
+  const { legacySubscribedSessions: limit } = useSettings(SETTINGS);
+  throw limitExceeded(
+    `At most ${limit} sessions per caller keep subscriptions at once (NITRO_MCP_LEGACY_SUBSCRIBED_SESSIONS): unsubscribe on another session first`,
+    { limit },
+  );
+}
+
 /** Replaces the session's list with `change(list)`, atomically against concurrent changes, then announces it on the session's channel. */
 async function changeSubscriptions(
   mcp: McpContext,
@@ -124,22 +135,19 @@ async function changeSubscriptions(
     const value = JSON.stringify(next);
     // Nothing to change (a URI subscribed to twice, or never): nothing to write, and no race to lose.
     if (value === (stored ?? "[]")) return {};
-    if (current.length === 0 && !(await holdSubscriberSlot(store, mcp.caller, key, isEmpty(store), ttlSeconds))) {
-      const { legacySubscribedSessions: limit } = useSettings(SETTINGS);
-      throw limitExceeded(
-        `At most ${limit} sessions per caller keep subscriptions at once (NITRO_MCP_LEGACY_SUBSCRIBED_SESSIONS): unsubscribe on another session first`,
-        { limit },
-      );
-    }
+    // A session's first URI takes one of its caller's slots; its last gives it back.
+    const slot = current.length === 0 && next.length > 0 ? await takeSlot(mcp, store, key, ttlSeconds) : "held";
     const written =
-      stored === null
+      slot === "held" &&
+      (stored === null
         ? await store.setIfAbsent(key, value, ttlSeconds)
-        : await store.compareAndSet(key, stored, value, ttlSeconds);
+        : await store.compareAndSet(key, stored, value, ttlSeconds));
     if (written) {
+      if (next.length === 0) await releaseSubscriberSlot(store, mcp.caller, key);
       await bus.publish(await sessionChannel(session), mcp.principal, {});
       return {};
     }
-    // Lost the race (another change came first): still within the rules, so try again, or answer "try again shortly".
+    // Lost a race (another change came first): still within the rules, so try again, or answer "try again shortly".
     if (Date.now() >= giveUpAt)
       throw new StorageUnavailableError(
         "compare-and-set",
