@@ -102,8 +102,10 @@ function readStream(request: IncomingMessage, limit: number, timeoutMs: number):
     };
     const cancelDeadline = setDeadline(timeoutMs, () => settle(new BodyTimeoutError(timeoutMs)));
     // No "close" listener (it cost as much as the rest of the read): a client gone mid-body errors the request ("aborted"),
-    // as a broken framing does. Either is the client's doing, answered (if anyone still listens) as such, not as ours.
+    // as a broken framing does; one gone before this step left it destroyed, and no error follows. Each is the client's
+    // doing, answered (if anyone still listens) as such, not as ours.
     const incomplete = () => settle(invalidRequest("Request body ended before it was complete"));
+    if (request.destroyed) return incomplete();
     request.on("data", onData).on("end", onEnd).on("error", incomplete);
   });
 }
