@@ -10,7 +10,7 @@ export default defineTool({
   description: "Counts down from `from` to zero, one step every `delay_ms`, reporting progress.",
   input: {
     from: z.int().min(1).max(100).default(3).describe("Where to start"),
-    // At most 100 s in all: well inside the deadline of a listen stream (NITRO_MCP_STREAM_SECONDS).
+    // At most 100 s in all: well inside the deadline the server's streams end by (NITRO_MCP_STREAM_SECONDS).
     delay_ms: z.int().min(0).max(1_000).default(200).describe("Pause between steps"),
   },
   annotations: { readOnlyHint: true, openWorldHint: false },

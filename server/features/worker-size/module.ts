@@ -4,7 +4,6 @@
  * heavier). None of these measures changes what the Worker does:
  * - Nitro's minifier keeps class names (errors are named after their class) but no longer function names: the source
  *   maps uploaded with the Worker (nitro.config.ts) map stack traces back;
- * - the template's own code is compiled for ES2022, which workerd runs natively, not down to Nitro's ES2019;
  * - one file instead of lazily loaded chunks: a Worker loads its whole bundle at once anyway;
  * - `performance` is workerd's own, not unenv's polyfill;
  * - the MCP SDK's schemas are marked side-effect free, so the few the template validates with stay and the others go
@@ -120,10 +119,6 @@ export default (nitro: Nitro) => {
   nitro.options.cloudflare = {
     ...nitro.options.cloudflare,
     wrangler: { ...nitro.options.cloudflare?.wrangler, no_bundle: true },
-  };
-  nitro.options.esbuild = {
-    ...nitro.options.esbuild,
-    options: { ...nitro.options.esbuild?.options, target: "es2022" },
   };
   nitro.options.unenv.push({ meta: { name: "mcp-worker-performance" }, inject: { performance: false } });
   const date = nitro.options.compatibilityDate;
