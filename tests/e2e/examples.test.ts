@@ -80,6 +80,7 @@ describe("the example catalogue", () => {
     // A longer pause would let one call outlast every stream's deadline.
     const tooSlow = await client.callTool({ name: "countdown", arguments: { from: 100, delay_ms: 1_001 } });
     expect(tooSlow.isError).toBe(true);
+    expect(text(tooSlow)).toMatch(/delay_ms/);
     await client.close();
   });
 
