@@ -4,7 +4,8 @@
  * the only core module they import (`tests/unit/layering.test.ts` holds them to it). A feature plugs in
  * from its Nitro plugin, at start-up, by adding listeners to the core's hooks; it adds options to definitions and fields to
  * its own context by declaration merging (`DefinitionOptions`, `ToolDefinitionOptions`, h3's `H3EventContext`). Every entry
- * documents itself, with an example; server/mcp/README.md ("Extending the core") walks through a whole feature.
+ * documents itself, with an example; server/mcp/README.md ("Extending the core") walks through a whole feature. The types of
+ * the hooks, the definitions, the wire and the store are the kit's whole (`export type *`): a type added there is in it.
  */
 import { hooks } from "./hooks";
 
@@ -97,29 +98,7 @@ export const serveResources = hooks.serveResources;
  */
 export const describeEntries = hooks.describeEntries;
 
-export type {
-  Adapter,
-  AdaptedFields,
-  AuthenticationInfo,
-  Authenticator,
-  Authorizer,
-  EntryDescriber,
-  GetResponder,
-  ListenSource,
-  MessageCheck,
-  Middleware,
-  MiddlewareScope,
-  Next,
-  OpenedListen,
-  Outcome,
-  RequestCheck,
-  RequestEnd,
-  RequestObserver,
-  ResourceFound,
-  ScopeWrapper,
-  ServedResources,
-  StepWrapper,
-} from "./hooks";
+export type * from "./hooks";
 export { authenticate, authenticationInfo, mayAct, runRequestChecks } from "./hooks";
 
 // ——— the request, and answering it ———
@@ -155,16 +134,7 @@ export { streamDeadline, takeShare } from "./shares";
 // ——— definitions, the registry ———
 
 export { DEFINITION, entryBase } from "./entries";
-export type {
-  Completer,
-  DefinitionOptions,
-  Entry,
-  PromptEntry,
-  ResourceEntry,
-  ToolDefinitionOptions,
-  ToolEntry,
-  ValidArguments,
-} from "./entries";
+export type * from "./entries";
 export {
   MAX_SUBSCRIBED_URIS,
   MAX_URI_LENGTH,
@@ -215,33 +185,8 @@ export {
   nameFieldOf,
   nestsDeeperThan,
   notificationMessage,
-  type CacheHints,
-  type CallToolResult,
-  type ContentBlock,
-  type CreateMessageRequestParams,
-  type CreateMessageResult,
-  type ElicitRequestFormParams,
-  type GetPromptResult,
-  type InputRequest,
-  type JsonRpcErrorBody,
-  type JsonRpcMessage,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-  type LoggingLevel,
-  type ListRootsResult,
-  type Prompt,
-  type PromptArgument,
-  type PromptMessage,
-  type ReadResourceResult,
-  type RequestId,
-  type Resource,
-  type ResourceTemplate,
-  type ServerCapabilities,
-  type Tool,
-  type ToolAnnotations,
-  type UrlElicitationParams,
 } from "./protocol";
+export type * from "./protocol";
 
 // ——— the shared store ———
 
@@ -259,20 +204,8 @@ export {
   useAtomicStore,
   useMessageBus,
   useStore,
-  type AtomicStore,
-  type BusEnvelope,
-  type BusSubscription,
-  type BusSubscriptions,
-  type BusTransport,
-  type MessageBus,
-  type OpenedStore,
-  type PortFactory,
-  type RateCounter,
-  type SelectedStore,
-  type StoreDefinition,
-  type StorePorts,
-  type Subscriber,
 } from "./store";
+export type * from "./store";
 export { bounded, guarded } from "./store";
 
 // ——— encodings, time, text ———

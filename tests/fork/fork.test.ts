@@ -40,10 +40,9 @@ const ROOT = process.cwd();
 /**
  * The minimal fork's budget, in lines of code (tests/helpers/production-lines.mjs: the formatted tree, no blank lines, no
  * comments, no dev programs): the core with its kit and hooks, the helpers, the memory store and the routes of
- * /mcp. It is where the fork stands: it goes up only for what every fork needs (a refusal a hostile client forced, a build
- * setting that makes every request cheaper); the aim is 3,500.
+ * /mcp. A line the core gains must be paid for with one it loses.
  */
-const MINIMAL_LINES = 3566;
+const MINIMAL_LINES = 3500;
 const RENAMED = { name: "acme-notes-mcp", version: "3.1.4" };
 
 /** Each optional part but the examples, and the README that holds its removal data (`fork:remove:<name>`). */

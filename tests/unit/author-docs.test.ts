@@ -39,15 +39,19 @@ function exportedFunctions(file: string): ({ name: string } & Documented)[] {
 
 /**
  * The values (functions, constants, classes) `server/mcp/kit.ts` exports, each followed to its declaration in the core (a
- * re-export, renamed or not, is an alias), with its TSDoc: a variable's sits on its statement. Types are left out.
+ * re-export, renamed or not, is an alias), with its TSDoc: a variable's sits on its statement. Types are left out, and so is
+ * what the kit re-exports as types only.
  */
 function kitValues(): ({ name: string; file: string } & Documented)[] {
   const { config } = ts.readConfigFile("tsconfig.json", ts.sys.readFile);
   const { options } = ts.parseJsonConfigFileContent(config, ts.sys, process.cwd());
   const program = ts.createProgram(["server/mcp/kit.ts"], options);
   const checker = program.getTypeChecker();
-  const kit = checker.getSymbolAtLocation(program.getSourceFile("server/mcp/kit.ts")!)!;
+  const kitFile = program.getSourceFile("server/mcp/kit.ts")!;
+  const kit = checker.getSymbolAtLocation(kitFile)!;
   return checker.getExportsOfModule(kit).flatMap((exported) => {
+    // What `export type * from` brings in is the module's own symbol, not one the kit declares: a type, whatever it names.
+    if (!exported.declarations?.some((declaration) => declaration.getSourceFile() === kitFile)) return [];
     const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
     if (!(symbol.flags & ts.SymbolFlags.Value)) return [];
     const declaration = symbol.declarations?.[0];
