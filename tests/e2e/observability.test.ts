@@ -318,4 +318,26 @@ describe("traces (OpenTelemetry)", () => {
         status: { code: 2, message: "Unknown tool: no_such_tool" },
       });
   });
+
+  it("cuts what the client named at 200 characters: the span's name, its attributes and its status message stay bounded", async () => {
+    const spanOf = async (traceId: string) => {
+      await expect.poll(async () => (await spans()).some((entry) => entry.traceId === traceId)).toBe(true);
+      return (await spans()).find((entry) => entry.traceId === traceId)!;
+    };
+    const [name, id, version] = ["n".repeat(3000), "i".repeat(3000), "v".repeat(3000)];
+    const [named, versioned] = [trace(), trace()];
+    await post(server.url, "tools/call", { name }, { id, metaExtra: { traceparent: `00-${named}-${parent()}-01` } });
+    const span = await spanOf(named);
+    expect(span.name).toBe(`tools/call ${name.slice(0, 200)}`);
+    expect(span.attributes).toMatchObject({
+      "gen_ai.tool.name": name.slice(0, 200),
+      "jsonrpc.request.id": id.slice(0, 200),
+    });
+    expect(span.status.message).toMatch(/^Unknown tool: n+/);
+    expect(span.status.message!.length).toBeLessThanOrEqual(1000);
+
+    const meta = { traceparent: `00-${versioned}-${parent()}-01`, "io.modelcontextprotocol/protocolVersion": version };
+    await post(server.url, "tools/call", { name: "no_such_tool" }, { metaExtra: meta });
+    expect((await spanOf(versioned)).attributes["mcp.protocol.version"]).toBe(version.slice(0, 200));
+  });
 });

@@ -63,17 +63,22 @@ const getter: TextMapGetter<Readonly<Record<string, unknown>>> = {
   },
 };
 
+/** What the client sent, cut at 200 characters: a huge id, method or name must make neither a huge log line nor a huge span. */
+const cut = (text: string): string => text.slice(0, 200);
+
 function requestAttributes(message: JsonRpcRequest, protocolVersion: string | undefined): Attributes {
-  const { method, params } = message;
-  const field = nameFieldOf(method);
-  const target = field && params[field];
+  const { params } = message;
+  const method = cut(message.method);
+  const field = nameFieldOf(message.method);
+  const named = field && params[field];
+  const target = typeof named === "string" ? cut(named) : undefined;
   return {
     "mcp.method.name": method,
-    "jsonrpc.request.id": String(message.id),
+    "jsonrpc.request.id": cut(String(message.id)),
     "network.transport": "tcp",
     "network.protocol.name": "http",
-    ...(protocolVersion && { "mcp.protocol.version": protocolVersion }),
-    ...(typeof target === "string" &&
+    ...(protocolVersion && { "mcp.protocol.version": cut(protocolVersion) }),
+    ...(target !== undefined &&
       (method === "tools/call"
         ? { "gen_ai.tool.name": target, "gen_ai.operation.name": "execute_tool" }
         : method === "prompts/get"
@@ -97,7 +102,7 @@ function startRequestSpan(event: H3Event, message: JsonRpcRequest): void {
   const target = attributes["gen_ai.tool.name"] ?? attributes["gen_ai.prompt.name"];
   const parent = metaContext ?? httpContext;
   const span = tracer.startSpan(
-    target ? `${message.method} ${target}` : message.method,
+    target ? `${cut(message.method)} ${target}` : cut(message.method),
     {
       kind: SpanKind.SERVER,
       attributes,
@@ -166,14 +171,13 @@ declare module "h3" {
  */
 function requestLogMembers(event: H3Event, ended: RequestEnd, durationMs: number, withArguments: boolean): string {
   const { mcp, mcpMessage, mcpAuth } = event.context;
-  // What the client sent is cut at 200 characters: a huge id or method must not make a huge line.
-  let members = `"http":${json(`${event.method} ${event.path.split("?")[0]!.slice(0, 200)}`)},"status":${ended.status},"durationMs":${Math.round(durationMs * 100) / 100}`;
+  let members = `"http":${json(`${event.method} ${cut(event.path.split("?")[0]!)}`)},"status":${ended.status},"durationMs":${Math.round(durationMs * 100) / 100}`;
   if (mcpMessage) {
     const field = nameFieldOf(mcpMessage.method);
     const target = field && mcpMessage.params[field];
-    const id = typeof mcpMessage.id === "string" ? mcpMessage.id.slice(0, 200) : mcpMessage.id;
-    members += `,"requestId":${json(id)},"method":${json(mcpMessage.method.slice(0, 200))}`;
-    if (typeof target === "string") members += `,"target":${json(target.slice(0, 200))}`;
+    const id = typeof mcpMessage.id === "string" ? cut(mcpMessage.id) : mcpMessage.id;
+    members += `,"requestId":${json(id)},"method":${json(cut(mcpMessage.method))}`;
+    if (typeof target === "string") members += `,"target":${json(cut(target))}`;
   }
   if (mcpAuth) members += `,"principal":${json(mcpAuth.principal)}`;
   // The era: a 2026-07-28 request is "modern"; one an adapter read is named after it ("legacy").
