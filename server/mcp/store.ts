@@ -7,7 +7,7 @@
 import type { Driver } from "unstorage";
 import { StorageUnavailableError } from "./errors";
 import { runStep } from "./hooks";
-import { base64UrlEncode, utf8Encode } from "./internal/basics";
+import { base64UrlEncode, isPlainObject, utf8Encode } from "./internal/basics";
 import { logWarning } from "./log";
 import { takeShare } from "./shares";
 
@@ -151,11 +151,15 @@ export interface Subscriber {
  * Messages between instances. Subscribers drop other principals' messages: knowing a channel's name (an unguessable id, a
  * URI) lets no one answer as another. At-most-once delivery, to those already subscribed: subscribe before acting.
  */
-export interface MessageBus {
-  /** What the log and the start-up message call it. */
-  readonly name: string;
+export interface MessageBus extends BusSubscriptions {
   /** Publishes `data` (JSON) on `channel`, for `principal`'s subscribers only. */
   publish(channel: string, principal: string, data: unknown): Promise<void>;
+}
+
+/** This instance's side of a message bus: its subscriptions, fed by the store's transport (the feature that builds them). */
+export interface BusSubscriptions {
+  /** What the log and the start-up message call it. */
+  readonly name: string;
   /**
    * Subscribes to `channel` for `subscriber`; resolves once messages published from then on will be delivered. Throws -32029
    * (429) when the caller holds its share of subscriptions (`NITRO_MCP_CALLER_SUBSCRIPTIONS`), or the instance its bound.
@@ -163,21 +167,60 @@ export interface MessageBus {
   subscribe(channel: string, subscriber: Subscriber): Promise<BusSubscription>;
 }
 
+/**
+ * A message's JSON, envelope included; a larger one is refused when published.
+ * @example
+ * if (utf8Encode(JSON.stringify(answer)).byteLength > MAX_BUS_MESSAGE_BYTES / 2) return storeAndAnnounce(answer);
+ */
+export const MAX_BUS_MESSAGE_BYTES = 64 * 1024;
+
+/** What travels on a channel: the data and whose it is. */
+export interface BusEnvelope {
+  readonly principal: string;
+  readonly data: unknown;
+}
+
+/**
+ * The message `data` travels as, for `principal`; throws past MAX_BUS_MESSAGE_BYTES.
+ * @example await transport.publish(channel, encodeEnvelope(principal, { uri }));
+ */
+export function encodeEnvelope(principal: string, data: unknown): string {
+  const message = JSON.stringify({ principal, data });
+  if (utf8Encode(message).byteLength > MAX_BUS_MESSAGE_BYTES)
+    throw new Error(`a bus message is limited to ${MAX_BUS_MESSAGE_BYTES} bytes`);
+  return message;
+}
+
+/**
+ * A message heard on a channel, read as untrusted: anything but an envelope is undefined (and dropped).
+ * @example const envelope = decodeEnvelope(message); // then delivered only to its principal's subscribers
+ */
+export function decodeEnvelope(message: string): BusEnvelope | undefined {
+  try {
+    const parsed: unknown = JSON.parse(message);
+    return isPlainObject(parsed) && typeof parsed.principal === "string"
+      ? { principal: parsed.principal, data: parsed.data }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 let bus: MessageBus | undefined;
 
 /**
- * Set once at start-up by the feature that carries messages between instances (over the store's transport); the core adds
- * the fair share: each subscription takes one unit of its caller's share (`shares.ts`) until it closes.
- * @example if (transport) setMessageBus(busOver(`${store.name}, as a message bus`, transport));
+ * Set once at start-up by the feature that keeps this instance's subscriptions: published messages travel on the store's
+ * transport in the core's envelope, and each subscription takes one unit of its caller's share (`shares.ts`) until it closes.
+ * @example if (transport) setMessageBus(subscriptionsOver(`${store.name}, as a message bus`, transport), transport);
  */
-export function setMessageBus(carrier: MessageBus): void {
+export function setMessageBus(subscriptions: BusSubscriptions, transport: BusTransport): void {
   bus = {
-    name: carrier.name,
-    publish: (channel, principal, data) => carrier.publish(channel, principal, data),
+    name: subscriptions.name,
+    publish: async (channel, principal, data) => transport.publish(channel, encodeEnvelope(principal, data)),
     async subscribe(channel, subscriber) {
       const release = takeShare("subscriptions", subscriber.caller);
       try {
-        const subscription = await carrier.subscribe(channel, subscriber);
+        const subscription = await subscriptions.subscribe(channel, subscriber);
         return {
           next: (timeoutMs) => subscription.next(timeoutMs),
           close() {

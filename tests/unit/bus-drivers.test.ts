@@ -7,8 +7,14 @@
 import { Redis } from "ioredis";
 import upstash from "unstorage/drivers/upstash";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUS_LIMITS, MAX_BUS_MESSAGE_BYTES, busOver } from "../../server/features/message-bus/bus";
-import { EVERY_PRINCIPAL, type BusTransport, type MessageBus } from "../../server/mcp/store";
+import { BUS_LIMITS, subscriptionsOver } from "../../server/features/message-bus/bus";
+import {
+  EVERY_PRINCIPAL,
+  MAX_BUS_MESSAGE_BYTES,
+  encodeEnvelope,
+  type BusTransport,
+  type MessageBus,
+} from "../../server/mcp/store";
 import durableTransport, { BusRendezvous } from "../../server/storage/cloudflare/bus";
 import memoryTransport from "../../server/storage/memory/bus";
 import redisTransport from "../../server/storage/redis/bus";
@@ -19,10 +25,16 @@ import { startUpstashStandIn } from "../targets/upstash.mjs";
 type CountedBus = MessageBus & { readonly subscriberCount: number };
 
 /**
- * The message bus feature's bus over a store's transport: what its plugin gives the core, without the caller's shares the
- * core adds (server/mcp/store.ts).
+ * The message bus feature's subscriptions over a store's transport, publishing in the core's envelope: the bus its plugin
+ * gives the core, without the caller's shares the core adds (server/mcp/store.ts).
  */
-const busOn = (transport: BusTransport | undefined): CountedBus => busOver("test", transport!);
+function busOn(transport: BusTransport | undefined): CountedBus {
+  const subscriptions = subscriptionsOver("test", transport!);
+  return Object.assign(subscriptions, {
+    publish: async (channel: string, principal: string, data: unknown) =>
+      transport!.publish(channel, encodeEnvelope(principal, data)),
+  });
+}
 const memoryBus = () => busOn(memoryTransport());
 
 /** Two buses on the same transport (two instances), and what to stop after. */

@@ -1,6 +1,6 @@
 /**
  * The message bus over a store's transport (`server/storage/<store>/bus.ts`: how a published message travels — in this
- * process, Redis pub/sub, Upstash polled, a Durable Object's stream): the envelope, this instance's subscriptions by channel,
+ * process, Redis pub/sub, Upstash polled, a Durable Object's stream): this instance's subscriptions by channel, the envelope,
  * and the bounds. A channel has a listener of the transport while this instance has subscribers to it, so a channel nobody
  * here listens to costs nothing. A message reaches a subscription only when it is for that subscription's principal (or for
  * EVERY_PRINCIPAL).
@@ -8,42 +8,12 @@
 import {
   EVERY_PRINCIPAL,
   bounded,
-  isPlainObject,
+  decodeEnvelope,
   limitExceeded,
-  utf8Encode,
   type BusSubscription,
+  type BusSubscriptions,
   type BusTransport,
-  type MessageBus,
 } from "../../mcp/kit";
-
-/** A message's JSON, envelope included; a larger one is refused when published. */
-export const MAX_BUS_MESSAGE_BYTES = 64 * 1024;
-
-/** What travels on a channel: the data and whose it is. */
-interface Envelope {
-  readonly principal: string;
-  readonly data: unknown;
-}
-
-/** The message `data` travels as, for `principal`; throws past MAX_BUS_MESSAGE_BYTES. */
-function encodeEnvelope(principal: string, data: unknown): string {
-  const message = JSON.stringify({ principal, data });
-  if (utf8Encode(message).byteLength > MAX_BUS_MESSAGE_BYTES)
-    throw new Error(`a bus message is limited to ${MAX_BUS_MESSAGE_BYTES} bytes`);
-  return message;
-}
-
-/** A message heard on a channel, read as untrusted: anything but an envelope is undefined (and dropped). */
-function decodeEnvelope(message: string): Envelope | undefined {
-  try {
-    const parsed: unknown = JSON.parse(message);
-    return isPlainObject(parsed) && typeof parsed.principal === "string"
-      ? { principal: parsed.principal, data: parsed.data }
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 export const BUS_LIMITS = {
   /** Subscriptions held by one instance, all channels together; one more is refused (each caller's share: the core's `bus.ts`). */
@@ -102,11 +72,11 @@ interface Channel {
   readonly listening: Promise<() => void>;
 }
 
-/**
- * The bus over `transport`: what it publishes travels in the envelope; this instance's subscriptions fan out what its
- * listeners hear.
- */
-export function busOver(name: string, transport: BusTransport): MessageBus & { readonly subscriberCount: number } {
+/** This instance's subscriptions over `transport`: they fan out what its listeners hear. */
+export function subscriptionsOver(
+  name: string,
+  transport: BusTransport,
+): BusSubscriptions & { readonly subscriberCount: number } {
   const channels = new Map<string, Channel>();
   let subscriberCount = 0;
 
@@ -128,7 +98,6 @@ export function busOver(name: string, transport: BusTransport): MessageBus & { r
 
   return {
     name,
-    publish: async (channel, principal, data) => transport.publish(channel, encodeEnvelope(principal, data)),
     get subscriberCount() {
       return subscriberCount;
     },

@@ -73,16 +73,16 @@ describe.runIf(hasFeature("message-bus"))("asking a 2025-era client, in-process"
     it("an answer whose publication fails is not kept as given: 503, and the same answer sent again is taken", async () => {
       const faulty = await createTestServer(FIXTURES);
       // This server's own bus module (each test server loads its modules afresh): its publish fails once.
-      const { setMessageBus, useMessageBus } = await import("../../../server/mcp/store");
+      const { setMessageBus, useMessageBus, useStore } = await import("../../../server/mcp/store");
       const bus = useMessageBus()!;
+      const transport = useStore()!.ports.bus!;
       let failures = 0;
-      // The same bus (each subscription now takes its caller's share twice, far below the share), its publish failing.
-      setMessageBus({
-        name: bus.name,
-        subscribe: (channel, subscriber) => bus.subscribe(channel, subscriber),
-        publish: async (channel, principal, data) => {
+      // The same subscriptions (each now takes its caller's share twice, far below the share) on a transport that fails.
+      setMessageBus(bus, {
+        listen: (channel, deliver, lost) => transport.listen(channel, deliver, lost),
+        publish: async (channel, message) => {
           if (failures-- > 0) throw new Error("the bus dropped the connection");
-          return bus.publish(channel, principal, data);
+          return transport.publish(channel, message);
         },
       });
       const on = inProcess(faulty);

@@ -11,13 +11,13 @@ import {
   useMessageBus,
   useStore,
 } from "../../../mcp/kit";
-import { busOver } from "../bus";
+import { subscriptionsOver } from "../bus";
 import { resourceUpdates } from "../listen-resources";
 
 export default defineNitroPlugin(() => {
   const store = useStore();
   const transport = store?.ports.bus;
-  if (transport) setMessageBus(busOver(`${store.name}, as a message bus`, transport));
+  if (transport) setMessageBus(subscriptionsOver(`${store.name}, as a message bus`, transport), transport);
   // As the core gives it: each subscription counts against its caller's share.
   const bus = useMessageBus();
   logInfo(`message bus: ${bus?.name ?? "none (the store carries no messages between instances)"}`);
