@@ -6,7 +6,8 @@
  *   `iss` equal to the issuer, `aud` containing this endpoint's URL (or NITRO_MCP_AUTH_AUDIENCE), `exp`/`nbf` with 5 s of leeway,
  *   and a `typ` of an access token (`at+jwt`) or a plain JWT;
  * - any other token is introspected (RFC 7662) when this server has client credentials, with the
- *   answer cached briefly under a hash of the token: active, same issuer, this audience, not expired.
+ *   answer cached briefly under a hash of the token: active, same issuer, this audience, not expired;
+ *   an address whose tokens it refuses too often is refused more for a while (refused-tokens.ts).
  *
  * A token longer than NITRO_MCP_AUTH_MAX_TOKEN_LENGTH is refused first: nothing is parsed or sent for it.
  * Every call to the issuer goes through issuer-fetch.ts: an issuer that cannot answer gives a 503
@@ -27,6 +28,7 @@ import { base64UrlEncode, isPlainObject, utf8Encode, type AuthInfo } from "../..
 import { AuthError, IssuerUnavailableError, invalidToken } from "./auth-error";
 import { authorizationServerMetadata } from "./authorization-server";
 import { refusalVerdict } from "./introspection-refusal";
+import { checkRefusedTokens, noteRefusedToken } from "./refused-tokens";
 import { BACKOFF_SECONDS, fetchIssuerJson, IssuerRefusal } from "./issuer-fetch";
 import type { OAuthSettings } from "./oauth-settings";
 
@@ -146,7 +148,7 @@ async function verifyJwt(oauth: OAuthSettings, token: string): Promise<AuthInfo>
 
 const introspected = new Map<string, { until: number; info: AuthInfo | AuthError }>();
 
-async function introspect(oauth: OAuthSettings, token: string): Promise<AuthInfo> {
+async function introspect(oauth: OAuthSettings, token: string, address: string): Promise<AuthInfo> {
   const client = oauth.introspection;
   if (!client) throw invalidToken("an opaque token, and no introspection is configured (NITRO_MCP_AUTH_CLIENT_ID)");
   const key = base64UrlEncode(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8Encode(token))));
@@ -155,6 +157,7 @@ async function introspect(oauth: OAuthSettings, token: string): Promise<AuthInfo
     if (hit.info instanceof AuthError) throw hit.info;
     return hit.info;
   }
+  checkRefusedTokens(address);
   const url = client.url ?? (await authorizationServerMetadata(oauth.issuer)).introspection_endpoint;
   if (!url)
     throw unavailable(
@@ -174,13 +177,17 @@ async function introspect(oauth: OAuthSettings, token: string): Promise<AuthInfo
   } catch (error) {
     if (!(error instanceof IssuerRefusal)) throw error;
     const verdict = refusalVerdict(error);
-    if (!(verdict instanceof IssuerUnavailableError)) remember(key, verdict, Number.POSITIVE_INFINITY);
+    if (!(verdict instanceof IssuerUnavailableError)) {
+      remember(key, verdict, Number.POSITIVE_INFINITY);
+      noteRefusedToken(address);
+    }
     throw verdict;
   }
   const info = verdictOf(oauth, answer);
   remember(key, info, typeof answer.exp === "number" ? answer.exp * 1000 : Number.POSITIVE_INFINITY);
-  if (info instanceof AuthError) throw info;
-  return info;
+  if (!(info instanceof AuthError)) return info;
+  noteRefusedToken(address);
+  throw info;
 }
 
 /** What an introspection answer says of its token. */
@@ -204,12 +211,15 @@ function remember(key: string, info: AuthInfo | AuthError, expiresAt: number): v
   introspected.set(key, { until: Math.min(Date.now() + INTROSPECTION_CACHE_MS, expiresAt), info });
 }
 
-/** Who the access token says is calling; throws an AuthError (401, or 503 when nothing can be checked). */
-export function verifyAccessToken(oauth: OAuthSettings, token: string): Promise<AuthInfo> {
+/**
+ * Who the access token sent from `address` says is calling; throws an AuthError (401, or 503 when nothing can be checked),
+ * or a 429 when the authorization server has refused too many of that address's tokens (refused-tokens.ts).
+ */
+export function verifyAccessToken(oauth: OAuthSettings, token: string, address: string): Promise<AuthInfo> {
   // Real tokens are far shorter (opaque ones tens to hundreds of characters, signed JWTs one to a few KB), and an Authorization
   // header past the default bound does not get through a default nginx (8 KiB a header line): a longer one is refused before it
   // is parsed or sent to the authorization server, whose own body limit (or worse, its failure) it could otherwise meet.
   if (token.length > oauth.maxTokenLength)
     return Promise.reject(invalidToken(`the token is longer than ${oauth.maxTokenLength} characters`));
-  return isJwt(token) ? verifyJwt(oauth, token) : introspect(oauth, token);
+  return isJwt(token) ? verifyJwt(oauth, token) : introspect(oauth, token, address);
 }

@@ -9,7 +9,7 @@
  * With sign-in on, every challenge names the protected-resource metadata (`resource_metadata`) and
  * the scopes to ask for; with static tokens only, it is `Bearer realm="mcp"`.
  */
-import { ErrorCode, HttpRefusal, McpError, logWarning } from "../../mcp/kit";
+import { ErrorCode, HttpRefusal, McpError, clip, logWarning } from "../../mcp/kit";
 import type { OAuthSettings } from "./oauth-settings";
 import { protectedResourceMetadataUrl } from "./protected-resource";
 
@@ -71,7 +71,8 @@ function challenge(error: AuthError, oauth: OAuthSettings | undefined): string {
  */
 export function refusalOf(error: unknown, oauth: OAuthSettings | undefined): unknown {
   if (!(error instanceof AuthError)) return error;
-  if (error.reason) logWarning(`${error.status}${error.code ? ` ${error.code}` : ""}: ${error.reason}`);
+  // The reason may quote the token's own header or claims: cut, so a forged token cannot make a huge line.
+  if (error.reason) logWarning(`${error.status}${error.code ? ` ${error.code}` : ""}: ${clip(error.reason, 500)}`);
   if (error instanceof IssuerUnavailableError) {
     return new McpError(ErrorCode.InternalError, error.description, undefined, 503, {
       "retry-after": String(error.retryAfterSeconds),

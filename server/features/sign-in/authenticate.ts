@@ -14,7 +14,7 @@
  * joins them with a comma, which no token holds (RFC 6750's b64token; static tokens are a comma-separated list).
  */
 import type { H3Event } from "h3";
-import { requestHeader, useMcpConfig, useSettings, type AuthInfo } from "../../mcp/kit";
+import { clientAddress, requestHeader, useMcpConfig, useSettings, type AuthInfo } from "../../mcp/kit";
 import { verifyAccessToken } from "./access-tokens";
 import { AuthError, refusalOf } from "./auth-error";
 import { oauthSettingsOf, type OAuthSettings } from "./oauth-settings";
@@ -61,7 +61,7 @@ async function authInfoOf(event: H3Event): Promise<AuthInfo | undefined> {
   const principal = tokens && (await tokens.principalFor(token));
   if (principal) return { principal, via: "static", scopes: [] };
   if (!oauth) throw new AuthError(401, "invalid_token", "The bearer token is not valid");
-  return verifyAccessToken(oauth, token);
+  return verifyAccessToken(oauth, token, clientAddress(event));
 }
 
 /** Whether callers need a credential: sign-in, static tokens, or both are configured (checked at start-up, so it throws there). */

@@ -246,18 +246,22 @@ describe("introspection refused by the authorization server", () => {
   afterAll(async () => {
     await faulty?.close();
   });
-  // Each test has a server of its own: nothing it learnt (a back-off, a cached answer) reaches another test.
-  beforeEach(async () => {
-    faulty.recover();
-    own = await createTestServer({
+  /** A server that signs in with the proxy, and introspects with this server's client credentials. */
+  const introspectingServer = (env: Record<string, string> = {}) =>
+    createTestServer({
       ...FIXTURES,
       env: {
         NITRO_MCP_AUTH_ISSUER: faulty.issuer,
         NITRO_MCP_RESOURCE_URL: RESOURCE,
         NITRO_MCP_AUTH_CLIENT_ID: TEST_CLIENTS.resourceServer.id,
         NITRO_MCP_AUTH_CLIENT_SECRET: TEST_CLIENTS.resourceServer.secret,
+        ...env,
       },
     });
+  // Each test has a server of its own: nothing it learnt (a back-off, a cached answer) reaches another test.
+  beforeEach(async () => {
+    faulty.recover();
+    own = await introspectingServer();
   });
 
   it("answers a token whose introspection is refused as too large (413) with 401 invalid_token, and holds nobody else back", async () => {
@@ -319,6 +323,30 @@ describe("introspection refused by the authorization server", () => {
     expect(faulty.fetches("introspection")).toBe(before);
     faulty.recover();
     await expect.poll(async () => (await list(token)).status).toBe(200);
+  });
+
+  it("stops sending an address's tokens once 20 were refused in a minute: 429, while known tokens and other addresses are served", async () => {
+    const proxied = await introspectingServer({ NITRO_MCP_TRUST_PROXY: "1" });
+    const from = (address: string, accessToken: string) =>
+      proxied
+        .connect()
+        .request("tools/list", {}, { headers: { authorization: `Bearer ${accessToken}`, "x-forwarded-for": address } });
+    const known = await opaqueToken();
+    expect((await from("203.0.113.7", known)).status).toBe(200);
+    const before = faulty.fetches("introspection");
+    for (let made = 0; made < 20; made++) expectInvalidToken(await from("198.51.100.9", `made-up-${made}`));
+    expect(faulty.fetches("introspection")).toBe(before + 20);
+
+    for (const token of ["made-up-20", await opaqueToken()]) {
+      const refused = await from("198.51.100.9", token);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(refused.body).toMatchObject({ error: { code: -32029 } });
+    }
+    expect(faulty.fetches("introspection")).toBe(before + 20);
+    expect((await from("198.51.100.9", known)).status).toBe(200);
+    expect((await from("203.0.113.7", await opaqueToken())).status).toBe(200);
+    expect(faulty.fetches("introspection")).toBe(before + 21);
   });
 
   it("waits at most a minute, whatever a 429 asks", async () => {
