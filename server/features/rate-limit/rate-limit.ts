@@ -5,7 +5,9 @@
  * - NITRO_MCP_RATE_LIMIT: every request of a caller (GET streams included), counted from the mirrored `Mcp-Method`
  *   header before the body is read where a client sends it (2026-07-28), from the body otherwise (2025-era clients);
  * - NITRO_MCP_RATE_LIMIT_CONNECT, with it: the requests a host makes to connect (CONNECT_METHODS) have a budget of their own,
- *   so that a caller's tool calls cannot starve its own reconnection, and the handshake cannot be used for unlimited calls;
+ *   so that a caller's tool calls cannot starve its own reconnection, and the handshake cannot be used for unlimited calls.
+ *   A request that names its method only in its body is then also counted before its body is read, against both budgets
+ *   together: a body that fails to parse counts, and no caller past both has a body read at all;
  * - a definition's `rateLimit`: calls of that tool, prompt or resource by a caller, checked from the
  *   mirrored `Mcp-Method`/`Mcp-Name` headers before the body is read where a client sends them
  *   (2026-07-28), and from the body otherwise (2025-era clients), once either way.
@@ -33,7 +35,7 @@ import {
   type MessageCheck,
   type RequestCheck,
 } from "../../mcp/kit";
-import { parseRate, type Rate } from "./rate";
+import { parseRate, together, type Rate } from "./rate";
 
 /**
  * What a host sends to connect (and to reconnect), with the GET stream a 2025-era host opens: counted apart from the rest when
@@ -64,10 +66,10 @@ declare module "../../mcp/kit" {
 declare module "h3" {
   interface H3EventContext {
     /**
-     * Set by the rate limit's request check: the definition it counted from the headers, and whether the request itself is
-     * still to be counted once its body says what it is (no `Mcp-Method` header).
+     * Set by the rate limit's request check: the definition it counted from the headers, whether the request itself is
+     * still to be counted once its body says what it is (no `Mcp-Method` header), and whether it was counted as connecting.
      */
-    rateLimit?: { readonly counted?: Entry; readonly pending: boolean };
+    rateLimit?: { readonly counted?: Entry; readonly pending: boolean; readonly connecting: boolean };
   }
 }
 
@@ -157,15 +159,20 @@ export function rateLimitChecks(options: RateLimitOptions): { request?: RequestC
     return field && name !== null ? resolveTarget(method, { [field]: name })?.entry : undefined;
   }
 
-  /** The request counted against the budget it belongs to (`connecting`: one of the requests a host makes to connect). */
-  async function limitRequests(caller: string, connecting: boolean): Promise<McpError | undefined> {
-    const [scope, rate, what] =
-      connecting && options.connect
-        ? (["connect", options.connect, "requests to connect"] as const)
-        : (["*", options.global!, "requests"] as const);
+  /** The request counted under `scope`, refused past `rate`. */
+  async function limitRequests(caller: string, scope: string, rate: Rate, what: string): Promise<McpError | undefined> {
     const retryAfterMs = await consume(caller, scope, rate);
     return retryAfterMs === undefined ? undefined : refusal(rate, what, retryAfterMs);
   }
+
+  /** The request counted against the budget it belongs to (`connecting`: one of the requests a host makes to connect). */
+  const limitByKind = (caller: string, connecting: boolean) =>
+    connecting && options.connect
+      ? limitRequests(caller, "connect", options.connect, "requests to connect")
+      : limitRequests(caller, "*", options.global!, "requests");
+
+  // What a request is counted against before its body is read, when that body says which budget it is for.
+  const unread = options.global && options.connect && together(options.global, options.connect);
 
   // Whom a request counts against, worked out only when something is counted.
   const callerOf = (event: H3Event) => callerKey(event, event.context.mcpAuth);
@@ -174,30 +181,30 @@ export function rateLimitChecks(options: RateLimitOptions): { request?: RequestC
     const named = rates.size ? headerTarget(event) : undefined;
     const counted = named && rates.has(named) ? named : undefined;
     const method = requestHeader(event, "mcp-method")?.trim();
-    // A POST without the mirrored method (a 2025-era client) is counted once its body is read; any other request now.
-    const pending = !!options.global && event.method === "POST" && method === undefined;
-    event.context.rateLimit = { counted, pending };
-    if (options.global && !pending) {
-      // A GET is a 2025-era host's stream, which it opens as it connects.
-      const refused = await limitRequests(
-        callerOf(event),
-        event.method === "GET" || (method !== undefined && CONNECT_METHODS.has(method)),
-      );
+    // A GET is a 2025-era host's stream, which it opens as it connects.
+    const connecting = event.method === "GET" || (method !== undefined && CONNECT_METHODS.has(method));
+    // A POST without the mirrored method (a 2025-era client) says only in its body which budget it is for: counted now
+    // against both together, and once its body is read against its own. With one budget, it is counted now, once.
+    const pending = !!unread && event.method === "POST" && method === undefined;
+    event.context.rateLimit = { counted, pending, connecting };
+    if (options.global) {
+      const refused = pending
+        ? await limitRequests(callerOf(event), "unread", unread, "requests to connect and the rest together")
+        : await limitByKind(callerOf(event), connecting);
       if (refused) return refused;
     }
     return counted && limitDefinition(callerOf(event), counted);
   };
 
   // A definition is counted here only when the headers did not already name it (absent, or naming another: a 2026-07-28
-  // request is then refused -32020, a 2025-era one is served, and counted here).
+  // request is then refused -32020, a 2025-era one is served, and counted here). So is a request whose header said it
+  // connects while its body is something else: it is counted against the budget it belongs to as well.
   const message: MessageCheck = async (event, body: JsonRpcMessage) => {
     const counting = event.context.rateLimit;
     if (!counting) return undefined;
-    if (counting.pending) {
-      const refused = await limitRequests(
-        callerOf(event),
-        body.kind !== "response" && CONNECT_METHODS.has(body.method),
-      );
+    const connecting = body.kind !== "response" && CONNECT_METHODS.has(body.method);
+    if (counting.pending || (counting.connecting && !connecting && options.connect)) {
+      const refused = await limitByKind(callerOf(event), connecting);
       if (refused) return refused;
     }
     const entry = body.kind === "request" ? resolveTarget(body.method, body.params)?.entry : undefined;

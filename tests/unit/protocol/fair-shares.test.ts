@@ -250,4 +250,46 @@ describe.runIf(hasFeature("rate-limit"))("the requests a host needs to connect, 
       expect(call.status).toBe(429);
     },
   );
+
+  it("counts a body that fails to parse, and past both budgets reads no body at all", async () => {
+    const instance = await server();
+    const junk = () => instance.post('{"jsonrpc":"2.0","id":1,', { "content-type": "application/json" });
+    const statuses = [];
+    for (let n = 0; n < 10; n++) statuses.push((await junk()).status);
+    // Both budgets together (3 + 6) were read, and answered as what they were; the tenth is refused before it is read.
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 400, 400, 400, 400, 429]);
+    const refused = await junk();
+    expect(refused.body.error.message).toMatch(/^Rate limit exceeded \(requests to connect and the rest together\)/);
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+  });
+
+  it("with NITRO_MCP_RATE_LIMIT_CONNECT=off, counts a body that fails to parse against the one budget, before reading it", async () => {
+    const env = { NITRO_MCP_RATE_LIMIT: "3/1h", NITRO_MCP_RATE_LIMIT_CONNECT: "off" };
+    const instance = await createTestServer({ ...FIXTURES, env });
+    const statuses = [];
+    for (let n = 0; n < 4; n++)
+      statuses.push((await instance.post("{", { "content-type": "application/json" })).status);
+    expect(statuses).toEqual([400, 400, 400, 429]);
+  });
+
+  it.runIf(hasFeature("legacy"))(
+    "counts a 2025-era tool call against the budget of calls, whatever its Mcp-Method header says",
+    async () => {
+      const instance = await server();
+      const claimsPing = {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-method": "ping",
+      };
+      const call = (id: number) =>
+        instance.post(
+          { jsonrpc: "2.0", id, method: "tools/call", params: { name: "structured_sum", arguments: { a: 1, b: 2 } } },
+          { ...claimsPing, "mcp-protocol-version": "2025-11-25" },
+        );
+      const results = [];
+      for (let id = 1; id <= 5; id++) results.push(await call(id));
+      expect(results.map(({ status }) => status)).toEqual([200, 200, 200, 429, 429]);
+      expect(results[3]!.body.error.message).toMatch(/^Rate limit exceeded \(requests\)/);
+    },
+  );
 });
