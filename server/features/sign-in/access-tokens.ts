@@ -56,13 +56,15 @@ const scopesOf = (value: unknown): string[] => (typeof value === "string" ? valu
 
 /**
  * Each kind of caller has principals of its own shape, so that none can pass for another: a subject
- * is `<issuer>#<sub>` (the issuer is an http(s) URL); a client acting for itself (a token without
- * `sub`, as introspection answers for client credentials) is `client:<issuer>#<client_id>`; a static
- * token's name has no `:` at all, and `anonymous` is no token.
+ * is `<issuer>#<sub>` (the issuer is an http(s) URL); a client acting for itself is
+ * `client:<issuer>#<client_id>`, whether its token has no `sub` (as introspection answers for client
+ * credentials) or `sub` equal to `client_id` (as RFC 9068 has a client-credentials JWT say), so that
+ * a user whose subject is a client's id is not that client; a static token's name has no `:` at all,
+ * and `anonymous` is no token.
  */
 function principalOf(oauth: OAuthSettings, claims: Record<string, unknown>): string {
   const { sub, client_id: clientId } = claims;
-  if (sub !== undefined && sub !== null) {
+  if (sub !== undefined && sub !== null && sub !== clientId) {
     if (typeof sub !== "string" || !sub) throw invalidToken("the token's sub is not a non-empty string");
     return `${oauth.issuer}#${sub}`;
   }

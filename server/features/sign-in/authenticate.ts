@@ -4,7 +4,7 @@
  *
  * - Sign-in (NITRO_MCP_AUTH_ISSUER): an OAuth access token for this endpoint, verified in
  *   `access-tokens.ts`; the principal is `<issuer>#<subject>` (`client:<issuer>#<client_id>` for a
- *   token without a subject), with its scopes and claims.
+ *   client acting for itself: no subject, or its own id as the subject), with its scopes and claims.
  * - Static tokens (NITRO_MCP_AUTH_TOKENS): a configured token; the principal is its name.
  * - Both: a static token is accepted as itself (an operator's key, not limited by scopes), any other
  *   token is verified as an access token. Neither: every caller is `anonymous`.

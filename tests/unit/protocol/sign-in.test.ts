@@ -206,6 +206,22 @@ describe("principals", () => {
   });
 });
 
+describe("a client acting for itself", () => {
+  it("is its client whether its token has sub equal to client_id (RFC 9068) or no sub, and no user named like it reaches its state", async () => {
+    const machine = await token({ sub: "m2m", client_id: "m2m" });
+    const [sameClient, userNamedLikeIt] = [
+      await token({ sub: undefined, client_id: "m2m" }),
+      await token({ sub: "m2m", client_id: "inspector" }),
+    ];
+    const key = uniqueKey();
+    const state = await askToIncrement(client, key, bearer(machine));
+    expectOpaqueRejection(await retryIncrement(client, key, state, bearer(userNamedLikeIt)));
+    expect((await retryIncrement(client, key, state, bearer(sameClient))).body.result.content[0].text).toBe(
+      `Counter ${key} is now 1.`,
+    );
+  });
+});
+
 describe("key fetches", () => {
   it("fetches the keys again for an unknown key id at most once per cooldown, however many tokens name one", async () => {
     expect((await client.request("tools/list", {}, bearer(await token()))).status).toBe(200);
