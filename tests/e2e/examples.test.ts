@@ -5,6 +5,7 @@
 import { MissingRequiredClientCapabilityError, type Client } from "@modelcontextprotocol/client";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectModernClient } from "../helpers/clients";
 import { ELICITATION } from "../helpers/flows";
@@ -237,6 +238,22 @@ describe("connect_account (URL mode)", () => {
     const link = await connectLink(own.url);
     expect((await fetch(link, { method: "POST", headers })).status).toBe(403);
     expect(await (await fetch(link)).text()).toContain("Press the button"); // still open: nothing was completed
+    await own.stop();
+  });
+
+  it("refuses the page and its form to a rebinding page (its own name in Host and Origin), and the account stays unconnected", async () => {
+    const own = await startProduct();
+    const link = new URL(await connectLink(own.url));
+    const rebound = `rebind.attacker.test:${link.port}`;
+    const send = (method: string) =>
+      new Promise<number>((resolve, reject) => {
+        const headers = { host: rebound, origin: `http://${rebound}`, "sec-fetch-site": "same-origin" };
+        request(link, { method, headers }, (response) => resolve(response.resume().statusCode!))
+          .on("error", reject)
+          .end();
+      });
+    expect([await send("GET"), await send("POST")]).toEqual([403, 403]);
+    expect(await (await fetch(link)).text()).toContain("Press the button");
     await own.stop();
   });
 
