@@ -108,9 +108,11 @@ export function callerKey(event: H3Event, auth: AuthInfo | undefined): string {
 
 /**
  * `http` or `https` and the `Host` the client reached (checked by the Host guard, which must run first): the scheme a trusted
- * proxy forwards, else the connection's, as the platform reports it (`#mcp-platform`).
+ * proxy forwards (one that passes on what the client wrote could say anything: only the two count), else the connection's, as
+ * the platform reports it (`#mcp-platform`).
  * @example const endpoint = useMcpConfig().resourceUrl ?? `${requestOrigin(event)}/mcp`;
  */
 export function requestOrigin(event: H3Event): string {
-  return `${forwarded(event, "x-forwarded-proto") ?? peerScheme(event)}://${requestHeader(event, "host")}`;
+  const scheme = forwarded(event, "x-forwarded-proto")?.toLowerCase();
+  return `${scheme === "http" || scheme === "https" ? scheme : peerScheme(event)}://${requestHeader(event, "host")}`;
 }

@@ -172,10 +172,10 @@ describe.runIf(hasFeature("tasks"))("task slots per caller", () => {
 });
 
 describe.runIf(hasFeature("front-page"))("forwarded headers, only from a trusted proxy", () => {
-  const card = async (env: Record<string, string>) => {
+  const card = async (env: Record<string, string>, scheme = "https") => {
     const server = await createTestServer({ ...FIXTURES, env });
     const response = await server.fetch(
-      new Request("http://localhost/mcp/server-card", { headers: { "x-forwarded-proto": "https" } }),
+      new Request("http://localhost/mcp/server-card", { headers: { "x-forwarded-proto": scheme } }),
     );
     return (await response.json()) as { remotes: { url: string }[] };
   };
@@ -186,6 +186,11 @@ describe.runIf(hasFeature("front-page"))("forwarded headers, only from a trusted
 
   it("takes the scheme a trusted proxy forwards", async () => {
     expect((await card({ NITRO_MCP_TRUST_PROXY: "1" })).remotes[0]!.url).toBe("https://localhost/mcp");
+  });
+
+  it("takes only http or https from it: a proxy that passes on what the client wrote cannot put a URL of its choosing in the card", async () => {
+    const forged = await card({ NITRO_MCP_TRUST_PROXY: "1" }, "https://evil.example/phish?x=");
+    expect(forged.remotes[0]!.url).toBe("http://localhost/mcp");
   });
 });
 
