@@ -347,8 +347,8 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
       });
       expect(cancelled.status).toBe(202);
       expect(await call.final()).toBeUndefined();
-      // Nobody waits any more: the answer is taken (its id is still good) and acts on nothing.
-      expect((await answerLegacy(server.url, session, question.id, CONFIRM)).status).toBe(202);
+      // Nobody waits any more: the answer is refused, though its id is still good (nothing is kept), and acts on nothing.
+      expect((await answerLegacy(server.url, session, question.id, CONFIRM)).status).toBe(400);
       expect(await counter(args.key)).toBe(0);
     });
 

@@ -10,7 +10,7 @@
  *
  * Answers, as the 2025-11-25 transport prescribes for a POSTed response: 202 once accepted (kept and announced); 400,
  * with a JSON-RPC error without id, when it cannot be: an id this server did not issue or issued for another session or
- * principal, a round whose deadline passed, an answer already given. The reason goes to the log, not to the client,
+ * principal, a round whose deadline passed or that nobody waits for any more (its stream closed), an answer already given. The reason goes to the log, not to the client,
  * which learns nothing about ids it does not hold. A session that does not open is 404, as for any request; an answer
  * over ANSWER_MAX_BYTES is 413.
  */
@@ -75,7 +75,8 @@ async function deliverAnswer(response: JsonRpcResponse, session: LegacySession, 
   if (utf8Encode(kept).byteLength > ANSWER_MAX_BYTES) throw tooLarge();
   // Kept until the round's deadline: a copy sent later, to any instance, finds it claimed.
   const key = await answerStoreKey(ticket.round, ticket.key);
-  if (!(await store.setIfAbsent(key, kept, Math.ceil(left / 1000) + 5))) return refuse("already answered");
+  if (!(await store.setIfAbsent(key, kept, Math.ceil(left / 1000) + 5)))
+    return refuse("already answered, or its round is over");
   const message: BusMessage = { round: ticket.round, key: ticket.key };
   try {
     await bus.publish(ticket.channel, principal, message);

@@ -27,6 +27,7 @@ import {
   internalError,
   isInputRequiredOutcome,
   isPlainObject,
+  logWarning,
   McpError,
   randomBytes,
   streamDeadline,
@@ -127,6 +128,37 @@ type RoundEnd =
   | { failed: string }
   | { cancelled: true };
 
+/**
+ * What a question's key holds once its round is over, answered or not: an answer sent later finds the key taken and is
+ * refused, and an answer kept is not kept past its reading. (Not JSON: `readAnswer` reads it as none.)
+ */
+const ROUND_OVER = "round over";
+
+/**
+ * Puts ROUND_OVER under each question of `round`, over whatever is there, until the round's deadline: without it, an
+ * answer sent to a round nobody waits for any more (its client went away) would stay in the store, at up to a megabyte
+ * each, until then. Best effort: a failing store keeps what it has until the deadline.
+ */
+async function closeRound(store: AtomicStore, round: string, keys: readonly string[], until: number): Promise<void> {
+  const ttlSeconds = Math.max(1, Math.ceil((until - Date.now()) / 1000) + 5);
+  const close = async (key: string) => {
+    const stored = await answerStoreKey(round, key);
+    // A few tries: an answer may arrive between the read and the write.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const current = await store.get(stored);
+      if (current === ROUND_OVER) return;
+      const written =
+        current === null
+          ? await store.setIfAbsent(stored, ROUND_OVER, ttlSeconds)
+          : await store.compareAndSet(stored, current, ROUND_OVER, ttlSeconds);
+      if (written) return;
+    }
+  };
+  await Promise.all(keys.map(close)).catch((error: unknown) =>
+    logWarning(`legacy round: its answers could not be let go before its deadline (${String(error)})`),
+  );
+}
+
 /** The answer kept for question `key` of `round` (our own writing; anything else reads as none). */
 async function readAnswer(store: AtomicStore, round: string, key: string): Promise<StoredAnswer | undefined> {
   const stored = await store.get(await answerStoreKey(round, key));
@@ -197,6 +229,7 @@ async function askRound(
   } finally {
     mcp.signal.removeEventListener("abort", stop);
     subscription.close();
+    await closeRound(store, round, Object.keys(outcome.inputRequests), until);
   }
 }
 
