@@ -6,7 +6,7 @@ import { MissingRequiredClientCapabilityError, type Client } from "@modelcontext
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { request } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { connectModernClient } from "../helpers/clients";
 import { ELICITATION } from "../helpers/flows";
 import { post } from "../helpers/rpc";
@@ -243,6 +243,7 @@ describe("connect_account (URL mode)", () => {
 
   it("refuses the page and its form to a rebinding page (its own name in Host and Origin), and the account stays unconnected", async () => {
     const own = await startProduct();
+    onTestFinished(() => own.stop());
     const link = new URL(await connectLink(own.url));
     const rebound = `rebind.attacker.test:${link.port}`;
     const send = (method: string) =>
@@ -254,7 +255,6 @@ describe("connect_account (URL mode)", () => {
       });
     expect([await send("GET"), await send("POST")]).toEqual([403, 403]);
     expect(await (await fetch(link)).text()).toContain("Press the button");
-    await own.stop();
   });
 
   it("ends with a normal result when the person declines", async () => {
