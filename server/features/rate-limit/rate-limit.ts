@@ -3,11 +3,11 @@
  * per limit per request, exact across every instance):
  *
  * - NITRO_MCP_RATE_LIMIT: every request of a caller (GET streams included), counted from the mirrored `Mcp-Method`
- *   header before the body is read where a client sends it (2026-07-28), from the body otherwise (2025-era clients);
+ *   header before the body is read where a client sends it (2026-07-28), from the body otherwise (2025-era clients): a
+ *   body that never says (it fails to parse, is too large or too slow) counts against every budget, and once every budget
+ *   refuses a caller, its bodies are refused unread (as far as this instance has seen the refusals);
  * - NITRO_MCP_RATE_LIMIT_CONNECT, with it: the requests a host makes to connect (CONNECT_METHODS) have a budget of their own,
- *   so that a caller's tool calls cannot starve its own reconnection, and the handshake cannot be used for unlimited calls.
- *   A request that names its method only in its body is then also counted before its body is read, against both budgets
- *   together: a body that fails to parse counts, and no caller past both has a body read at all;
+ *   so that a caller's tool calls cannot starve its own reconnection, and the handshake cannot be used for unlimited calls;
  * - a definition's `rateLimit`: calls of that tool, prompt or resource by a caller, checked from the
  *   mirrored `Mcp-Method`/`Mcp-Name` headers before the body is read where a client sends them
  *   (2026-07-28), and from the body otherwise (2025-era clients), once either way.
@@ -35,7 +35,7 @@ import {
   type MessageCheck,
   type RequestCheck,
 } from "../../mcp/kit";
-import { parseRate, together, type Rate } from "./rate";
+import { parseRate, type Rate } from "./rate";
 
 /**
  * What a host sends to connect (and to reconnect), with the GET stream a 2025-era host opens: counted apart from the rest when
@@ -67,9 +67,9 @@ declare module "h3" {
   interface H3EventContext {
     /**
      * Set by the rate limit's request check: the definition it counted from the headers, whether the request itself is
-     * still to be counted once its body says what it is (no `Mcp-Method` header), and whether it was counted as connecting.
+     * still to be counted once its body says what it is (no `Mcp-Method` header), and whether its header said it connects.
      */
-    rateLimit?: { readonly counted?: Entry; readonly pending: boolean; readonly connecting: boolean };
+    rateLimit?: { readonly counted?: Entry; pending: boolean; readonly connecting: boolean };
   }
 }
 
@@ -110,7 +110,11 @@ function refusal(rate: Rate, what: string, retryAfterMs: number): McpError {
 }
 
 /** The checks to register, or none when nothing is limited. */
-export function rateLimitChecks(options: RateLimitOptions): { request?: RequestCheck; message?: MessageCheck } {
+export function rateLimitChecks(options: RateLimitOptions): {
+  request?: RequestCheck;
+  message?: MessageCheck;
+  end?: (event: H3Event) => void;
+} {
   const rates = new Map(
     options.entries.map(
       (entry) =>
@@ -159,20 +163,42 @@ export function rateLimitChecks(options: RateLimitOptions): { request?: RequestC
     return field && name !== null ? resolveTarget(method, { [field]: name })?.entry : undefined;
   }
 
-  /** The request counted under `scope`, refused past `rate`. */
-  async function limitRequests(caller: string, scope: string, rate: Rate, what: string): Promise<McpError | undefined> {
-    const retryAfterMs = await consume(caller, scope, rate);
-    return retryAfterMs === undefined ? undefined : refusal(rate, what, retryAfterMs);
-  }
+  // Per instance, until when each caller's budgets refused it last ("caller\nscope"): emptied when full.
+  const refusedUntil = new Map<string, number>();
+  const scopes = options.connect ? ["*", "connect"] : ["*"];
 
   /** The request counted against the budget it belongs to (`connecting`: one of the requests a host makes to connect). */
-  const limitByKind = (caller: string, connecting: boolean) =>
-    connecting && options.connect
-      ? limitRequests(caller, "connect", options.connect, "requests to connect")
-      : limitRequests(caller, "*", options.global!, "requests");
+  async function limitRequests(caller: string, connecting: boolean): Promise<McpError | undefined> {
+    const [scope, rate, what] =
+      connecting && options.connect
+        ? (["connect", options.connect, "requests to connect"] as const)
+        : (["*", options.global!, "requests"] as const);
+    const retryAfterMs = await consume(caller, scope, rate);
+    if (retryAfterMs === undefined) return undefined;
+    if (refusedUntil.size >= KEY_CACHE_SIZE) refusedUntil.clear();
+    refusedUntil.set(`${caller}\n${scope}`, Date.now() + retryAfterMs);
+    return refusal(rate, what, retryAfterMs);
+  }
 
-  // What a request is counted against before its body is read, when that body says which budget it is for.
-  const unread = options.global && options.connect && together(options.global, options.connect);
+  /**
+   * A request whose body alone says which budget it is for, refused unread while every budget it could be for refuses its
+   * caller: past them, a caller has no body read (and parsed) at all.
+   */
+  function refusedUnread(caller: string): McpError | undefined {
+    const now = Date.now();
+    const waits = scopes.map((scope) => (refusedUntil.get(`${caller}\n${scope}`) ?? 0) - now);
+    if (waits.some((wait) => wait <= 0)) return undefined;
+    return refusal(
+      options.global!,
+      options.connect ? "requests, and requests to connect" : "requests",
+      Math.min(...waits),
+    );
+  }
+
+  /** A request whose body never said what it is (it failed to parse, was too large or too slow): counted against every budget. */
+  async function countUnread(caller: string): Promise<void> {
+    for (const connecting of options.connect ? [false, true] : [false]) await limitRequests(caller, connecting);
+  }
 
   // Whom a request counts against, worked out only when something is counted.
   const callerOf = (event: H3Event) => callerKey(event, event.context.mcpAuth);
@@ -183,14 +209,18 @@ export function rateLimitChecks(options: RateLimitOptions): { request?: RequestC
     const method = requestHeader(event, "mcp-method")?.trim();
     // A GET is a 2025-era host's stream, which it opens as it connects.
     const connecting = event.method === "GET" || (method !== undefined && CONNECT_METHODS.has(method));
-    // A POST without the mirrored method (a 2025-era client) says only in its body which budget it is for: counted now
-    // against both together, and once its body is read against its own. With one budget, it is counted now, once.
-    const pending = !!unread && event.method === "POST" && method === undefined;
+    // A POST without the mirrored method (a 2025-era client) is counted once its body is read; any other request now.
+    const pending = !!options.global && event.method === "POST" && method === undefined;
     event.context.rateLimit = { counted, pending, connecting };
-    if (options.global) {
-      const refused = pending
-        ? await limitRequests(callerOf(event), "unread", unread, "requests to connect and the rest together")
-        : await limitByKind(callerOf(event), connecting);
+    if (pending) {
+      const refused = refusedUnread(callerOf(event));
+      if (refused) {
+        // Answered unread: nothing left to count when it ends.
+        event.context.rateLimit.pending = false;
+        return refused;
+      }
+    } else if (options.global) {
+      const refused = await limitRequests(callerOf(event), connecting);
       if (refused) return refused;
     }
     return counted && limitDefinition(callerOf(event), counted);
@@ -198,13 +228,14 @@ export function rateLimitChecks(options: RateLimitOptions): { request?: RequestC
 
   // A definition is counted here only when the headers did not already name it (absent, or naming another: a 2026-07-28
   // request is then refused -32020, a 2025-era one is served, and counted here). So is a request whose header said it
-  // connects while its body is something else: it is counted against the budget it belongs to as well.
+  // connects while its body is something else: it counts against the requests' budget as well.
   const message: MessageCheck = async (event, body: JsonRpcMessage) => {
     const counting = event.context.rateLimit;
     if (!counting) return undefined;
     const connecting = body.kind !== "response" && CONNECT_METHODS.has(body.method);
     if (counting.pending || (counting.connecting && !connecting && options.connect)) {
-      const refused = await limitByKind(callerOf(event), connecting);
+      counting.pending = false;
+      const refused = await limitRequests(callerOf(event), connecting);
       if (refused) return refused;
     }
     const entry = body.kind === "request" ? resolveTarget(body.method, body.params)?.entry : undefined;
@@ -212,5 +243,14 @@ export function rateLimitChecks(options: RateLimitOptions): { request?: RequestC
     return limitDefinition(callerOf(event), entry);
   };
 
-  return { request, message };
+  // A request still pending when it ends had a body that never said what it is (or was refused before it could).
+  const end = (event: H3Event): void => {
+    if (!event.context.rateLimit?.pending) return;
+    const counting = countUnread(callerOf(event)).catch((error: unknown) =>
+      logWarning(`rate limit: a request could not be counted (${String(error)})`),
+    );
+    event.waitUntil(counting);
+  };
+
+  return { request, message, end };
 }

@@ -17,9 +17,3 @@ export function parseRate(raw: string, what: string): Rate {
   if (rate.windowMs < rate.limit) throw new Error(`${what} allows at most one request per millisecond, got "${raw}"`);
   return rate;
 }
-
-/** Two budgets as one: their bursts added, and their rates. */
-export const together = (one: Rate, other: Rate): Rate => ({
-  limit: one.limit + other.limit,
-  windowMs: Math.round((one.limit + other.limit) / (one.limit / one.windowMs + other.limit / other.windowMs)),
-});

@@ -256,26 +256,50 @@ describe.runIf(hasFeature("rate-limit"))("the requests a host needs to connect, 
     },
   );
 
-  it("counts a body that fails to parse, and past both budgets reads no body at all", async () => {
+  it("counts a body that fails to parse against both budgets, and once both refuse, reads no body at all", async () => {
     const instance = await server();
     const junk = () => instance.post('{"jsonrpc":"2.0","id":1,', { "content-type": "application/json" });
-    const statuses = [];
-    for (let n = 0; n < 10; n++) statuses.push((await junk()).status);
-    // Both budgets together (3 + 6) were read, and answered as what they were; the tenth is refused before it is read.
-    expect(statuses).toEqual([400, 400, 400, 400, 400, 400, 400, 400, 400, 429]);
+    const statuses: number[] = [];
+    while (statuses.length < 12 && statuses.at(-1) !== 429) statuses.push((await junk()).status);
+    // Each is counted once answered: the requests' budget (3) refuses from the fourth, the budget to connect (6) from the
+    // seventh; a later one is refused unread (the next, or the one after while the last one's counting is under way).
+    const firstRefused = statuses.indexOf(429);
+    expect(firstRefused).toBeGreaterThanOrEqual(7);
+    expect(firstRefused).toBeLessThanOrEqual(8);
     const refused = await junk();
-    expect(refused.body.error.message).toMatch(/^Rate limit exceeded \(requests to connect and the rest together\)/);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toMatch(/^Rate limit exceeded \(requests, and requests to connect\)/);
     expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
   });
 
-  it("with NITRO_MCP_RATE_LIMIT_CONNECT=off, counts a body that fails to parse against the one budget, before reading it", async () => {
+  it("with NITRO_MCP_RATE_LIMIT_CONNECT=off, counts a body that fails to parse, and once refused, reads no body", async () => {
     const env = { NITRO_MCP_RATE_LIMIT: "3/1h", NITRO_MCP_RATE_LIMIT_CONNECT: "off" };
     const instance = await createTestServer({ ...FIXTURES, env });
-    const statuses = [];
-    for (let n = 0; n < 4; n++)
+    const statuses: number[] = [];
+    while (statuses.length < 8 && statuses.at(-1) !== 429)
       statuses.push((await instance.post("{", { "content-type": "application/json" })).status);
-    expect(statuses).toEqual([400, 400, 400, 429]);
+    // The fourth is refused once counted; a later one is refused unread (the next, or the one after).
+    expect(statuses.indexOf(429)).toBeGreaterThanOrEqual(4);
+    expect(statuses.indexOf(429)).toBeLessThanOrEqual(5);
   });
+
+  it.runIf(hasFeature("legacy"))(
+    "lets a 2025-era host reconnect however many of its tool calls were refused",
+    async () => {
+      const instance = await server();
+      const legacy = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+      const call = (id: number) =>
+        instance.post(
+          { jsonrpc: "2.0", id, method: "tools/call", params: { name: "structured_sum", arguments: { a: 1, b: 2 } } },
+          { ...legacy, "mcp-protocol-version": "2025-11-25" },
+        );
+      const calls = [];
+      for (let id = 1; id <= 10; id++) calls.push((await call(id)).status);
+      expect(calls).toEqual([200, 200, 200, 429, 429, 429, 429, 429, 429, 429]);
+      const params = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "host", version: "1" } };
+      expect((await instance.post({ jsonrpc: "2.0", id: 11, method: "initialize", params }, legacy)).status).toBe(200);
+    },
+  );
 
   it.runIf(hasFeature("legacy"))(
     "counts a 2025-era tool call against the budget of calls, whatever its Mcp-Method header says",

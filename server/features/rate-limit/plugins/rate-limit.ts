@@ -1,12 +1,12 @@
 /** Registers the rate limits of this feature (NITRO_MCP_RATE_LIMIT, NITRO_MCP_RATE_LIMIT_CONNECT and each definition's `rateLimit`). */
-import { addMessageCheck, addRequestCheck, logInfo, registry, useSettings } from "../../../mcp/kit";
+import { addMessageCheck, addRequestCheck, logInfo, observeRequests, registry, useSettings } from "../../../mcp/kit";
 import { rateLimitChecks } from "../rate-limit";
 import { SETTINGS } from "../settings";
 
 export default defineNitroPlugin(() => {
   const settings = useSettings(SETTINGS);
   const entries = registry().all.filter((entry) => entry.options.rateLimit !== undefined);
-  const { request, message } = rateLimitChecks({
+  const { request, message, end } = rateLimitChecks({
     global: settings.rateLimit,
     connect: settings.rateLimit && settings.rateLimitConnect,
     onStoreError: settings.rateLimitOnStoreError,
@@ -14,6 +14,7 @@ export default defineNitroPlugin(() => {
   });
   if (request) addRequestCheck(request);
   if (message) addMessageCheck(message);
+  if (end) observeRequests({ end });
   const { rateLimit, rateLimitConnect } = settings;
   if (rateLimit) logInfo(`rate limit: ${rateLimit.limit} requests per ${rateLimit.windowMs} ms per caller`);
   if (rateLimit && rateLimitConnect) {
