@@ -28,7 +28,7 @@ import { base64UrlEncode, isPlainObject, utf8Encode, type AuthInfo } from "../..
 import { AuthError, IssuerUnavailableError, invalidToken } from "./auth-error";
 import { authorizationServerMetadata } from "./authorization-server";
 import { refusalVerdict } from "./introspection-refusal";
-import { checkRefusedTokens, noteRefusedToken } from "./refused-tokens";
+import { takeTokenCheck } from "./refused-tokens";
 import { BACKOFF_SECONDS, fetchIssuerJson, IssuerRefusal } from "./issuer-fetch";
 import type { OAuthSettings } from "./oauth-settings";
 
@@ -159,15 +159,35 @@ async function introspect(oauth: OAuthSettings, token: string, address: string):
     if (hit.info instanceof AuthError) throw hit.info;
     return hit.info;
   }
-  checkRefusedTokens(address);
+  const settle = takeTokenCheck(address);
+  let info: AuthInfo | AuthError;
+  try {
+    info = await judge(oauth, client, token);
+  } catch (error) {
+    settle(false);
+    throw error;
+  }
+  settle(info instanceof AuthError);
+  // A refusal is kept its while, whatever the token's `exp`: a client retrying an expired token asks nothing more.
+  const exp = info instanceof AuthError ? undefined : info.claims?.exp;
+  remember(key, info, typeof exp === "number" ? exp * 1000 : Number.POSITIVE_INFINITY);
+  if (info instanceof AuthError) throw info;
+  return info;
+}
+
+/** The authorization server's verdict on `token`; throws when it cannot give one (IssuerUnavailableError). */
+async function judge(
+  oauth: OAuthSettings,
+  client: NonNullable<OAuthSettings["introspection"]>,
+  token: string,
+): Promise<AuthInfo | AuthError> {
   const url = client.url ?? (await authorizationServerMetadata(oauth.issuer)).introspection_endpoint;
   if (!url)
     throw unavailable(
       "the authorization server's metadata has no introspection_endpoint: set NITRO_MCP_AUTH_INTROSPECTION_URL",
     );
-  let answer: Record<string, unknown>;
   try {
-    answer = await fetchIssuerJson(url, (json) => json, {
+    const answer = await fetchIssuerJson(url, (json) => json, {
       method: "POST",
       headers: {
         "content-type": "application/x-www-form-urlencoded",
@@ -176,20 +196,13 @@ async function introspect(oauth: OAuthSettings, token: string, address: string):
       },
       body: new URLSearchParams({ token, token_type_hint: "access_token" }),
     });
+    return verdictOf(oauth, answer);
   } catch (error) {
     if (!(error instanceof IssuerRefusal)) throw error;
     const verdict = refusalVerdict(error);
-    if (!(verdict instanceof IssuerUnavailableError)) {
-      remember(key, verdict, Number.POSITIVE_INFINITY);
-      noteRefusedToken(address);
-    }
-    throw verdict;
+    if (verdict instanceof IssuerUnavailableError) throw verdict;
+    return verdict;
   }
-  const info = verdictOf(oauth, answer);
-  remember(key, info, typeof answer.exp === "number" ? answer.exp * 1000 : Number.POSITIVE_INFINITY);
-  if (!(info instanceof AuthError)) return info;
-  noteRefusedToken(address);
-  throw info;
 }
 
 /** What an introspection answer says of its token. */

@@ -1,10 +1,10 @@
 /**
  * A bound on what one address can have the authorization server judge. Every opaque token this server has not seen costs
  * the authorization server an introspection, and anyone can make tokens up: unbounded, one caller could spend the
- * authorization server's own rate limit, whose 429 holds every caller back (issuer-fetch.ts). So once the authorization
- * server has refused REFUSED_PER_WINDOW of an address's tokens within a minute, that address's unseen tokens are refused
- * (429, with Retry-After) without being sent, until its minute is over. Verdicts already cached still answer, and other
- * addresses are untouched. Counted per instance, as the verdicts are cached.
+ * authorization server's own rate limit, whose 429 holds every caller back (issuer-fetch.ts). So an address has at most
+ * REFUSED_PER_WINDOW of its tokens refused by the authorization server within a minute, or being judged at once: past
+ * that, its unseen tokens are refused (429, with Retry-After) without being sent, until its minute is over. Verdicts
+ * already cached still answer, and other addresses are untouched. Counted per instance, as the verdicts are cached.
  */
 import { limitExceeded } from "../../mcp/kit";
 
@@ -13,37 +13,52 @@ const WINDOW_MS = 60_000;
 /** Addresses tracked at once; past it, the one tracked longest is forgotten. */
 const MAX_ADDRESSES = 10_000;
 
-const refused = new Map<string, { since: number; count: number }>();
+interface AddressRecord {
+  since: number;
+  refused: number;
+  /** Tokens of this address being judged now: each may be refused, so each holds a place. */
+  judging: number;
+}
 
-/**
- * Throws the 429 when the authorization server has refused REFUSED_PER_WINDOW of `address`'s tokens this minute.
- * @example checkRefusedTokens(clientAddress(event)); // then introspect
- */
-export function checkRefusedTokens(address: string): void {
-  const record = refused.get(address);
-  if (!record || record.count < REFUSED_PER_WINDOW) return;
-  const retryAfterMs = record.since + WINDOW_MS - Date.now();
-  if (retryAfterMs <= 0) return;
-  const seconds = Math.ceil(retryAfterMs / 1000);
-  throw limitExceeded(
-    `Too many tokens from this address were refused: at most ${REFUSED_PER_WINDOW} a minute are checked; retry after ${seconds} s`,
-    { limit: REFUSED_PER_WINDOW, windowMs: WINDOW_MS, retryAfterMs },
-    { "retry-after": String(seconds) },
-  );
+const records = new Map<string, AddressRecord>();
+
+/** The address's record, its count of refusals begun afresh when its minute is over. */
+function recordOf(address: string, now: number): AddressRecord {
+  let record = records.get(address);
+  if (!record) {
+    if (records.size >= MAX_ADDRESSES) records.delete(records.keys().next().value!);
+    record = { since: now, refused: 0, judging: 0 };
+    records.set(address, record);
+  } else if (now - record.since >= WINDOW_MS) {
+    record.since = now;
+    record.refused = 0;
+  }
+  return record;
 }
 
 /**
- * Counts one of `address`'s tokens that the authorization server refused.
- * @example if (verdict instanceof AuthError) noteRefusedToken(address);
+ * Takes a place for judging one of `address`'s tokens, or throws the 429 when the address has none left this minute; the
+ * returned function gives it back, saying whether the authorization server refused the token (which keeps it taken).
+ * @example const settle = takeTokenCheck(address); try { … settle(refused) } catch { settle(false) }
  */
-export function noteRefusedToken(address: string): void {
+export function takeTokenCheck(address: string): (refused: boolean) => void {
   const now = Date.now();
-  const record = refused.get(address);
-  if (record && now - record.since < WINDOW_MS) {
-    record.count++;
-    return;
+  const record = recordOf(address, now);
+  if (record.refused + record.judging >= REFUSED_PER_WINDOW) {
+    const retryAfterMs = Math.max(1, record.since + WINDOW_MS - now);
+    const seconds = Math.ceil(retryAfterMs / 1000);
+    throw limitExceeded(
+      `Too many tokens from this address were refused: at most ${REFUSED_PER_WINDOW} a minute are checked; retry after ${seconds} s`,
+      { limit: REFUSED_PER_WINDOW, windowMs: WINDOW_MS, retryAfterMs },
+      { "retry-after": String(seconds) },
+    );
   }
-  refused.delete(address);
-  if (refused.size >= MAX_ADDRESSES) refused.delete(refused.keys().next().value!);
-  refused.set(address, { since: now, count: 1 });
+  record.judging++;
+  let settled = false;
+  return (refused) => {
+    if (settled) return;
+    settled = true;
+    record.judging--;
+    if (refused) recordOf(address, Date.now()).refused++;
+  };
 }
