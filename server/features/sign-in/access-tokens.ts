@@ -150,6 +150,9 @@ async function verifyJwt(oauth: OAuthSettings, token: string): Promise<AuthInfo>
 
 const introspected = new Map<string, { until: number; info: AuthInfo | AuthError }>();
 
+/** Tokens being judged now, by key: requests that carry the same token at once share one introspection. */
+const judging = new Map<string, Promise<AuthInfo | AuthError>>();
+
 async function introspect(oauth: OAuthSettings, token: string, address: string): Promise<AuthInfo> {
   const client = oauth.introspection;
   if (!client) throw invalidToken("an opaque token, and no introspection is configured (NITRO_MCP_AUTH_CLIENT_ID)");
@@ -159,18 +162,27 @@ async function introspect(oauth: OAuthSettings, token: string, address: string):
     if (hit.info instanceof AuthError) throw hit.info;
     return hit.info;
   }
-  const settle = takeTokenCheck(address);
-  let info: AuthInfo | AuthError;
-  try {
-    info = await judge(oauth, client, token);
-  } catch (error) {
-    settle(false);
-    throw error;
+  let verdict = judging.get(key);
+  if (!verdict) {
+    const settle = takeTokenCheck(address);
+    verdict = judge(oauth, client, token)
+      .then(
+        (info) => {
+          settle(info instanceof AuthError);
+          // A refusal is kept its while, whatever the token's `exp`: a client retrying an expired token asks nothing more.
+          const exp = info instanceof AuthError ? undefined : info.claims?.exp;
+          remember(key, info, typeof exp === "number" ? exp * 1000 : Number.POSITIVE_INFINITY);
+          return info;
+        },
+        (error: unknown) => {
+          settle(false);
+          throw error;
+        },
+      )
+      .finally(() => judging.delete(key));
+    judging.set(key, verdict);
   }
-  settle(info instanceof AuthError);
-  // A refusal is kept its while, whatever the token's `exp`: a client retrying an expired token asks nothing more.
-  const exp = info instanceof AuthError ? undefined : info.claims?.exp;
-  remember(key, info, typeof exp === "number" ? exp * 1000 : Number.POSITIVE_INFINITY);
+  const info = await verdict;
   if (info instanceof AuthError) throw info;
   return info;
 }

@@ -347,8 +347,12 @@ describe("introspection refused by the authorization server", () => {
       proxied
         .connect()
         .request("tools/list", {}, { headers: { authorization: `Bearer ${accessToken}`, "x-forwarded-for": address } });
+    // One token sent by many requests at once is judged once, and holds one place.
     const known = await opaqueToken();
-    expect((await from("203.0.113.7", known)).status).toBe(200);
+    const first = faulty.fetches("introspection");
+    const together = await Promise.all(Array.from({ length: 25 }, () => from("203.0.113.7", known)));
+    expect(together.map(({ status }) => status)).toEqual(Array(25).fill(200));
+    expect(faulty.fetches("introspection")).toBe(first + 1);
     const before = faulty.fetches("introspection");
     // All at once: a place is taken for each token being judged, not only once it is refused.
     const made = await Promise.all(Array.from({ length: 30 }, (_, n) => from("198.51.100.9", `made-up-${n}`)));
