@@ -143,15 +143,11 @@ async function closeRound(store: AtomicStore, round: string, keys: readonly stri
   const ttlSeconds = Math.max(1, Math.ceil((until - Date.now()) / 1000) + 5);
   const close = async (key: string) => {
     const stored = await answerStoreKey(round, key);
-    // A few tries: an answer may arrive between the read and the write.
+    // Let go of what is there and put the marker in its place (moving no answer's bytes); a few tries, as an answer may
+    // arrive in between.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const current = await store.get(stored);
-      if (current === ROUND_OVER) return;
-      const written =
-        current === null
-          ? await store.setIfAbsent(stored, ROUND_OVER, ttlSeconds)
-          : await store.compareAndSet(stored, current, ROUND_OVER, ttlSeconds);
-      if (written) return;
+      await store.delete(stored);
+      if (await store.setIfAbsent(stored, ROUND_OVER, ttlSeconds)) return;
     }
   };
   await Promise.all(keys.map(close)).catch((error: unknown) =>
