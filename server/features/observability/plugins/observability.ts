@@ -63,7 +63,10 @@ const getter: TextMapGetter<Readonly<Record<string, unknown>>> = {
   },
 };
 
-/** What the client sent, cut at 200 characters: a huge id, method or name must make neither a huge log line nor a huge span. */
+/**
+ * What the client sent, cut at 200 characters: a huge id, method or name must make neither a huge log line nor a huge span.
+ * (Not the kit's `clip`: its module would be one more on every request's path, for an ellipsis.)
+ */
 const cut = (text: string): string => text.slice(0, 200);
 
 function requestAttributes(message: JsonRpcRequest, protocolVersion: string | undefined): Attributes {
