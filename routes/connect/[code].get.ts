@@ -1,10 +1,10 @@
-/** The page a URL-mode elicitation of `connect_account` opens, behind the same Host and Origin guard as /mcp. */
+/** The page a URL-mode elicitation of `connect_account` opens, behind the Host guard (a rebinding page names itself in Host). */
 import { expiredLinkPage, htmlPage } from "../../server/examples/connect-page";
 import { getConnectAttempt } from "../../server/examples/connections";
-import { escapeHtml, guardOriginAndHost } from "../../server/mcp/kit";
+import { escapeHtml, guardHost } from "../../server/mcp/kit";
 
 export default defineEventHandler({
-  onRequest: [guardOriginAndHost],
+  onRequest: [guardHost],
   async handler(event) {
     const attempt = await getConnectAttempt(getRouterParam(event, "code") ?? "");
     if (!attempt) return expiredLinkPage(event);
