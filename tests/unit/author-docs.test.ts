@@ -115,6 +115,10 @@ describe("the kit (server/mcp/kit.ts)", () => {
     expect(found).not.toContain("McpContext server/mcp/context.ts");
   });
 
+  it("re-exports whole modules only as types: each value is named, so that it is read here", () => {
+    expect(readFileSync("server/mcp/kit.ts", "utf8")).not.toMatch(/^export \* from/m);
+  });
+
   it.each(values.map((value) => [`${value.name} (${value.file})`, value] as const))(
     "%s has TSDoc with an @example",
     (_, value) => {
