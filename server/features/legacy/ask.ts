@@ -137,17 +137,28 @@ const ROUND_OVER = "round over";
 /**
  * Puts ROUND_OVER under each question of `round`, over whatever is there, until the round's deadline: without it, an
  * answer sent to a round nobody waits for any more (its client went away) would stay in the store, at up to a megabyte
- * each, until then. Best effort: a failing store keeps what it has until the deadline.
+ * each, until then. `read` holds the answers read, as stored: replaced without being read back. Best effort: a failing
+ * store keeps what it has until the deadline.
  */
-async function closeRound(store: AtomicStore, round: string, keys: readonly string[], until: number): Promise<void> {
+async function closeRound(
+  store: AtomicStore,
+  round: string,
+  keys: readonly string[],
+  until: number,
+  read: ReadonlyMap<string, string>,
+): Promise<void> {
   const ttlSeconds = Math.max(1, Math.ceil((until - Date.now()) / 1000) + 5);
   const close = async (key: string) => {
     const stored = await answerStoreKey(round, key);
-    // Let go of what is there and put the marker in its place (moving no answer's bytes); a few tries, as an answer may
-    // arrive in between.
-    for (let attempt = 0; attempt < 3; attempt++) {
-      await store.delete(stored);
-      if (await store.setIfAbsent(stored, ROUND_OVER, ttlSeconds)) return;
+    // Replaced atomically, so that a copy of an answer sent meanwhile finds the key taken (it is then read back: rare).
+    let current = read.get(key) ?? null;
+    for (let attempt = 0; attempt < 3 && current !== ROUND_OVER; attempt++) {
+      const written =
+        current === null
+          ? await store.setIfAbsent(stored, ROUND_OVER, ttlSeconds)
+          : await store.compareAndSet(stored, current, ROUND_OVER, ttlSeconds);
+      if (written) return;
+      current = await store.get(stored);
     }
   };
   await Promise.all(keys.map(close)).catch((error: unknown) =>
@@ -155,9 +166,15 @@ async function closeRound(store: AtomicStore, round: string, keys: readonly stri
   );
 }
 
-/** The answer kept for question `key` of `round` (our own writing; anything else reads as none). */
-async function readAnswer(store: AtomicStore, round: string, key: string): Promise<StoredAnswer | undefined> {
+/** The answer kept for question `key` of `round` (our own writing; anything else reads as none), noted in `read` as stored. */
+async function readAnswer(
+  store: AtomicStore,
+  round: string,
+  key: string,
+  read: Map<string, string>,
+): Promise<StoredAnswer | undefined> {
   const stored = await store.get(await answerStoreKey(round, key));
+  if (stored !== null) read.set(key, stored);
   try {
     const answer: unknown = stored === null ? undefined : JSON.parse(stored);
     return isPlainObject(answer) && ("result" in answer || "error" in answer) ? (answer as StoredAnswer) : undefined;
@@ -182,6 +199,8 @@ async function askRound(
   const askTimeoutSeconds = Math.max(1, Math.ceil((until - Date.now()) / 1000));
   // Subscribed before anything is sent: an answer published before the subscription would be lost.
   const subscription = await bus.subscribe(channel, { principal: mcp.principal, caller: mcp.caller });
+  // Each answer read, as it was stored: what the round's end replaces with its marker.
+  const read = new Map<string, string>();
   const stop = () => subscription.close();
   mcp.signal.addEventListener("abort", stop, { once: true });
   try {
@@ -208,7 +227,7 @@ async function askRound(
       if (message.cancel === true) return { cancelled: true };
       const { key } = message as Partial<Extract<BusMessage, { round: string }>>;
       if (message.round !== round || typeof key !== "string" || !pending.has(key)) continue;
-      const answer = await readAnswer(store, round, key);
+      const answer = await readAnswer(store, round, key, read);
       if (!answer) continue;
       const method = pending.get(key)!.method;
       pending.delete(key);
@@ -225,7 +244,7 @@ async function askRound(
   } finally {
     mcp.signal.removeEventListener("abort", stop);
     subscription.close();
-    await closeRound(store, round, Object.keys(outcome.inputRequests), until);
+    await closeRound(store, round, Object.keys(outcome.inputRequests), until, read);
   }
 }
 
