@@ -256,15 +256,22 @@ describe.runIf(hasFeature("rate-limit"))("the requests a host needs to connect, 
     },
   );
 
-  it("counts a body that fails to parse against both budgets, and once both refuse, reads no body at all", async () => {
-    const instance = await server();
+  /**
+   * Sends a body that fails to parse until one is refused: how many were sent. Each is counted once answered, so the
+   * refusal comes some requests after the count that earns it, however long the counting takes.
+   */
+  const junkUntilRefused = async (instance: TestServer) => {
     let sent = 0;
     const junk = () => {
       sent++;
       return instance.post('{"jsonrpc":"2.0","id":1,', { "content-type": "application/json" });
     };
-    // Each is counted once answered, so a refusal comes some requests later, however long the counting takes.
     await expect.poll(async () => (await junk()).status, { timeout: 15_000, interval: 20 }).toBe(429);
+    return { sent, junk };
+  };
+
+  it("counts a body that fails to parse against both budgets, and once both refuse, reads no body at all", async () => {
+    const { sent, junk } = await junkUntilRefused(await server());
     // Both budgets were counted first: the requests' (3) refuses from the fourth, the one to connect (6) from the seventh.
     expect(sent).toBeGreaterThanOrEqual(8);
     const refused = await junk();
@@ -275,13 +282,7 @@ describe.runIf(hasFeature("rate-limit"))("the requests a host needs to connect, 
 
   it("with NITRO_MCP_RATE_LIMIT_CONNECT=off, counts a body that fails to parse, and once refused, reads no body", async () => {
     const env = { NITRO_MCP_RATE_LIMIT: "3/1h", NITRO_MCP_RATE_LIMIT_CONNECT: "off" };
-    const instance = await createTestServer({ ...FIXTURES, env });
-    let sent = 0;
-    const junk = () => {
-      sent++;
-      return instance.post("{", { "content-type": "application/json" });
-    };
-    await expect.poll(async () => (await junk()).status, { timeout: 15_000, interval: 20 }).toBe(429);
+    const { sent } = await junkUntilRefused(await createTestServer({ ...FIXTURES, env }));
     // The budget (3) refuses from the fourth once counted; only then is a body refused unread.
     expect(sent).toBeGreaterThanOrEqual(5);
   });
