@@ -38,7 +38,8 @@ function recordOf(address: string, now: number): AddressRecord {
 
 /**
  * Takes a place for judging one of `address`'s tokens, or throws the 429 when the address has none left this minute; the
- * returned function gives it back, saying whether the authorization server refused the token (which keeps it taken).
+ * returned function, called once, gives it back, saying whether the authorization server refused the token (which keeps
+ * it taken).
  * @example const settle = takeTokenCheck(address); try { … settle(refused) } catch { settle(false) }
  */
 export function takeTokenCheck(address: string): (refused: boolean) => void {
@@ -54,10 +55,7 @@ export function takeTokenCheck(address: string): (refused: boolean) => void {
     );
   }
   record.judging++;
-  let settled = false;
   return (refused) => {
-    if (settled) return;
-    settled = true;
     record.judging--;
     if (refused) recordOf(address, Date.now()).refused++;
   };
