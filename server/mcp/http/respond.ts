@@ -10,6 +10,7 @@
  */
 import { setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import type { McpContext } from "../context";
+import type { Entry } from "../entries";
 import { invalidParams, methodNotFound, ResourceNotFoundError } from "../errors";
 import {
   adapters,
@@ -46,19 +47,20 @@ function requireArguments(mcp: McpContext): Record<string, unknown> {
 /** Resources are read fresh by default: results may be private to the caller and may change. */
 const DEFAULT_READ_CACHE = { ttlMs: 0, cacheScope: "private" } as const;
 
-async function callTool(mcp: McpContext): Promise<Outcome> {
-  if (!mcp.target) throw invalidParams("tools/call requires params.name (a string)");
-  const tool = mcp.target.entry;
-  if (tool?.kind !== "tool") throw invalidParams(`Unknown tool: ${mcp.target.name}`);
-  return tool.call(requireArguments(mcp), mcp);
+/** The request's definition, when it is of `kind`: -32602 without a name (or URI), `unknown(name)` without one of that kind. */
+function targetOf<Kind extends Entry["kind"]>(mcp: McpContext, kind: Kind, unknown: (name: string) => Error) {
+  if (!mcp.target)
+    throw invalidParams(`${mcp.method} requires params.${kind === "resource" ? "uri" : "name"} (a string)`);
+  const { entry, name } = mcp.target;
+  if (entry?.kind !== kind) throw unknown(name);
+  return entry as Extract<Entry, { kind: Kind }>;
 }
 
-async function getPrompt(mcp: McpContext): Promise<Outcome> {
-  if (!mcp.target) throw invalidParams("A prompt name (string) is required");
-  const prompt = mcp.target.entry;
-  if (prompt?.kind !== "prompt") throw invalidParams(`Unknown prompt: ${mcp.target.name}`);
-  return prompt.get(requireArguments(mcp), mcp);
-}
+const callTool = (mcp: McpContext) =>
+  targetOf(mcp, "tool", (name) => invalidParams(`Unknown tool: ${name}`)).call(requireArguments(mcp), mcp);
+
+const getPrompt = (mcp: McpContext) =>
+  targetOf(mcp, "prompt", (name) => invalidParams(`Unknown prompt: ${name}`)).get(requireArguments(mcp), mcp);
 
 /** resources/list: the fixed resources, then those templates and features list at run time. */
 function listResources({ resources, templates }: Registry): MethodHandler {
@@ -73,10 +75,8 @@ function listResources({ resources, templates }: Registry): MethodHandler {
 }
 
 async function readResource(mcp: McpContext): Promise<Outcome> {
-  if (!mcp.target) throw invalidParams("resources/read requires params.uri (a string)");
-  const { name: uri, entry, variables } = mcp.target;
-  if (entry?.kind !== "resource") throw new ResourceNotFoundError(uri);
-  const result = await entry.read(uri, variables, mcp);
+  const entry = targetOf(mcp, "resource", (uri) => new ResourceNotFoundError(uri));
+  const result = await entry.read(mcp.target!.name, mcp.target!.variables, mcp);
   return isInputRequiredOutcome(result) ? result : { ...result, ...DEFAULT_READ_CACHE, ...entry.cache };
 }
 
