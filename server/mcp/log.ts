@@ -15,11 +15,8 @@ export type LogFields = Readonly<Record<string, unknown>>;
 
 type Write = (line: string) => void;
 
-/** The platform's writers; a stream that fails is reported on the other one, in this line. */
-const openWriters = () =>
-  openLineWriters((name, reason) =>
-    formatLine("warn", `${name} failed (${reason}): its log lines are dropped from now on`),
-  );
+/** The platform's writers; their own warnings (a stream failed, lines dropped) are lines like any other. */
+const openWriters = () => openLineWriters((message) => formatLine("warn", message));
 
 let format: "json" | "pretty" = import.meta.dev ? "pretty" : "json";
 let writers: Record<LogLevel, Write> | undefined;

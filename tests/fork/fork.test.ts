@@ -254,6 +254,7 @@ it.concurrent("a fork without the examples builds and passes every remaining tes
       "tests/e2e/front-page.test.ts",
       "tests/e2e/observability.test.ts",
       "tests/e2e/log-reader-gone.test.ts",
+      "tests/e2e/log-reader-behind.test.ts",
       "tests/conformance/conformance.test.ts",
     ]) {
       expect(passedIn(report, covered), covered).toBeGreaterThan(0);

@@ -43,16 +43,17 @@ export const peerScheme = (event: H3Event): "http" | "https" =>
 
 /**
  * Where lines go. On Node, lines leave in batches (`batched`); a runtime without the process's streams gets one console
- * call per line.
+ * call per line. `warningLine` formats the writers' own warnings (a stream failed, lines were dropped).
  */
-export function openLineWriters(failureLine: (name: string, reason: string) => string): Record<LogLevel, Write> {
-  const stdio: Partial<Pick<NodeJS.Process, "stdout" | "stderr" | "once">> | undefined = globalThis.process;
+export function openLineWriters(warningLine: (message: string) => string): Record<LogLevel, Write> {
+  const stdio: Partial<Pick<NodeJS.Process, "stdout" | "stderr">> | undefined = globalThis.process;
   if (typeof stdio?.stdout?.write !== "function" || typeof stdio.stderr?.write !== "function") {
     const toConsole = (level: LogLevel) => (line: string) => console[level](line);
     return { debug: toConsole("debug"), info: toConsole("info"), warn: toConsole("warn"), error: toConsole("error") };
   }
-  const out = batched(stdio.stdout, stdio, (reason) => err(failureLine("stdout", reason)));
-  const err = batched(stdio.stderr, stdio, (reason) => out(failureLine("stderr", reason)));
+  const about = (name: string) => (problem: string) => warningLine(`${name} ${problem}`);
+  const out = batched(stdio.stdout, about("stdout"), (line) => err(line));
+  const err = batched(stdio.stderr, about("stderr"), out);
   return { debug: out, info: out, warn: err, error: err };
 }
 
@@ -63,6 +64,11 @@ export function openLineWriters(failureLine: (name: string, reason: string) => s
  */
 const FLUSH_AFTER_MS = 50;
 const FLUSH_AT_BYTES = 16 * 1024;
+/**
+ * What a stream may hold unwritten while its reader falls behind (a paused pipe, a stalled log shipper): Node keeps a pipe's
+ * unwritten bytes in memory, so past this bound batches are dropped, counted, and the count written once the reader catches up.
+ */
+const MAX_UNWRITTEN_BYTES = 1024 * 1024;
 const onVercel = import.meta.preset === "vercel";
 const later = (flush: () => void): unknown =>
   onVercel ? setImmediate(flush) : setTimeout(flush, FLUSH_AFTER_MS).unref();
@@ -70,31 +76,33 @@ const cancel = (timer: unknown): void =>
   onVercel ? clearImmediate(timer as NodeJS.Immediate) : clearTimeout(timer as NodeJS.Timeout);
 
 /**
- * A writer that batches lines into one write, and drops every line once `stream` has failed (EPIPE when the reader went away,
- * ENOSPC…). Its error listener keeps a failed write from becoming an uncaught exception, which Nitro would log with console.error
- * to the same dead stream, failing again, forever; console.* writes (Nitro's own) find it too. What is pending leaves at exit.
+ * A writer that batches lines into one write, drops batches while `stream` holds too much unwritten, and drops every line once
+ * `stream` has failed (EPIPE when the reader went away, ENOSPC…), which it reports `elsewhere` (the other stream). Its error
+ * listener keeps a failed write from becoming an uncaught exception, which Nitro would log with console.error to the same dead
+ * stream, failing again, forever; console.* writes (Nitro's own) find it too. What is pending leaves at exit.
  */
-function batched(
-  stream: NodeJS.WriteStream,
-  stdio: { once?: NodeJS.Process["once"] },
-  onFailure: (reason: string) => void,
-): Write {
+function batched(stream: NodeJS.WriteStream, warning: (problem: string) => string, elsewhere: Write): Write {
   let pending = "";
+  let dropped = 0;
   let failed = false;
   let timer: unknown;
   stream.on("error", (error: NodeJS.ErrnoException) => {
     if (failed) return;
     failed = true;
     pending = "";
-    onFailure(error.code ?? error.message);
+    elsewhere(warning(`failed (${error.code ?? error.message}): its log lines are dropped from now on`));
   });
   const flush = () => {
     if (timer !== undefined) cancel(timer);
     timer = undefined;
-    if (pending && !failed) stream.write(pending);
+    if (stream.writableLength > MAX_UNWRITTEN_BYTES) dropped += pending.split("\n").length - 1;
+    else if (pending && !failed) {
+      stream.write(dropped ? `${warning(`fell behind: ${dropped} log lines were dropped`)}\n${pending}` : pending);
+      dropped = 0;
+    }
     pending = "";
   };
-  stdio.once?.("exit", flush);
+  process.once("exit", flush);
   return (line) => {
     if (failed) return;
     pending += `${line}\n`;
