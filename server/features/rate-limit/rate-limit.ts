@@ -98,6 +98,13 @@ async function storeKey(caller: string, scope: string): Promise<string> {
   return key;
 }
 
+/** A budget of requests: the key it is counted under, its rate, and what its refusal calls it. */
+interface Budget {
+  readonly scope: string;
+  readonly rate: Rate;
+  readonly what: string;
+}
+
 const windowText = (windowMs: number) => (windowMs % 1000 ? `${windowMs} ms` : `${windowMs / 1000} s`);
 
 function refusal(rate: Rate, what: string, retryAfterMs: number): McpError {
@@ -163,16 +170,20 @@ export function rateLimitChecks(options: RateLimitOptions): {
     return field && name !== null ? resolveTarget(method, { [field]: name })?.entry : undefined;
   }
 
+  /** The budgets of requests as such: every request's, then (with `connect`) that of the requests a host makes to connect. */
+  const budgets: Budget[] = options.global
+    ? [
+        { scope: "*", rate: options.global, what: "requests" },
+        ...(options.connect ? [{ scope: "connect", rate: options.connect, what: "requests to connect" }] : []),
+      ]
+    : [];
+  /** The budget a request counts against (`connecting`: one of the requests a host makes to connect). */
+  const budgetOf = (connecting: boolean) => (connecting && budgets[1]) || budgets[0]!;
   // Per instance, until when each caller's budgets refused it last ("caller\nscope"): emptied when full.
   const refusedUntil = new Map<string, number>();
-  const scopes = options.connect ? ["*", "connect"] : ["*"];
 
-  /** The request counted against the budget it belongs to (`connecting`: one of the requests a host makes to connect). */
-  async function limitRequests(caller: string, connecting: boolean): Promise<McpError | undefined> {
-    const [scope, rate, what] =
-      connecting && options.connect
-        ? (["connect", options.connect, "requests to connect"] as const)
-        : (["*", options.global!, "requests"] as const);
+  /** The request counted against `budget`. */
+  async function limitRequests(caller: string, { scope, rate, what }: Budget): Promise<McpError | undefined> {
     const retryAfterMs = await consume(caller, scope, rate);
     if (retryAfterMs === undefined) return undefined;
     if (refusedUntil.size >= KEY_CACHE_SIZE) refusedUntil.clear();
@@ -186,18 +197,14 @@ export function rateLimitChecks(options: RateLimitOptions): {
    */
   function refusedUnread(caller: string): McpError | undefined {
     const now = Date.now();
-    const waits = scopes.map((scope) => (refusedUntil.get(`${caller}\n${scope}`) ?? 0) - now);
+    const waits = budgets.map(({ scope }) => (refusedUntil.get(`${caller}\n${scope}`) ?? 0) - now);
     if (waits.some((wait) => wait <= 0)) return undefined;
-    return refusal(
-      options.global!,
-      options.connect ? "requests, and requests to connect" : "requests",
-      Math.min(...waits),
-    );
+    return refusal(budgets[0]!.rate, budgets.map(({ what }) => what).join(", and "), Math.min(...waits));
   }
 
   /** A request whose body never said what it is (it failed to parse, was too large or too slow): counted against every budget. */
   async function countUnread(caller: string): Promise<void> {
-    for (const connecting of options.connect ? [false, true] : [false]) await limitRequests(caller, connecting);
+    for (const budget of budgets) await limitRequests(caller, budget);
   }
 
   // Whom a request counts against, worked out only when something is counted.
@@ -220,7 +227,7 @@ export function rateLimitChecks(options: RateLimitOptions): {
         return refused;
       }
     } else if (options.global) {
-      const refused = await limitRequests(callerOf(event), connecting);
+      const refused = await limitRequests(callerOf(event), budgetOf(connecting));
       if (refused) return refused;
     }
     return counted && limitDefinition(callerOf(event), counted);
@@ -235,7 +242,7 @@ export function rateLimitChecks(options: RateLimitOptions): {
     const connecting = body.kind !== "response" && CONNECT_METHODS.has(body.method);
     if (counting.pending || (counting.connecting && !connecting && options.connect)) {
       counting.pending = false;
-      const refused = await limitRequests(callerOf(event), connecting);
+      const refused = await limitRequests(callerOf(event), budgetOf(connecting));
       if (refused) return refused;
     }
     const entry = body.kind === "request" ? resolveTarget(body.method, body.params)?.entry : undefined;
