@@ -51,22 +51,19 @@ export function standardHeaders(method: string, params: Json = {}): Record<strin
  * What `wrangler dev`'s own proxy answers (503, plain text) when its pooled connection to the Worker was closed as it sent the
  * request: both sides of that connection drop a keep-alive connection idle for 5 s, so a request sent about 5 s after the last
  * one can meet a connection the Worker's side has just closed (cloudflare/workers-sdk#14641). The Worker never saw that request,
- * so `post` sends it again, over a connection of its own (a pooled one may be just as stale), at most twice; the Worker's own
- * answers are never retried.
+ * so `post` sends it again, once; the Worker's own answers are never retried.
  */
 const WRANGLER_LOST_CONNECTION = "Your worker restarted mid-request.";
-const WRANGLER_RETRIES = 2;
 // end with:cloudflare
 
-/** What `send` answered, read whole; `send(true)` asks for a connection of its own. */
-async function exchange(send: (fresh?: boolean) => Promise<Response>): Promise<{ response: Response; text: string }> {
-  let response = await send();
-  let text = await response.text();
+/** What `send` answered, read whole. */
+async function exchange(send: () => Promise<Response>): Promise<{ response: Response; text: string }> {
+  const response = await send();
+  const text = await response.text();
   // with:cloudflare
-  for (let retry = 0; retry < WRANGLER_RETRIES; retry++) {
-    if (response.status !== 503 || !text.startsWith(WRANGLER_LOST_CONNECTION)) break;
-    response = await send(true);
-    text = await response.text();
+  if (response.status === 503 && text.startsWith(WRANGLER_LOST_CONNECTION)) {
+    const again = await send();
+    return { response: again, text: await again.text() };
   }
   // end with:cloudflare
   return { response, text };
@@ -77,13 +74,10 @@ export async function post(url: string, method: string, params: Json = {}, optio
   const fullParams =
     options.noMeta || "_meta" in params ? params : { ...params, _meta: meta(options.capabilities, options.metaExtra) };
   const id = options.id ?? nextId++;
-  const send = (fresh = false) =>
+  const send = () =>
     fetch(url, {
       method: "POST",
-      headers: {
-        ...(options.rawHeaders ?? { ...standardHeaders(method, params), ...options.headers }),
-        ...(fresh ? { connection: "close" } : {}),
-      },
+      headers: options.rawHeaders ?? { ...standardHeaders(method, params), ...options.headers },
       body: JSON.stringify({ jsonrpc: "2.0", id, method, params: fullParams }),
       signal: options.signal,
     });
