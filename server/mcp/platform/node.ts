@@ -79,7 +79,8 @@ const cancel = (timer: unknown): void =>
  * A writer that batches lines into one write, drops batches while `stream` holds too much unwritten, and drops every line once
  * `stream` has failed (EPIPE when the reader went away, ENOSPC…), which it reports `elsewhere` (the other stream). Its error
  * listener keeps a failed write from becoming an uncaught exception, which Nitro would log with console.error to the same dead
- * stream, failing again, forever; console.* writes (Nitro's own) find it too. What is pending leaves at exit.
+ * stream, failing again, forever; console.* writes (Nitro's own) find it too. What is pending leaves at exit (unless the reader
+ * is behind).
  */
 function batched(stream: NodeJS.WriteStream, warning: (problem: string) => string, elsewhere: Write): Write {
   let pending = "";
@@ -95,8 +96,11 @@ function batched(stream: NodeJS.WriteStream, warning: (problem: string) => strin
   const flush = () => {
     if (timer !== undefined) cancel(timer);
     timer = undefined;
-    if (stream.writableLength > MAX_UNWRITTEN_BYTES) dropped += pending.split("\n").length - 1;
-    else if (pending && !failed) {
+    if (stream.writableLength > MAX_UNWRITTEN_BYTES) {
+      // The count is written once the stream has drained, whether more lines come or not.
+      if (!dropped) stream.once("drain", flush);
+      dropped += pending.split("\n").length - 1;
+    } else if ((pending || dropped) && !failed) {
       stream.write(dropped ? `${warning(`fell behind: ${dropped} log lines were dropped`)}\n${pending}` : pending);
       dropped = 0;
     }
