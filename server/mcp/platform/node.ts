@@ -97,8 +97,8 @@ function batched(stream: NodeJS.WriteStream, warning: (problem: string) => strin
     if (timer !== undefined) cancel(timer);
     timer = undefined;
     if (stream.writableLength > MAX_UNWRITTEN_BYTES) {
-      // The count is written once the stream has drained, whether more lines come or not.
-      if (!dropped) stream.once("drain", flush);
+      // The count is written once the stream has drained, whether more lines come or not (one listener at most).
+      if (!dropped) stream.off("drain", flush).once("drain", flush);
       dropped += pending.split("\n").length - 1;
     } else if ((pending || dropped) && !failed) {
       stream.write(dropped ? `${warning(`fell behind: ${dropped} log lines were dropped`)}\n${pending}` : pending);
