@@ -12,11 +12,21 @@ import { post } from "../helpers/rpc";
 import { OUTPUT, TEST_SECRET } from "../helpers/server.mjs";
 
 const KIB = 1024;
+
+/** What the kernel buffers on a socket by default (Linux says; elsewhere a generous guess). */
+function kernelSocketBuffer(): number {
+  try {
+    return Number(readFileSync("/proc/sys/net/core/wmem_default", "utf8"));
+  } catch {
+    return 4 * 1024 * KIB;
+  }
+}
+
 /**
  * What can be written before the count, at most: what the server holds unwritten (1 MiB and a batch of 16 KiB:
  * server/mcp/platform/node.ts), what the kernel holds (Node's stdio pipes are socket pairs), and this reader's buffers.
  */
-const HELD_AT_MOST = 1040 * KIB + Number(readFileSync("/proc/sys/net/core/wmem_default", "utf8")) + 256 * KIB;
+const HELD_AT_MOST = 1040 * KIB + kernelSocketBuffer() + 256 * KIB;
 /** Request lines for half a MiB more than that: each line carries its 200-character id, over 400 bytes in all. */
 const REQUESTS = Math.ceil((HELD_AT_MOST + 512 * KIB) / 400);
 const IN_FLIGHT = 32;
