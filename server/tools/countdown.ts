@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { logInfo } from "../mcp/kit";
 
 /**
  * Progress and cancellation: with `_meta.progressToken` the response becomes an SSE
@@ -20,7 +21,8 @@ export default defineTool({
       sendLog(mcp, "debug", { remaining: from - step });
       await sleep(delay_ms, mcp.signal);
       if (mcp.signal.aborted) {
-        console.info(`[countdown] cancelled by the client after ${step + 1} of ${from} steps`);
+        // The operator's log (one JSON line in production), not console.*: a plain line would break log pipelines that read JSON.
+        logInfo(`countdown cancelled by the client after ${step + 1} of ${from} steps`);
         return "Cancelled.";
       }
     }

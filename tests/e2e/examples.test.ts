@@ -85,6 +85,24 @@ describe("the example catalogue", () => {
     await client.close();
   });
 
+  it("countdown cancelled by its client: the operator's log says so in a JSON line", async () => {
+    const client = await connectModernClient(server.url);
+    const cancel = new AbortController();
+    const call = client.callTool(
+      { name: "countdown", arguments: { from: 50, delay_ms: 20 } },
+      { signal: cancel.signal, onprogress: () => cancel.abort() },
+    );
+    await expect(call).rejects.toThrow();
+    const noted = (line: string) => line.includes("cancelled by the client after");
+    await expect.poll(() => server.rawLogs().split("\n").find(noted), { timeout: 5_000 }).toBeDefined();
+    const line = server.rawLogs().split("\n").find(noted)!;
+    expect(JSON.parse(line)).toMatchObject({
+      level: "info",
+      msg: expect.stringMatching(/^countdown cancelled by the client after \d+ of 50 steps$/),
+    });
+    await client.close();
+  });
+
   it("summarize_note (prompt with completion) and note://{id} (template)", async () => {
     const client = await connectModernClient(server.url);
     const prompt = await client.getPrompt({ name: "summarize_note", arguments: { note_id: "15", style: "haiku" } });
