@@ -197,9 +197,10 @@ export function rateLimitChecks(options: RateLimitOptions): {
    */
   function refusedUnread(caller: string): McpError | undefined {
     const now = Date.now();
+    const [first] = budgets;
     const waits = budgets.map(({ scope }) => (refusedUntil.get(`${caller}\n${scope}`) ?? 0) - now);
-    if (waits.some((wait) => wait <= 0)) return undefined;
-    return refusal(budgets[0]!.rate, budgets.map(({ what }) => what).join(", and "), Math.min(...waits));
+    if (!first || waits.some((wait) => wait <= 0)) return undefined;
+    return refusal(first.rate, budgets.map(({ what }) => what).join(", and "), Math.min(...waits));
   }
 
   /** A request whose body never said what it is (it failed to parse, was too large or too slow): counted against every budget. */
