@@ -19,6 +19,12 @@ const spread = (values, digits = 0) =>
   `${fmt(median(values), digits)} (${fmt(Math.min(...values), digits)}–${fmt(Math.max(...values), digits)})`;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const ratio = (value) => `${fmt(value, 2)}×`;
+const cpuCell = (slot) => (slot.cpu.length ? spread(slot.cpu, 1) : "–");
+/** The median server CPU a request of `slot`, undefined where it was not read (no /proc). */
+const cpuOf = (slot) => (slot.cpu.length ? median(slot.cpu) : undefined);
+/** `show(value)`, and beside it the same comparison by server CPU a request, when it was read. */
+const withCpu = (show, byCpu) => (value) =>
+  byCpu === undefined ? show(value) : `${show(value)} (by CPU: ${show(byCpu)})`;
 
 const TOOLS_CALL = "tools/call (text)";
 const RETRY = "MRTR retry round (confirm, decline)";
@@ -28,36 +34,40 @@ const SEAL_OPEN_NODE = /^seal \+ open \(this template, node:crypto/;
 function targets(run) {
   const { measured, costs, micro, promoted, coldStartMs, appDocuments } = run;
   const rps = (scenario, contender) => median(measured[scenario][contender].rps);
+  // The same comparisons by server CPU a request: A's ratio to B is B's CPU over A's (less CPU, more requests a second).
+  const cpu = (scenario, contender) => cpuOf(measured[scenario][contender]);
+  const byCpu = (a, b) => (a === undefined || b === undefined ? undefined : b / a);
   const sealOpen = Object.entries(micro).find(([name]) => SEAL_OPEN_NODE.test(name))?.[1] ?? NaN;
   const logCost = 1 - median(costs.deployed.rps) / median(costs["log-off"].rps);
+  const logCostByCpu = byCpu(cpuOf(costs.deployed), cpuOf(costs["log-off"]));
   return [
     [
       "`tools/call` ÷ the JSON-RPC floor (req/s)",
       "≥ 0.85×",
       rps(TOOLS_CALL, "template") / rps(TOOLS_CALL, "jsonrpc-floor"),
       (v) => v >= 0.85,
-      ratio,
+      withCpu(ratio, byCpu(cpu(TOOLS_CALL, "template"), cpu(TOOLS_CALL, "jsonrpc-floor"))),
     ],
     [
       "`tools/call` ÷ the Nitro floor (req/s)",
       "≥ 0.90×",
       rps(TOOLS_CALL, "template") / rps(TOOLS_CALL, "nitro-floor"),
       (v) => v >= 0.9,
-      ratio,
+      withCpu(ratio, byCpu(cpu(TOOLS_CALL, "template"), cpu(TOOLS_CALL, "nitro-floor"))),
     ],
     [
       "MRTR retry round ÷ the template's own `tools/call` (req/s)",
       "≥ 0.75×",
       rps(RETRY, "template") / rps(TOOLS_CALL, "template"),
       (v) => v >= 0.75,
-      ratio,
+      withCpu(ratio, byCpu(cpu(RETRY, "template"), cpu(TOOLS_CALL, "template"))),
     ],
     [
       "the request log's cost: `tools/call` req/s lost with it on",
       "≤ 5 %",
       logCost * 100,
       (v) => v <= 5,
-      (v) => `${fmt(v, 1)} %`,
+      withCpu((v) => `${fmt(v, 1)} %`, logCostByCpu === undefined ? undefined : (1 - logCostByCpu) * 100),
     ],
     ...Object.entries(promoted).map(([scenario, bytes]) => [
       `${scenario}: bytes V8 promotes to its old generation per request (\`--trace-gc-nvp\`)`,
@@ -141,12 +151,15 @@ export function renderReport(run) {
   lines.push(...targets(run), "");
 
   lines.push("## Every figure", "", "Medians over the repeats, with min–max.", "");
-  lines.push("| scenario | contender | req/s | p50 µs | p99 µs |", "|---|---|---|---|---|");
+  lines.push(
+    "| scenario | contender | req/s | server CPU µs a request | p50 µs | p99 µs |",
+    "|---|---|---|---|---|---|",
+  );
   for (const [name, byContender] of Object.entries(measured)) {
     for (const [index, contender] of contenders.entries()) {
       const slot = byContender[contender.key];
       lines.push(
-        `| ${index === 0 ? name : ""} | ${contender.label} | ${spread(slot.rps)} | ${spread(slot.p50)} | ${spread(slot.p99)} |`,
+        `| ${index === 0 ? name : ""} | ${contender.label} | ${spread(slot.rps)} | ${cpuCell(slot)} | ${spread(slot.p50)} | ${spread(slot.p99)} |`,
       );
     }
   }
@@ -155,12 +168,12 @@ export function renderReport(run) {
     "",
     "## What the request log and the rate limit cost",
     "",
-    "The template's `tools/call (text)` as deployed (request log on, no rate limit), against the same call with one thing changed (each in a process of its own, warmed alike): its request log off, or a global rate limit set (never reached: only the counting is measured). Cost per request: the difference in time per request at full load (1 / req/s), and in median latency; a negative cost is what turning the thing on costs.",
+    "The template's `tools/call (text)` as deployed (request log on, no rate limit), against the same call with one thing changed (each in a process of its own, warmed alike): its request log off, or a global rate limit set (never reached: only the counting is measured). Cost per request: the difference in time per request at full load (1 / req/s), in the server's CPU a request, and in median latency; a negative cost is what turning the thing on costs.",
     "",
   );
   lines.push(
-    "| variant | req/s | p50 µs | p99 µs | cost per request at load, µs | p50 difference, µs |",
-    "|---|---|---|---|---|---|",
+    "| variant | req/s | server CPU µs a request | p50 µs | p99 µs | cost per request at load, µs | CPU difference, µs | p50 difference, µs |",
+    "|---|---|---|---|---|---|---|---|",
   );
   const deployed = costs.deployed;
   const LABELS = {
@@ -172,8 +185,10 @@ export function renderReport(run) {
   for (const [variant, slot] of Object.entries(costs)) {
     const cost = variant === "deployed" ? "" : fmt(1e6 / median(slot.rps) - 1e6 / median(deployed.rps), 1);
     const p50 = variant === "deployed" ? "" : fmt(median(slot.p50) - median(deployed.p50), 0);
+    const cpu = cpuOf(slot);
+    const cpuCost = variant === "deployed" || cpu === undefined ? "" : fmt(cpu - cpuOf(deployed), 1);
     lines.push(
-      `| ${LABELS[variant]} | ${spread(slot.rps)} | ${spread(slot.p50)} | ${spread(slot.p99)} | ${cost} | ${p50} |`,
+      `| ${LABELS[variant]} | ${spread(slot.rps)} | ${cpuCell(slot)} | ${spread(slot.p50)} | ${spread(slot.p99)} | ${cost} | ${cpuCost} | ${p50} |`,
     );
   }
 

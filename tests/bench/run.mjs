@@ -28,7 +28,7 @@
  *   node tests/bench/run.mjs --smoke   a few hundred requests, to prove the script works
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { bundleSize } from "../../server/build/dev/bundle-size.mjs";
 import { buildTarget } from "../helpers/builds.mjs";
@@ -121,7 +121,7 @@ async function startVariants(variants) {
     await redis.stop();
     throw error;
   });
-  variants.redis = { url: server.url, stop: () => server.stop().finally(() => redis.stop()) };
+  variants.redis = { ...server, stop: () => server.stop().finally(() => redis.stop()) };
   // end with:redis
 }
 
@@ -132,7 +132,7 @@ const percentile = (values, p) =>
  * Requests per second under load (autocannon). Every answer is checked: a JSON-RPC error in
  * a 200 body would otherwise pass for a fast success.
  */
-async function throughput(url, scenario, contender, seconds = settings.durationSeconds) {
+async function throughput({ url, pid }, scenario, contender, seconds = settings.durationSeconds) {
   let rpcErrors = 0;
   const requests = scenario.requests(url, contender).map((step) => ({
     ...step,
@@ -141,6 +141,7 @@ async function throughput(url, scenario, contender, seconds = settings.durationS
       step.onResponse?.(status, text, context);
     },
   }));
+  const cpuBefore = processCpuMicros(pid);
   const result = await autocannon({
     url,
     method: "POST",
@@ -153,7 +154,34 @@ async function throughput(url, scenario, contender, seconds = settings.durationS
       `${scenario.name} on ${contender}: ${result.non2xx} non-2xx, ${result.errors} errors, ${rpcErrors} JSON-RPC errors`,
     );
   }
-  return result.requests.total / ((result.finish - result.start) / 1000);
+  const cpuAfter = processCpuMicros(pid);
+  return {
+    rps: result.requests.total / ((result.finish - result.start) / 1000),
+    cpu: cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / result.requests.total,
+  };
+}
+
+/** The kernel's clock ticks a second, the unit of the CPU times in /proc. */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" })) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * The CPU time process `pid` has used so far, every thread, user and system, in µs; undefined where /proc is not (macOS).
+ * Over a run, per request, it varies less than requests per second do on a shared machine: a neighbour's burst slows the
+ * whole run, but costs the server's own work little.
+ */
+function processCpuMicros(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Latency of one request (or one flow) at a time, in microseconds. */
@@ -237,17 +265,17 @@ async function warmUp(servers, variants) {
   for (const scenario of scenarios(settings)) {
     for (const contender of CONTENDERS) {
       await scenario.prepare?.(servers[contender.key].url, contender.key);
-      await throughput(servers[contender.key].url, scenario, contender.key, settings.warmUpSeconds);
+      await throughput(servers[contender.key], scenario, contender.key, settings.warmUpSeconds);
     }
   }
   for (const [variant, server] of Object.entries(variants))
-    await throughput(server.url, costCall, variant, settings.warmUpSeconds);
+    await throughput(server, costCall, variant, settings.warmUpSeconds);
 }
 
 async function main() {
   await ensureBuilds();
-  const measured = {}; // scenario → contender → { rps: [], p50: [], p99: [] }
-  const costs = {}; // deployed | log-off | memory | redis → { rps: [], p50: [], p99: [] }
+  const measured = {}; // scenario → contender → { rps: [], cpu: [], p50: [], p99: [] }
+  const costs = {}; // deployed | log-off | memory | redis → { rps: [], cpu: [], p50: [], p99: [] }
   for (let repeat = 0; repeat < settings.repeats; repeat++) {
     // Fresh processes for every repeat: two processes of the same build settle their JIT differently (six of the template
     // with its log off, same load, spent 48 to 69 µs of CPU a request), so a median over one process's repeats would keep its luck.
@@ -258,9 +286,11 @@ async function main() {
       await startVariants(variants);
       await warmUp(servers, variants);
       for (const [variant, server] of Object.entries(variants)) {
-        costs[variant] ??= { rps: [], p50: [], p99: [] };
+        costs[variant] ??= { rps: [], cpu: [], p50: [], p99: [] };
         const slot = costs[variant];
-        slot.rps.push(await throughput(server.url, costCall, variant));
+        const { rps, cpu } = await throughput(server, costCall, variant);
+        slot.rps.push(rps);
+        if (cpu !== undefined) slot.cpu.push(cpu);
         const { p50, p99 } = await latency(() => costCall.call(server.url));
         slot.p50.push(p50);
         slot.p99.push(p99);
@@ -270,10 +300,13 @@ async function main() {
           const url = servers[contender.key].url;
           measured[scenario.name] ??= {};
           const byContender = measured[scenario.name];
-          byContender[contender.key] ??= { rps: [], p50: [], p99: [] };
+          byContender[contender.key] ??= { rps: [], cpu: [], p50: [], p99: [] };
           const slot = byContender[contender.key];
           await scenario.prepare?.(url, contender.key);
-          slot.rps.push((await throughput(url, scenario, contender.key)) / (scenario.requestsPerUnit ?? 1));
+          const { rps, cpu } = await throughput(servers[contender.key], scenario, contender.key);
+          const perUnit = scenario.requestsPerUnit ?? 1;
+          slot.rps.push(rps / perUnit);
+          if (cpu !== undefined) slot.cpu.push(cpu * perUnit);
           const { p50, p99 } = await latency((i) => scenario.call(url, contender.key, i));
           slot.p50.push(p50);
           slot.p99.push(p99);
