@@ -6,9 +6,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { storesModule } from "../../server/build/stores-module";
 import type { StoreDefinition } from "../../server/mcp/kit";
+import { memoryAtomicStore } from "../../server/storage/memory/node";
 import { hasFeature } from "../helpers/project.mjs";
 
 type Listed = { definition: StoreDefinition; ports: Record<string, (client: unknown) => unknown> };
@@ -61,6 +64,31 @@ describe("the stores of a Node build", () => {
     onTestFinished(async () => await store?.driver?.dispose?.());
     expect(store!.name).toMatch(name);
     expect(store!.atomic).toBeDefined();
+  });
+});
+
+describe("the memory store", () => {
+  it("holds a key rewritten again and again once: a caller rewriting its own key cannot grow the process", async () => {
+    // A full collection on demand, so that what is measured is what the store still holds.
+    setFlagsFromString("--expose-gc");
+    const collect = runInNewContext("gc") as () => void;
+    vi.useFakeTimers({ toFake: ["Date"], now: 1_000_000_000 });
+    onTestFinished(() => vi.useRealTimers());
+    const store = memoryAtomicStore();
+    // A fresh string each time, as a request builds its key: what a list of its rewrites would keep.
+    const key = (n: number) => `legacy-subscriptions:${n.toString(16).padStart(40, "0")}`;
+    let value = "[]";
+    await store.setIfAbsent(key(0), value, 86_400);
+    collect();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 200_000; i++) {
+      const next = i % 2 ? "[]" : '["note://7"]';
+      expect(await store.compareAndSet(key(0), value, next, 86_400)).toBe(true);
+      value = next;
+    }
+    collect();
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(2 * 1024 * 1024);
+    expect(await store.get(key(0))).toBe(value);
   });
 });
 

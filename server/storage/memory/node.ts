@@ -7,8 +7,8 @@ import { type AtomicStore, defineStore, nowSeconds } from "../../mcp/kit";
 
 export function memoryAtomicStore(): AtomicStore {
   const entries = new Map<string, { value: string; expiresAt: number }>();
-  /** Keys by the second they expire in. */
-  const expiring = new Map<number, string[]>();
+  /** Keys by the second they expire in; a set, so that a key rewritten again and again is listed once. */
+  const expiring = new Map<number, Set<string>>();
   let swept = nowSeconds();
 
   function live(key: string, now: number): string | null {
@@ -34,8 +34,8 @@ export function memoryAtomicStore(): AtomicStore {
       if (live(key, now) !== expected) return false;
       const expiresAt = now + ttlSeconds;
       entries.set(key, { value: next, expiresAt });
-      if (!expiring.has(expiresAt)) expiring.set(expiresAt, []);
-      expiring.get(expiresAt)!.push(key);
+      if (!expiring.has(expiresAt)) expiring.set(expiresAt, new Set());
+      expiring.get(expiresAt)!.add(key);
       return true;
     });
 
