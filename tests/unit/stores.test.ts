@@ -73,7 +73,9 @@ describe("the memory store", () => {
     setFlagsFromString("--expose-gc");
     const collect = runInNewContext("gc") as () => void;
     vi.useFakeTimers({ toFake: ["Date"], now: 1_000_000_000 });
-    onTestFinished(() => vi.useRealTimers());
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const store = memoryAtomicStore();
     // A fresh string each time, as a request builds its key: what a list of its rewrites would keep.
     const key = (n: number) => `legacy-subscriptions:${n.toString(16).padStart(40, "0")}`;

@@ -59,6 +59,11 @@ import {
  * session's 20 URIs on a slow store. Only that session's own requests contend for its list.
  */
 const CHANGE_BUDGET_MS = 10_000;
+/**
+ * How long an emptied list is kept, rather than the session's day: absent and empty read alike, and a change that read it
+ * either way still loses its race to compare-and-set, so a caller cycling subscribe and unsubscribe leaves nothing behind.
+ */
+const EMPTIED_LIST_SECONDS = 1;
 /** The wait after a first lost race; it doubles after each, up to MAX_BACKOFF_MS, and each wait is a random part of it. */
 const FIRST_BACKOFF_MS = 4;
 const MAX_BACKOFF_MS = 250;
@@ -137,11 +142,12 @@ async function changeSubscriptions(
     if (value === (stored ?? "[]")) return {};
     // A session's first URI takes one of its caller's slots; its last gives it back.
     const slot = current.length === 0 && next.length > 0 ? await takeSlot(mcp, store, key, ttlSeconds) : "held";
+    const keptSeconds = next.length > 0 ? ttlSeconds : EMPTIED_LIST_SECONDS;
     const written =
       slot === "held" &&
       (stored === null
-        ? await store.setIfAbsent(key, value, ttlSeconds)
-        : await store.compareAndSet(key, stored, value, ttlSeconds));
+        ? await store.setIfAbsent(key, value, keptSeconds)
+        : await store.compareAndSet(key, stored, value, keptSeconds));
     if (written) {
       if (next.length === 0) await releaseSubscriberSlot(store, mcp.caller, key);
       await bus.publish(await sessionChannel(session), mcp.principal, {});
