@@ -5,6 +5,7 @@ import { mcpDefinitionsModule } from "./server/build/definitions-module";
 import { featureDirs, mcpFeaturesModule } from "./server/build/features-module";
 import { mcpPlatformModule } from "./server/build/platform-module";
 import { mcpStoresModule } from "./server/build/stores-module";
+import { untaggedHooks } from "./server/build/untagged-hooks.mjs";
 import { SETTINGS, settingDefaults } from "./server/mcp/settings";
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
@@ -32,6 +33,7 @@ export default defineNitroConfig({
   // Node 20 and every edge runtime run ES2022 as it is: native class fields, not a helper call per field per object.
   esbuild: { options: { target: "es2022" } },
   rollupConfig: {
+    plugins: [untaggedHooks],
     // Replaces Nitro's filter, so keeps it (circular deps, eval, source maps), muting zod 4.6's comments that Rollup takes for annotations.
     onwarn(warning, warn) {
       const muted =

@@ -4,7 +4,7 @@
  * naming the header), so that a proxy routing on headers and this server acting on the body agree.
  */
 import { ImplementationSchema } from "@modelcontextprotocol/core";
-import type { LoggingLevel, ProgressToken, RequestId } from "@modelcontextprotocol/server";
+import type { ElicitRequestURLParams, LoggingLevel, ProgressToken, RequestId } from "@modelcontextprotocol/server";
 import type { RequestMeta } from "./context";
 import type { H3Event } from "h3";
 import { type McpError, headerMismatch, invalidParams, invalidRequest, parseError } from "./errors";
@@ -36,11 +36,7 @@ export type {
 } from "@modelcontextprotocol/server";
 
 /** URL-mode elicitation as 2026-07-28 defines it: the SDK's (2.4) still requires the removed `elicitationId`. */
-export interface UrlElicitationParams {
-  mode: "url";
-  message: string;
-  url: string;
-}
+export type UrlElicitationParams = Omit<ElicitRequestURLParams, "elicitationId">;
 
 /**
  * The protocol revision this server speaks itself, with the per-request `_meta` envelope (adapters serve older ones).

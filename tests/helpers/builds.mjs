@@ -12,6 +12,7 @@
  * Plain JS with JSDoc types: the vitest global setup and the conformance runner both use it.
  */
 import { build, copyPublicAssets, createNitro, prepare, prerender } from "nitropack/core";
+import { untaggedHooks } from "../../server/build/untagged-hooks.mjs";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 const FIXTURE_DIRS = ["tests/fixtures"];
@@ -52,8 +53,13 @@ export async function buildTarget(name) {
   const overrides = spec.output
     ? {
         // The floor's own chunk is all node_modules, whose source maps Nitro would empty: profile.mjs maps its samples too.
+        // The floor calls Nitro's hooks as the template does (server/build/untagged-hooks.mjs): what it saves is Nitro's, not MCP's.
         ...(spec.rootDir
-          ? { compatibilityDate: "2026-07-28", experimental: { sourcemapMinify: false } }
+          ? {
+              compatibilityDate: "2026-07-28",
+              experimental: { sourcemapMinify: false },
+              rollupConfig: { plugins: [untaggedHooks] },
+            }
           : { scanDirs: spec.scanDirs }),
         output: { dir: `${ROOT}${spec.output}` },
         buildDir: `${ROOT}.nitro/${name}`,
