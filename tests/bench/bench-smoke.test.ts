@@ -3,6 +3,9 @@ import { spawnSync } from "node:child_process";
 import { expect, it } from "vitest";
 import { findProgram } from "../helpers/programs.mjs";
 
+/** A ratio or a cost also given by the server's CPU a request, where /proc is (Linux). */
+const BY_CPU = "( \\(by CPU: -?[\\d.]+ ?[×%]\\))?";
+
 it("runs the benchmark script end to end in smoke mode against every contender, and prints the tables with ratios and targets", () => {
   const run = spawnSync(process.execPath, ["tests/bench/run.mjs", "--smoke"], {
     encoding: "utf8",
@@ -20,11 +23,15 @@ it("runs the benchmark script end to end in smoke mode against every contender, 
   for (const floor of ["JSON-RPC floor", "Nitro floor"]) {
     expect(run.stdout).toMatch(
       new RegExp(
-        `\\| \`tools/call\` ÷ the ${floor} \\(req/s\\) \\| ≥ 0\\.\\d+× \\| [\\d.]+× \\| (met|\\*\\*missed\\*\\*) \\|`,
+        `\\| \`tools/call\` ÷ the ${floor} \\(req/s\\) \\| ≥ 0\\.\\d+× \\| [\\d.]+×${BY_CPU} \\| (met|\\*\\*missed\\*\\*) \\|`,
       ),
     );
   }
-  expect(run.stdout).toMatch(/\| the request log's cost[^|]*\| ≤ 5 % \| -?[\d.]+ % \| (met|\*\*missed\*\*) \|/);
+  expect(run.stdout).toMatch(
+    new RegExp(`\\| the request log's cost[^|]*\\| ≤ 5 % \\| -?[\\d.]+ %${BY_CPU} \\| (met|\\*\\*missed\\*\\*) \\|`),
+  );
+  // Every figure: the server's CPU a request beside its requests a second, where /proc is (Linux).
+  expect(run.stdout).toMatch(/\| tools\/call \(text\) \| this template \| [\d,]+ \([^|]*\| ([\d,.]+ \(|–)/);
   // What each request leaves to V8's old generation, tools/call and the MRTR flow (a figure: profile.mjs fails on none read).
   for (const scenario of ["tools/call \\(text\\)", "MRTR full flow"])
     expect(run.stdout).toMatch(
@@ -41,7 +48,7 @@ it("runs the benchmark script end to end in smoke mode against every contender, 
   for (const variant of variants) {
     expect(run.stdout).toMatch(
       new RegExp(
-        `\\| ${variant.replace(/[()]/g, "\\$&")}[^|]* \\| [\\d,]+ \\([^|]*\\|[^|]*\\|[^|]*\\| -?[\\d,.]+ \\| -?[\\d,]+ \\|`,
+        `\\| ${variant.replace(/[()]/g, "\\$&")}[^|]* \\| [\\d,]+ \\([^|]*\\|[^|]*\\|[^|]*\\|[^|]*\\| -?[\\d,.]+ \\| (-?[\\d,.]+)? \\| -?[\\d,]+ \\|`,
       ),
     );
   }
