@@ -4,7 +4,7 @@
  * 64 KB key is not there, nor the request's `_meta`), and none once the task has ended; a refused task leaves no record; a
  * malformed task id is -32602, never 503.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { uniqueKey } from "../helpers/flows";
 import { post } from "../helpers/rpc";
 import type { RunningServer } from "../helpers/server.mjs";
@@ -108,6 +108,21 @@ export function describeBoundedTasks(
       const done = await waitForStatus(a.url, task.taskId, ["completed"]);
       expect(done.result.content[0].text).toBe(`Done: counter ${key} is now 1.`);
       expect((await record(task.taskId)).arguments).toEqual({});
+    });
+
+    it("leaves a parked task's record as it was on an update that answers nothing it asked (`__proto__` and `constructor` too)", async () => {
+      const task = await createTask(a.url, "counted_job", { key: uniqueKey(), steps: 2, delay_ms: 0, ask: true });
+      // Parked an hour otherwise, holding one of the principal's two active tasks.
+      onTestFinished(async () => void (await taskRequest(b.url, "tasks/cancel", { taskId: task.taskId })));
+      await waitForStatus(a.url, task.taskId, ["input_required"]);
+      const before = (await stored.records()).get(task.taskId);
+      // Own keys, as a client's JSON has them (an object literal's `__proto__` would set its prototype instead).
+      const inputResponses = JSON.parse(
+        '{"nope":{},"__proto__":{"action":"accept"},"constructor":{"action":"accept"}}',
+      );
+      const ignored = await taskRequest(b.url, "tasks/update", { taskId: task.taskId, inputResponses });
+      expect(ignored.body.result).toEqual({ resultType: "complete", _meta: expect.any(Object) });
+      expect((await stored.records()).get(task.taskId)).toBe(before);
     });
   });
 }

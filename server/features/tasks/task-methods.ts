@@ -40,10 +40,12 @@ export async function updateTask(mcp: McpContext): Promise<MethodResult> {
     if (record.status !== "input_required") return undefined;
     const asks = { ...record.asks };
     const answers = { ...record.answers };
-    for (const [wireKey, response] of Object.entries(responses)) {
-      const ask = asks[wireKey];
-      if (!ask) continue;
-      answers[ask.key] = response;
+    // Own keys only: `__proto__` or `constructor` name no question.
+    const answered = Object.keys(responses).filter((wireKey) => Object.hasOwn(asks, wireKey));
+    // Nothing outstanding answered: nothing to write.
+    if (answered.length === 0) return undefined;
+    for (const wireKey of answered) {
+      answers[asks[wireKey]!.key] = responses[wireKey];
       delete asks[wireKey];
     }
     if (Object.keys(asks).length > 0) return { ...record, asks, answers };
