@@ -157,7 +157,8 @@ async function throughput({ url, pid }, scenario, contender, seconds = settings.
   const cpuAfter = processCpuMicros(pid);
   return {
     rps: result.requests.total / ((result.finish - result.start) / 1000),
-    cpu: cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / result.requests.total,
+    // No tick counted (a smoke run's few requests): no figure, rather than a ratio of zero.
+    cpu: cpuAfter === undefined || cpuAfter === cpuBefore ? undefined : (cpuAfter - cpuBefore) / result.requests.total,
   };
 }
 

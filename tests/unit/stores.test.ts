@@ -68,29 +68,44 @@ describe("the stores of a Node build", () => {
 });
 
 describe("the memory store", () => {
-  it("holds a key rewritten again and again once: a caller rewriting its own key cannot grow the process", async () => {
-    // A full collection on demand, so that what is measured is what the store still holds.
+  /** The heap after a full collection, so that what is measured is what the store still holds. */
+  function heapAfterCollection(): number {
     setFlagsFromString("--expose-gc");
-    const collect = runInNewContext("gc") as () => void;
+    (runInNewContext("gc") as () => void)();
+    return process.memoryUsage().heapUsed;
+  }
+  // A fresh string each time, as a request builds its key: what a list of its rewrites would keep.
+  const key = (n: number) => `legacy-subscriptions:${n.toString(16).padStart(40, "0")}`;
+
+  /** `rewrites` compare-and-sets of each of `keys` keys, `perSecond` of them before the clock moves a second. */
+  async function rewrite(keys: number, rewrites: number, perSecond: number): Promise<number> {
     vi.useFakeTimers({ toFake: ["Date"], now: 1_000_000_000 });
     onTestFinished(() => {
       vi.useRealTimers();
     });
     const store = memoryAtomicStore();
-    // A fresh string each time, as a request builds its key: what a list of its rewrites would keep.
-    const key = (n: number) => `legacy-subscriptions:${n.toString(16).padStart(40, "0")}`;
-    let value = "[]";
-    await store.setIfAbsent(key(0), value, 86_400);
-    collect();
-    const before = process.memoryUsage().heapUsed;
-    for (let i = 0; i < 200_000; i++) {
-      const next = i % 2 ? "[]" : '["note://7"]';
-      expect(await store.compareAndSet(key(0), value, next, 86_400)).toBe(true);
-      value = next;
+    const values = Array.from({ length: keys }, () => "[]");
+    for (let k = 0; k < keys; k++) await store.setIfAbsent(key(k), values[k]!, 86_400);
+    const before = heapAfterCollection();
+    for (let i = 0; i < rewrites; i++) {
+      if (i % perSecond === 0) vi.advanceTimersByTime(1000);
+      const k = i % keys;
+      const next = values[k] === "[]" ? '["note://7"]' : "[]";
+      expect(await store.compareAndSet(key(k), values[k]!, next, 86_400)).toBe(true);
+      values[k] = next;
     }
-    collect();
-    expect(process.memoryUsage().heapUsed - before).toBeLessThan(2 * 1024 * 1024);
-    expect(await store.get(key(0))).toBe(value);
+    const grown = heapAfterCollection() - before;
+    for (let k = 0; k < keys; k++) expect(await store.get(key(k))).toBe(values[k]);
+    return grown;
+  }
+
+  it("lists a key rewritten again and again once: a caller rewriting its own key cannot grow the process", async () => {
+    expect(await rewrite(1, 200_000, Infinity)).toBeLessThan(2 * 1024 * 1024);
+  });
+
+  it("lists a key rewritten every second with the same time to live under its latest second alone", async () => {
+    // 100 keys rewritten over 2,000 seconds: a list per second that kept them would hold 200,000 entries.
+    expect(await rewrite(100, 200_000, 100)).toBeLessThan(2 * 1024 * 1024);
   });
 });
 

@@ -7,7 +7,7 @@ import { type AtomicStore, defineStore, nowSeconds } from "../../mcp/kit";
 
 export function memoryAtomicStore(): AtomicStore {
   const entries = new Map<string, { value: string; expiresAt: number }>();
-  /** Keys by the second they expire in; a set, so that a key rewritten again and again is listed once. */
+  /** Keys by the second they expire in, each under one: a key rewritten again and again is listed once. */
   const expiring = new Map<number, Set<string>>();
   let swept = nowSeconds();
 
@@ -20,9 +20,9 @@ export function memoryAtomicStore(): AtomicStore {
   const step = <T>(operation: (now: number) => T): Promise<T> => {
     const now = nowSeconds();
     for (; swept < now; swept++) {
-      for (const key of expiring.get(swept) ?? []) {
+      // A key deleted, then written again, can still be listed under its earlier second: only what expires goes.
+      for (const key of expiring.get(swept) ?? [])
         if ((entries.get(key)?.expiresAt ?? Infinity) <= swept) entries.delete(key);
-      }
       expiring.delete(swept);
     }
     return Promise.resolve(operation(now));
@@ -33,6 +33,8 @@ export function memoryAtomicStore(): AtomicStore {
     step((now) => {
       if (live(key, now) !== expected) return false;
       const expiresAt = now + ttlSeconds;
+      // Listed under one second only: a key rewritten with a later expiry leaves the earlier second's set.
+      expiring.get(entries.get(key)?.expiresAt ?? 0)?.delete(key);
       entries.set(key, { value: next, expiresAt });
       if (!expiring.has(expiresAt)) expiring.set(expiresAt, new Set());
       expiring.get(expiresAt)!.add(key);
