@@ -3,8 +3,8 @@ import { spawnSync } from "node:child_process";
 import { expect, it } from "vitest";
 import { findProgram } from "../helpers/programs.mjs";
 
-/** A ratio or a cost also given by the server's CPU a request, where /proc is (Linux). */
-const BY_CPU = "( \\(by CPU: -?[\\d.]+ ?[×%]\\))?";
+/** A ratio or a cost also given by the server's CPU a request, where /proc is (Linux), and by instructions, where valgrind is. */
+const BY_CPU = "( \\(by (CPU|instructions): -?[\\d.]+ ?[×%](, by instructions: -?[\\d.]+ ?[×%])?\\))?";
 
 it("runs the benchmark script end to end in smoke mode against every contender, and prints the tables with ratios and targets", () => {
   const run = spawnSync(process.execPath, ["tests/bench/run.mjs", "--smoke"], {
@@ -62,6 +62,9 @@ it("runs the benchmark script end to end in smoke mode against every contender, 
   expect(run.stdout).toMatch(
     /\| Node: HTTP parser and server, streams, events, timers \| [\d.]+ \| [\d.]+ % \| [\d.]+ \| -?[\d.]+ \|/,
   );
+  // Instructions a request, where valgrind is: a smoke run counts the template alone.
+  if (findProgram("valgrind"))
+    expect(run.stdout).toMatch(/## Instructions a request[\s\S]*?\| this template, as deployed \| [\d,]+ \| {2}\|/);
   expect(run.stdout).toMatch(/seal \+ open \(this template, node:crypto[^|]*\| [\d,.]+ \|/);
   expect(run.stdout).toMatch(/Cold start of the Node build .*\*\*[\d,]+ ms\*\*/);
   // with:cloudflare

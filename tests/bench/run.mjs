@@ -38,6 +38,7 @@ import { findProgram } from "../helpers/programs.mjs";
 import { startServer } from "../helpers/server.mjs";
 import { startRedis } from "../targets/redis.mjs";
 import { ensureBenchDependencies } from "./dependencies.mjs";
+import { canCountInstructions, instructionsPerRequest } from "./instructions.mjs";
 import { median, renderReport } from "./report.mjs";
 import { profileSplit, promotedPerRequest } from "./profile.mjs";
 import { JSONRPC_FLOOR_PATH, PROCESS_FLAGS, appDocuments, firstCall, costCall, scenarios } from "./scenarios.mjs";
@@ -273,6 +274,31 @@ async function warmUp(servers, variants) {
     await throughput(server, costCall, variant, settings.warmUpSeconds);
 }
 
+/**
+ * Instructions a tools/call costs (instructions.mjs), where valgrind is: the template as deployed, with its log off, and the
+ * JSON-RPC floor; one after the other, each pair of runs using both cores. A smoke run counts the template alone, briefly.
+ */
+async function countInstructions() {
+  if (!canCountInstructions()) {
+    process.stderr.write("valgrind is not on PATH: instructions a request are not counted\n");
+    return undefined;
+  }
+  const amounts = smoke ? { warm: 100, counted: 100 } : { warm: 10_000, counted: 10_000 };
+  const requests = costCall.requests();
+  const template = { entry: ".output-bench/server/index.mjs", env: withSecret, path: "/mcp", requests };
+  const servers = {
+    deployed: template,
+    ...(!smoke && {
+      "log-off": { ...template, env: { ...withSecret, NITRO_MCP_LOG_REQUESTS: "false" } },
+      "jsonrpc-floor": { entry: ".output-nitro-floor/server/index.mjs", env: {}, path: JSONRPC_FLOOR_PATH, requests },
+    }),
+  };
+  const counted = {};
+  for (const [name, server] of Object.entries(servers))
+    counted[name] = await instructionsPerRequest(server, autocannon, amounts);
+  return counted;
+}
+
 async function main() {
   await ensureBuilds();
   const measured = {}; // scenario → contender → { rps: [], cpu: [], p50: [], p99: [] }
@@ -342,7 +368,10 @@ async function main() {
   for (const scenario of promotedScenarios)
     promoted[scenario.name] = await promotedPerRequest(scenario, smoke ? 1 : PROFILE_SECONDS, autocannon);
 
+  const instructions = await countInstructions();
+
   const report = renderReport({
+    instructions,
     splits,
     promoted,
     settings,

@@ -1,5 +1,5 @@
 /**
- * Programs some tests need that npm cannot bring (redis-server, chromium, tmux, curl). They are
+ * Programs some tests need that npm cannot bring (redis-server, chromium, tmux, curl, valgrind). They are
  * looked up on PATH only, so a run can hide one, and never installed by a test: .ci/run installs
  * the missing ones from Debian before the suite (`node tests/helpers/programs.mjs --install`).
  *
@@ -18,6 +18,7 @@ const PROGRAMS = {
   chromium: { debian: "chromium", macos: "brew install --cask chromium" },
   tmux: { debian: "tmux", macos: "brew install tmux" },
   curl: { debian: "curl", macos: "ships with macOS" },
+  valgrind: { debian: "valgrind", macos: "brew install valgrind (Intel Macs only)" },
 };
 
 /** @typedef {keyof typeof PROGRAMS} Program */
