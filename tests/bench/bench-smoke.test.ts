@@ -2,6 +2,7 @@
 import { spawnSync } from "node:child_process";
 import { expect, it } from "vitest";
 import { findProgram } from "../helpers/programs.mjs";
+import { countsExpected } from "./instructions.mjs";
 
 /** A ratio or a cost also given by the server's CPU a request, where /proc is (Linux), and by instructions, where valgrind is. */
 const BY_CPU = "( \\(by (CPU|instructions): -?[\\d.]+ ?[×%](, by instructions: -?[\\d.]+ ?[×%])?\\))?";
@@ -62,9 +63,15 @@ it("runs the benchmark script end to end in smoke mode against every contender, 
   expect(run.stdout).toMatch(
     /\| Node: HTTP parser and server, streams, events, timers \| [\d.]+ \| [\d.]+ % \| [\d.]+ \| -?[\d.]+ \|/,
   );
-  // Instructions a request, where valgrind is: a smoke run counts the template alone.
-  if (findProgram("valgrind"))
+  // Instructions a request, where valgrind is (always under CI, which installs it): the template and the floor, the ratio
+  // in the table and beside the target.
+  if (countsExpected()) {
     expect(run.stdout).toMatch(/## Instructions a request[\s\S]*?\| this template, as deployed \| [\d,]+ \| {2}\|/);
+    expect(run.stdout).toMatch(/\| JSON-RPC floor: parse, check, answer with the id \| [\d,]+ \| [\d.]+× \|/);
+    expect(run.stdout).toMatch(
+      /\| `tools\/call` ÷ the JSON-RPC floor \(req\/s\) \|[^|]*\|[^|]*by instructions: [\d.]+×\)/,
+    );
+  }
   expect(run.stdout).toMatch(/seal \+ open \(this template, node:crypto[^|]*\| [\d,.]+ \|/);
   expect(run.stdout).toMatch(/Cold start of the Node build .*\*\*[\d,]+ ms\*\*/);
   // with:cloudflare

@@ -139,7 +139,7 @@ function instructionsSection(instructions) {
   return [
     "## Instructions a request",
     "",
-    "`tools/call (text)` counted by valgrind's callgrind (`tests/bench/instructions.mjs`): every instruction the server runs for one warm request, in every thread, V8's compilers left out. No other load on the machine changes it, so it shows a change of a few percent that requests a second cannot; it counts no cache miss or system call, and under valgrind the log's time, cached for a millisecond, is formatted for nearly every request.",
+    "`tools/call (text)` counted by valgrind's callgrind (`tests/bench/instructions.mjs`): every instruction the server runs for one warm request, in every thread, V8's compilers left out. What else the machine does moves it by a few percent at most, so it shows a change that requests a second cannot; it counts no cache miss or system call, and under valgrind the log's time, cached for a millisecond, is formatted for nearly every request.",
     "",
     "| server | instructions a request | the template's ratio to it |",
     "|---|---|---|",

@@ -276,11 +276,12 @@ async function warmUp(servers, variants) {
 
 /**
  * Instructions a tools/call costs (instructions.mjs), where valgrind is: the template as deployed, with its log off, and the
- * JSON-RPC floor; one after the other, each pair of runs using both cores. A smoke run counts the template alone, briefly.
+ * JSON-RPC floor; one after the other, each pair of runs using both cores. A smoke run counts the template and the floor,
+ * briefly.
  */
 async function countInstructions() {
   if (!canCountInstructions()) {
-    process.stderr.write("valgrind is not on PATH: instructions a request are not counted\n");
+    process.stderr.write("valgrind (with callgrind_annotate) is not on PATH: instructions a request are not counted\n");
     return undefined;
   }
   const amounts = smoke ? { warm: 100, counted: 100 } : { warm: 10_000, counted: 10_000 };
@@ -288,10 +289,8 @@ async function countInstructions() {
   const template = { entry: ".output-bench/server/index.mjs", env: withSecret, path: "/mcp", requests };
   const servers = {
     deployed: template,
-    ...(!smoke && {
-      "log-off": { ...template, env: { ...withSecret, NITRO_MCP_LOG_REQUESTS: "false" } },
-      "jsonrpc-floor": { entry: ".output-nitro-floor/server/index.mjs", env: {}, path: JSONRPC_FLOOR_PATH, requests },
-    }),
+    ...(!smoke && { "log-off": { ...template, env: { ...withSecret, NITRO_MCP_LOG_REQUESTS: "false" } } }),
+    "jsonrpc-floor": { entry: ".output-nitro-floor/server/index.mjs", env: {}, path: JSONRPC_FLOOR_PATH, requests },
   };
   const counted = {};
   for (const [name, server] of Object.entries(servers))

@@ -23,7 +23,8 @@ const PROGRAMS = {
 
 /** @typedef {keyof typeof PROGRAMS} Program */
 
-const inCI = () => !["", "0", "false"].includes(process.env.CI ?? "");
+/** Whether this run is CI's (CI set, and not to "0" or "false"): there nothing is skipped. */
+export const inCI = () => !["", "0", "false"].includes(process.env.CI ?? "");
 
 /**
  * The path of `program` in one of PATH's folders, if it is there.

@@ -94,7 +94,15 @@ export async function startProcess({ command, args, env, ready, timeoutMs = 15_0
   });
   const { child } = collected;
   const base = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${command} did not start:\n${collected.output}`)), timeoutMs);
+    // A process that never got ready is stopped, its whole group (detached), rather than left running.
+    const timer = setTimeout(() => {
+      reject(new Error(`${command} did not start:\n${collected.output}`));
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }, timeoutMs);
     resolveBase = (value) => {
       clearTimeout(timer);
       resolve(value);

@@ -58,9 +58,8 @@ export async function startInspector(
 /** Connects the Inspector's one server (the page freshly loaded). */
 export async function connect(page: Page): Promise<void> {
   const toggle = page.getByRole("switch", { name: /Connect or disconnect/ });
-  // The switch's own track covers its input, and right after the page loads the input may be laid out, then laid out again
-  // (a forced check once found it visible, then without a box to click): the click is dispatched to the input itself,
-  // which needs no box, and toggles it as a user's click does.
+  // The switch's own track covers its input, and right after the page loads the input may be laid out again at any moment:
+  // the click is dispatched to the input itself, which needs no box to click, and toggles it as a user's click does.
   await toggle.dispatchEvent("click");
   await page.getByText("Connected", { exact: true }).waitFor();
 }

@@ -169,8 +169,9 @@ declare module "h3" {
 }
 
 /**
- * Milliseconds to two decimals, printed as `Math.round(ms * 100) / 100` prints them, from integers: V8 prints a fraction
- * through its general number formatting, which costs more than the rest of the line. (Exported for its unit test.)
+ * Milliseconds to two decimals, printed as `Math.round(ms * 100) / 100` prints them for any duration from 0 to 2^46 ms (a
+ * request's is far below), from integers: V8 prints a fraction through its general number formatting, which costs more than
+ * the rest of the line. (Exported for its unit test.)
  */
 export function twoDecimals(ms: number): string {
   const hundredths = Math.round(ms * 100);
