@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findProgram, inCI } from "../helpers/programs.mjs";
 import { baseEnv, startProcess } from "../helpers/server.mjs";
-import { PROCESS_FLAGS } from "./scenarios.mjs";
+import { PROCESS_FLAGS, checkedRequests } from "./scenarios.mjs";
 
 /** Functions of V8's compilers, parser and assemblers, by their C++ names: work a warm server no longer does. */
 const COMPILING =
@@ -61,16 +61,10 @@ async function runCounted({ entry, env, path, requests, amount }, autocannon, di
   });
   try {
     // Every answer checked: a JSON-RPC error in a 200 body would be counted as the request's cost.
-    let rpcErrors = 0;
-    const checked = requests.map((step) => ({
-      ...step,
-      onResponse: (status, text, context) => {
-        if (text.includes('"error"')) rpcErrors++;
-        step.onResponse?.(status, text, context);
-      },
-    }));
+    const checked = checkedRequests(requests);
     const url = `${server.base}${path}`;
-    const result = await autocannon({ url, method: "POST", connections: 4, amount, requests: checked });
+    const result = await autocannon({ url, method: "POST", connections: 4, amount, requests: checked.requests });
+    const rpcErrors = checked.errors();
     if (result.non2xx > 0 || result.errors > 0 || rpcErrors > 0)
       throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${rpcErrors} JSON-RPC errors`);
   } finally {

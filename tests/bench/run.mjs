@@ -41,7 +41,15 @@ import { ensureBenchDependencies } from "./dependencies.mjs";
 import { canCountInstructions, instructionsPerRequest } from "./instructions.mjs";
 import { median, renderReport } from "./report.mjs";
 import { profileSplit, promotedPerRequest } from "./profile.mjs";
-import { JSONRPC_FLOOR_PATH, PROCESS_FLAGS, appDocuments, firstCall, costCall, scenarios } from "./scenarios.mjs";
+import {
+  JSONRPC_FLOOR_PATH,
+  PROCESS_FLAGS,
+  appDocuments,
+  checkedRequests,
+  costCall,
+  firstCall,
+  scenarios,
+} from "./scenarios.mjs";
 
 ensureBenchDependencies();
 const { default: autocannon } = await import("autocannon");
@@ -134,14 +142,7 @@ const percentile = (values, p) =>
  * a 200 body would otherwise pass for a fast success.
  */
 async function throughput({ url, pid }, scenario, contender, seconds = settings.durationSeconds) {
-  let rpcErrors = 0;
-  const requests = scenario.requests(url, contender).map((step) => ({
-    ...step,
-    onResponse: (status, text, context) => {
-      if (text.includes('"error"')) rpcErrors++;
-      step.onResponse?.(status, text, context);
-    },
-  }));
+  const { requests, errors } = checkedRequests(scenario.requests(url, contender));
   const cpuBefore = processCpuMicros(pid);
   const result = await autocannon({
     url,
@@ -150,6 +151,7 @@ async function throughput({ url, pid }, scenario, contender, seconds = settings.
     requests,
     ...(smoke ? { amount: 300 } : { duration: seconds }),
   });
+  const rpcErrors = errors();
   if (result.non2xx > 0 || result.errors > 0 || rpcErrors > 0) {
     throw new Error(
       `${scenario.name} on ${contender}: ${result.non2xx} non-2xx, ${result.errors} errors, ${rpcErrors} JSON-RPC errors`,

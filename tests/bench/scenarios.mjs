@@ -110,6 +110,22 @@ const fullFlow = {
   call: async (url, contender) => send(url, "tools/call", declineWith(await askToConfirm(url, contender))),
 };
 
+/**
+ * `requests` (autocannon's steps) counting every answer that carries a JSON-RPC error, which a 200 status would otherwise pass
+ * for a fast success: `errors()` says how many there were.
+ */
+export function checkedRequests(requests) {
+  let rpcErrors = 0;
+  const checked = requests.map((step) => ({
+    ...step,
+    onResponse: (status, text, context) => {
+      if (text.includes('"error"')) rpcErrors++;
+      step.onResponse?.(status, text, context);
+    },
+  }));
+  return { requests: checked, errors: () => rpcErrors };
+}
+
 /** The V8 flags of every server measured under load (run.mjs says why). */
 export const PROCESS_FLAGS = ["--no-allocation-site-pretenuring"];
 
