@@ -19,7 +19,6 @@ import {
   type McpContext,
   type ObjectInput,
   type Tool,
-  type ToolAnnotations,
   type ToolDefinitionOptions,
   type ToolEntry,
   type ToolErrorResult,
@@ -46,7 +45,7 @@ interface ToolOptionsBase<Input extends ObjectInput> extends DefinitionOptions, 
   input?: Input;
   /** Publish this JSON Schema verbatim instead of the one generated from `input` (which still validates). */
   inputJsonSchema?: Tool["inputSchema"];
-  annotations?: ToolAnnotations;
+  annotations?: Tool["annotations"];
   icons?: Tool["icons"];
   _meta?: Record<string, unknown>;
 }

@@ -191,11 +191,10 @@ export const hooks = {
 
 // ——— what the core reads ———
 
-export const observers = (): readonly RequestObserver[] => listeners.observers;
-export const listenSources = (): readonly ListenSource[] => listeners.listenSources;
-export const getResponders = (): readonly GetResponder[] => listeners.getResponders;
-export const adapters = (): readonly Adapter[] => listeners.adapters;
-export const servedResources = (): readonly ServedResources[] => listeners.servedResources;
+/** A list or a map, read only. */
+type ReadView<T> = T extends Map<infer Key, infer Value> ? ReadonlyMap<Key, Value> : Readonly<T>;
+/** Every hook's listeners, in the order added, as the core reads them: only `hooks` adds to them. */
+export const registered: { readonly [Hook in keyof typeof listeners]: ReadView<(typeof listeners)[Hook]> } = listeners;
 
 /** A definition's descriptor as the lists show it: its own `_meta` and then what each describer adds, the last one winning. */
 export function listedDescriptor<Descriptor extends { _meta?: Record<string, unknown> }>(
@@ -213,9 +212,6 @@ export function listedDescriptor<Descriptor extends { _meta?: Record<string, unk
 export const authenticationInfo = (): readonly AuthenticationInfo[] =>
   listeners.authenticators.flatMap(({ info }) => (info ? [info] : []));
 
-/** The methods features added, and whether adapters may serve each. */
-export const addedMethods = (): ReadonlyMap<string, { handler: MethodHandler; adapted: boolean }> => listeners.methods;
-
 /** The extensions declared, for 2026-07-28 (`server/discover`) or for adapters (`adapted`). */
 export function declaredExtensions(adapted: boolean): Extensions {
   const declared: Extensions = {};
@@ -224,9 +220,6 @@ export function declaredExtensions(adapted: boolean): Extensions {
   }
   return declared;
 }
-
-/** The capabilities features declared (e.g. `resources.subscribe`), in the order they were declared. */
-export const declaredCapabilities = (): readonly ServerCapabilities[] => listeners.capabilities;
 
 /** `work` inside every scope wrapper, the first added outermost. */
 export const inRequestScope = <T>(event: H3Event, work: () => T): T =>

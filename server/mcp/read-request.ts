@@ -2,7 +2,7 @@ import { sendNoContent, type H3Event } from "h3";
 import { useMcpConfig } from "./config";
 import type { ContextFields, McpContext, RequestMeta, RequestTarget } from "./context";
 import { invalidParams, invalidRequest, unsupportedProtocolVersion } from "./errors";
-import { adapters, inRequestScope, observers, runMessageChecks } from "./hooks";
+import { inRequestScope, registered, runMessageChecks } from "./hooks";
 import { readBodyText } from "#mcp-platform";
 import { BodyTimeoutError, BodyTooLargeError } from "./http/body";
 import { callerKey } from "./http/caller";
@@ -47,7 +47,7 @@ export function resolveTarget(method: string, params: Readonly<Record<string, un
 /** A request with the 2026-07-28 envelope must name that version. Throws -32022 (400) otherwise. */
 function requireModernVersion(requested: string): void {
   if (requested === MODERN_PROTOCOL_VERSION) return;
-  const viaAdapter = adapters().some((adapter) => adapter.versions.includes(requested));
+  const viaAdapter = registered.adapters.some((adapter) => adapter.versions.includes(requested));
   const message = viaAdapter
     ? `Protocol version ${requested} is served through initialize, without the per-request _meta envelope`
     : "Unsupported protocol version";
@@ -72,7 +72,7 @@ async function adaptedMeta(
   event: H3Event,
   message: JsonRpcRequest,
 ): Promise<{ name: string; meta: RequestMeta } | undefined> {
-  for (const adapter of adapters()) {
+  for (const adapter of registered.adapters) {
     const meta = await adapter.read(event, message);
     if (meta) return { name: adapter.name, meta };
   }
@@ -155,7 +155,7 @@ export async function readMcpRequest(event: H3Event): Promise<void> {
       const refusal = await runMessageChecks(event, message);
       if (refusal) return sendError(event, undefined, refusal);
       // An adapter takes what its clients POST besides requests (answers, cancellations); anything else is 202, or refused.
-      for (const adapter of adapters()) {
+      for (const adapter of registered.adapters) {
         const received = adapter.receive?.(event, message);
         if (received) return await received;
       }
@@ -164,7 +164,7 @@ export async function readMcpRequest(event: H3Event): Promise<void> {
     }
     id = message.id;
     event.context.mcpMessage = message;
-    for (const observer of observers()) observer.read?.(event, message);
+    for (const observer of registered.observers) observer.read?.(event, message);
     const refusal = await runMessageChecks(event, message);
     if (refusal) return sendError(event, id, refusal);
     event.context.mcp = await inRequestScope(event, () => createMcpContext(event, message));

@@ -3,7 +3,7 @@ import { mergeCapabilities } from "./capabilities";
 import type { RequestTarget } from "./context";
 import { invalidParams } from "./errors";
 import { isEntry, type Entry, type PromptEntry, type ResourceEntry, type ToolEntry } from "./entries";
-import { adapters, declaredCapabilities, declaredExtensions, servedResources, type ResourceFound } from "./hooks";
+import { declaredExtensions, registered, type ResourceFound } from "./hooks";
 import { MODERN_PROTOCOL_VERSION, type ServerCapabilities } from "./protocol";
 
 export interface Registry {
@@ -90,7 +90,7 @@ function buildRegistry(modules: Found): Registry {
         const variables = entry.template!.match(uri);
         if (variables) return { entry, variables };
       }
-      for (const served of servedResources()) {
+      for (const served of registered.servedResources) {
         const found = served.find(uri);
         if (found) return found;
       }
@@ -134,7 +134,7 @@ export function registry(): Registry {
  */
 export function serverCapabilities(adapted = false): ServerCapabilities {
   const extensions = declaredExtensions(adapted);
-  const merged = mergeCapabilities([registry().capabilities, ...declaredCapabilities()]);
+  const merged = mergeCapabilities([registry().capabilities, ...registered.capabilities]);
   return { ...merged, ...(Object.keys(extensions).length ? { extensions } : {}) };
 }
 
@@ -165,5 +165,5 @@ export function servedResource(uri: string): RequestTarget {
  * @example throw unsupportedProtocolVersion(header, supportedProtocolVersions());
  */
 export function supportedProtocolVersions(): readonly string[] {
-  return [MODERN_PROTOCOL_VERSION, ...adapters().flatMap((adapter) => adapter.versions)];
+  return [MODERN_PROTOCOL_VERSION, ...registered.adapters.flatMap((adapter) => adapter.versions)];
 }

@@ -47,14 +47,15 @@ export const text = (raw: unknown): string => String(raw ?? "");
 export const optionalText = (raw: unknown): string | undefined => text(raw) || undefined;
 
 /**
- * The parser of an integer setting of at least `min`; any other value throws, naming the variable.
+ * The parser of an integer setting of at least `min` (and at most `max`, when given); any other value throws, naming the variable.
  * @example parse: integer(1),
  */
 export const integer =
-  (min: number) =>
+  (min: number, max = Number.POSITIVE_INFINITY) =>
   (raw: unknown, env: string): number => {
     const number = Number(raw);
     if (!Number.isInteger(number) || number < min) throw new Error(`${env} must be an integer >= ${min}, got "${raw}"`);
+    if (number > max) throw new Error(`${env} must be an integer from ${min} to ${max}, got "${raw}"`);
     return number;
   };
 
@@ -63,13 +64,7 @@ export const integer =
  * throws, naming the variable.
  * @example parse: boundedInteger(16, 128),
  */
-export const bounded =
-  (min: number, max: number) =>
-  (raw: unknown, env: string): number => {
-    const number = integer(min)(raw, env);
-    if (number > max) throw new Error(`${env} must be an integer from ${min} to ${max}, got "${raw}"`);
-    return number;
-  };
+export const bounded: (min: number, max: number) => (raw: unknown, env: string) => number = integer;
 
 /**
  * Parses a boolean setting: anything but `false` (or the text "false") is true.

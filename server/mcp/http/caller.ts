@@ -12,6 +12,7 @@ import type { H3Event } from "h3";
 import { useMcpConfig } from "../config";
 import type { AuthInfo } from "../context";
 import { requestHeader } from "../protocol";
+import { parseList } from "../settings";
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
@@ -77,10 +78,7 @@ export function callerAddress(raw: string, ipv6Prefix: number): string {
 function forwarded(event: H3Event, name: string): string | undefined {
   const trusted = useMcpConfig().trustProxy;
   if (trusted === 0) return undefined;
-  const hops = (requestHeader(event, name) ?? "")
-    .split(",")
-    .map((hop) => hop.trim())
-    .filter(Boolean);
+  const hops = parseList(requestHeader(event, name));
   // Fewer entries than trusted proxies: the request did not come through them all, so the header proves nothing.
   return hops.length >= trusted ? hops[hops.length - trusted] : undefined;
 }

@@ -12,16 +12,7 @@ import { setResponseHeaders, setResponseStatus, type H3Event } from "h3";
 import type { McpContext } from "../context";
 import type { Entry } from "../entries";
 import { invalidParams, methodNotFound, ResourceNotFoundError } from "../errors";
-import {
-  adapters,
-  addedMethods,
-  chainAround,
-  inRequestScope,
-  listedDescriptor,
-  servedResources,
-  type Next,
-  type Outcome,
-} from "../hooks";
+import { chainAround, inRequestScope, listedDescriptor, registered, type Next, type Outcome } from "../hooks";
 import { isPlainObject } from "../internal/basics";
 import { complete } from "../methods/completion";
 import { discover } from "../methods/discover";
@@ -69,7 +60,7 @@ function listResources({ resources, templates }: Registry): MethodHandler {
   const scope = templates.some((entry) => entry.list) ? "private" : undefined;
   return async (mcp) => {
     const listed = await Promise.all(templates.map((entry) => entry.list?.(mcp) ?? []));
-    const served = servedResources().flatMap((resources) => resources.listed ?? []);
+    const served = registered.servedResources.flatMap((resources) => resources.listed ?? []);
     return listResult("resources", [...fixed, ...listed.flat(), ...served], mcp, scope);
   };
 }
@@ -111,7 +102,7 @@ function methodTables() {
   // Adapters get every revision's methods and those added for them; 2026-07-28 its own too, and every one added.
   const adapted = everyRevision();
   const modern = new Map([["server/discover", discover], ["subscriptions/listen", listen], ...adapted]);
-  for (const [name, { handler, adapted: forAdapters }] of addedMethods()) {
+  for (const [name, { handler, adapted: forAdapters }] of registered.methods) {
     modern.set(name, handler);
     if (forAdapters) adapted.set(name, handler);
   }
@@ -133,7 +124,7 @@ function callMethod(mcp: McpContext): Promise<Outcome> | Outcome {
  */
 function dispatch(mcp: McpContext): Promise<Outcome> {
   chain ??= chainAround(async (request) => callMethod(request));
-  const adapter = mcp.adapter === undefined ? undefined : adapters().find(({ name }) => name === mcp.adapter);
+  const adapter = mcp.adapter === undefined ? undefined : registered.adapters.find(({ name }) => name === mcp.adapter);
   return adapter ? adapter.serve(mcp, chain) : chain(mcp);
 }
 

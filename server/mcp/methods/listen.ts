@@ -1,7 +1,7 @@
 /** `subscriptions/listen`: the acknowledgement of what the features' listen sources honour, then their notifications. */
 import type { McpContext } from "../context";
 import { invalidParams } from "../errors";
-import { listenSources, type OpenedListen } from "../hooks";
+import { registered, type OpenedListen } from "../hooks";
 import { isPlainObject } from "../internal/basics";
 import { notificationMessage, META } from "../protocol";
 import { streamDeadline, takeShare } from "../shares";
@@ -16,7 +16,7 @@ export async function listen(mcp: McpContext): Promise<MethodResult> {
   if (!isPlainObject(notifications)) throw invalidParams("params.notifications must be an object");
   const release = takeShare("streams", mcp.caller);
   try {
-    const opened = await Promise.allSettled(listenSources().map((source) => source.open(mcp, notifications)));
+    const opened = await Promise.allSettled(registered.listenSources.map((source) => source.open(mcp, notifications)));
     const refused = opened.find((outcome) => outcome.status === "rejected");
     if (refused) {
       // One source refused the request: the others let go of what they opened (bus subscriptions) before the error goes out.
