@@ -11,10 +11,8 @@ export function memoryAtomicStore(): AtomicStore {
   const expiring = new Map<number, Set<string>>();
   let swept = nowSeconds();
 
-  function live(key: string, now: number): string | null {
-    const entry = entries.get(key);
-    return entry && entry.expiresAt > now ? entry.value : null;
-  }
+  const live = (entry: { value: string; expiresAt: number } | undefined, now: number): string | null =>
+    entry && entry.expiresAt > now ? entry.value : null;
 
   /** Runs `operation` as one synchronous step, once the keys of every second since the last step are swept. */
   const step = <T>(operation: (now: number) => T): Promise<T> => {
@@ -31,19 +29,21 @@ export function memoryAtomicStore(): AtomicStore {
   /** Writes `next` while `key` holds `expected` (null: absent or expired); true when it did. */
   const replace = (key: string, expected: string | null, next: string, ttlSeconds: number) =>
     step((now) => {
-      if (live(key, now) !== expected) return false;
+      const entry = entries.get(key);
+      if (live(entry, now) !== expected) return false;
       const expiresAt = now + ttlSeconds;
       // Listed under one second only: a key rewritten with a later expiry leaves the earlier second's set.
-      expiring.get(entries.get(key)?.expiresAt ?? 0)?.delete(key);
+      if (entry) expiring.get(entry.expiresAt)?.delete(key);
       entries.set(key, { value: next, expiresAt });
-      if (!expiring.has(expiresAt)) expiring.set(expiresAt, new Set());
-      expiring.get(expiresAt)!.add(key);
+      const keys = expiring.get(expiresAt);
+      if (keys) keys.add(key);
+      else expiring.set(expiresAt, new Set([key]));
       return true;
     });
 
   return {
     name: "memory (this process)",
-    get: (key) => step((now) => live(key, now)),
+    get: (key) => step((now) => live(entries.get(key), now)),
     setIfAbsent: (key, value, ttlSeconds) => replace(key, null, value, ttlSeconds),
     compareAndSet: replace,
     delete: (key) => step(() => void entries.delete(key)),
