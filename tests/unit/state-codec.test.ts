@@ -5,7 +5,13 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, utf8Encode } from "../../server/mcp/internal/basics";
+import {
+  base64UrlDecode,
+  base64UrlEncode,
+  canonicalJson,
+  freshBytes,
+  utf8Encode,
+} from "../../server/mcp/internal/basics";
 import type { StateCipher } from "../../server/mcp/state/cipher";
 import { stateCipher as nodeCipher } from "../../server/mcp/platform/node";
 import { stateCipher as webCipher } from "../../server/cloudflare/platform";
@@ -170,18 +176,35 @@ describe("the bytes a state is bound to", () => {
     );
   });
 
-  it("UTF-8 encoding gives TextEncoder's bytes for any text, short or past the scratch buffer", () => {
+  it("UTF-8 encoding gives TextEncoder's bytes for any text, short (cut from a shared block) or long, each in memory of its own", () => {
     const encoder = new TextEncoder();
     fc.assert(
       fc.property(
-        fc.oneof(fc.string({ unit: "grapheme" }), fc.string({ unit: "binary", minLength: 2700, maxLength: 3000 })),
+        fc.oneof(fc.string({ unit: "grapheme" }), fc.string({ unit: "binary", minLength: 1300, maxLength: 3000 })),
         (text) => {
           expect(utf8Encode(text)).toEqual(encoder.encode(text));
         },
       ),
     );
     const first = utf8Encode("first");
-    utf8Encode("second");
-    expect(new TextDecoder().decode(first)).toBe("first"); // a copy: the scratch buffer is reused
+    const second = utf8Encode("second");
+    second.fill(0);
+    expect(new TextDecoder().decode(first)).toBe("first");
+    expect(freshBytes(8)).toEqual(new Uint8Array(8)); // zeroed, whatever was cut before
+  });
+
+  it("base64url decodes exactly what it encodes, and nothing that is not canonical unpadded base64url", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        expect(base64UrlDecode(base64UrlEncode(bytes))).toEqual(bytes);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(..."AQgw-_+/=. é"), maxLength: 40 }), (text) => {
+        const bytes = base64UrlDecode(text);
+        if (bytes) expect(base64UrlEncode(bytes)).toBe(text);
+        else expect(Buffer.from(text, "base64url").toString("base64url")).not.toBe(text);
+      }),
+    );
   });
 });

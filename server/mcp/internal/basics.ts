@@ -34,14 +34,42 @@ export function wait(ms: number, signal?: AbortSignal): Promise<void> {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-/** `encodeInto` a scratch buffer (a UTF-16 unit takes at most 3 bytes): on Node 20, `encode` takes several times longer. */
-const scratch = new Uint8Array(8192);
 /**
- * Text as UTF-8 bytes, in an array of their own (never the scratch buffer's).
+ * Small arrays of bytes are cut from a shared block, as Node's `Buffer` pool does: V8 allocates a typed array over 64 bytes
+ * outside its heap, which costs more than the work done with it. A block is never reused: each array is memory of its own.
+ */
+const BLOCK_BYTES = 8192;
+let block = new Uint8Array(0);
+let used = 0;
+
+/**
+ * `length` zeroed bytes of their own. A short array shares its buffer with others: `slice()` it before transferring it.
+ * @example const body = freshBytes(iv.length + sealed.length);
+ */
+export function freshBytes(length: number): Uint8Array<ArrayBuffer> {
+  if (length > BLOCK_BYTES / 2) return new Uint8Array(length);
+  if (used + length > block.length) {
+    block = new Uint8Array(BLOCK_BYTES);
+    used = 0;
+  }
+  used += length;
+  return block.subarray(used - length, used);
+}
+
+/**
+ * Text as UTF-8 bytes, an array of their own (sharing its buffer, as `freshBytes` does).
  * @example const digest = await crypto.subtle.digest("SHA-256", utf8Encode(token));
  */
-export const utf8Encode = (text: string): Uint8Array<ArrayBuffer> =>
-  text.length * 3 > scratch.length ? encoder.encode(text) : scratch.slice(0, encoder.encodeInto(text, scratch).written);
+export function utf8Encode(text: string): Uint8Array<ArrayBuffer> {
+  // A UTF-16 unit takes at most 3 bytes. `encodeInto` a block: on Node 20, `encode` takes several times longer.
+  if (text.length * 3 > BLOCK_BYTES / 2) return encoder.encode(text);
+  const room = freshBytes(text.length * 3);
+  const { written } = encoder.encodeInto(text, room);
+  // What the text did not take goes back: the room was the block's last cut.
+  used -= room.length - written;
+  return room.subarray(0, written);
+}
+
 /**
  * UTF-8 bytes as text. Throws on invalid UTF-8.
  * @example const text = utf8Decode(bytes); // bytes a client sent: catch what it throws
@@ -90,14 +118,14 @@ export const base64UrlEncode = (bytes: Uint8Array): string => encodeBase64(bytes
 export function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> | null {
   const rest = text.length % 4;
   if (rest === 1) return null;
-  const bytes = new Uint8Array(((text.length - rest) / 4) * 3 + (rest ? rest - 1 : 0));
+  const bytes = freshBytes(((text.length - rest) / 4) * 3 + (rest ? rest - 1 : 0));
   const value = (index: number) => URL_SAFE_VALUES[text.charCodeAt(index)] ?? -1;
   let written = 0;
   let i = 0;
   for (; i + 3 < text.length; i += 4) {
-    const [a, b, c, d] = [value(i), value(i + 1), value(i + 2), value(i + 3)];
-    if ((a | b | c | d) < 0) return null;
-    const n = (a << 18) | (b << 12) | (c << 6) | d;
+    // A character outside the alphabet is -1, which leaves the sign bit set.
+    const n = (value(i) << 18) | (value(i + 1) << 12) | (value(i + 2) << 6) | value(i + 3);
+    if (n < 0) return null;
     bytes[written++] = n >>> 16;
     bytes[written++] = (n >>> 8) & 255;
     bytes[written++] = n & 255;

@@ -28,7 +28,10 @@ export const stateCipher: StateCipher = {
         // A fixed tag length: a shortened tag would otherwise be accepted.
         const decipher = createDecipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES }).setAAD(additionalData);
         decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-        return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES)), decipher.final()]);
+        const plaintext = decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES));
+        // GCM deciphers every byte in `update`: `final` only verifies the tag (and throws when it does not).
+        decipher.final();
+        return plaintext;
       },
     };
   },
