@@ -1,8 +1,8 @@
 /**
  * `#mcp-platform` on Workers (the Cloudflare build points the alias here: `module.ts`): the client's address from
  * `CF-Connecting-IP` (set by Cloudflare, never by the client), the scheme from the Worker's own request URL (Nitro's entry
- * tells h3's request mock the protocol in a form it misreads), the body as `entry.ts` read it within its bounds, Web Crypto's
- * cipher, and one console call per log line (Workers Logs reads each call as one entry).
+ * tells h3's request mock the protocol in a form it misreads), the body as `entry.ts` read it within its bounds, a timer per
+ * deadline, Web Crypto's cipher, and one console call per log line (Workers Logs reads each call as one entry).
  */
 import type { H3Event } from "h3";
 import { BodyTooLargeError } from "../mcp/http/body";
@@ -23,6 +23,12 @@ export async function readBodyText(event: H3Event, limits: { maxBytes: number; t
   const body = (event.node.req as { body?: Uint8Array | null }).body;
   if (body && body.byteLength > limits.maxBytes) throw new BodyTooLargeError(limits.maxBytes, true);
   return body ? decoder.decode(body) : "";
+}
+
+/** Calls `expire` once `ms` have passed, unless the returned function is called first: a timer each, ending with its request. */
+export function setDeadline(ms: number, expire: () => void): () => void {
+  const timer = setTimeout(expire, ms);
+  return () => clearTimeout(timer);
 }
 
 export const openLineWriters = (): Record<LogLevel, (line: string) => void> => ({

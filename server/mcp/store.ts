@@ -4,6 +4,7 @@
  * how keys are made from what clients send, and every operation bounded and observed. No feature and no core module knows
  * which store it is.
  */
+import { setDeadline } from "#mcp-platform";
 import type { Driver } from "unstorage";
 import { StorageUnavailableError } from "./errors";
 import { runStep } from "./hooks";
@@ -274,11 +275,10 @@ export function bounded<T>(operation: string, work: Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const fail = (error: unknown) =>
       reject(error instanceof StorageUnavailableError ? error : new StorageUnavailableError(operation, error));
-    const timer = setTimeout(
-      () => fail(new Error(`no answer within ${OPERATION_TIMEOUT_MS} ms`)),
-      OPERATION_TIMEOUT_MS,
+    const cancel = setDeadline(OPERATION_TIMEOUT_MS, () =>
+      fail(new Error(`no answer within ${OPERATION_TIMEOUT_MS} ms`)),
     );
-    work.then(resolve, fail).finally(() => clearTimeout(timer));
+    work.then(resolve, fail).finally(cancel);
   });
 }
 

@@ -7,7 +7,8 @@ import type { H3Event } from "h3";
 import { ErrorCode, invalidRequest, McpError } from "../errors";
 import { requestHeader } from "../protocol";
 
-// One timer checks every body's deadline (at most TICK_MS late): a timer per request costs more than the rest of the read.
+// One timer checks every deadline, at most TICK_MS late: a timer each costs more than most of what it bounds (a body read, a
+// memory store's operation).
 const TICK_MS = 250;
 const pending = new Set<{ readonly at: number; readonly expire: () => void }>();
 let timer: ReturnType<typeof setInterval> | undefined;
@@ -25,8 +26,11 @@ function sweep(): void {
   }
 }
 
-/** Calls `expire` once `ms` have passed, unless the returned function is called first. */
-function setDeadline(ms: number, expire: () => void): () => void {
+/**
+ * Calls `expire` once `ms` have passed, unless the returned function is called first: Node's deadlines, this read's and the
+ * store's operations (`#mcp-platform`). Not for Workers, where a timer ends with the request that set it.
+ */
+export function setDeadline(ms: number, expire: () => void): () => void {
   const deadline = { at: Date.now() + ms, expire };
   pending.add(deadline);
   if (!timer) {

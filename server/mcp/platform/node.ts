@@ -1,13 +1,13 @@
 /**
  * `#mcp-platform` on Node (Node itself, the dev server, Vercel's Node runtime): the connection's address and scheme, the body
- * read from the socket, `node:crypto`'s cipher, lines batched onto stdout and stderr.
+ * read from the socket, deadlines on one timer, `node:crypto`'s cipher, lines batched onto stdout and stderr.
  */
 import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync } from "node:crypto";
 import type { H3Event } from "h3";
 import type { LogLevel } from "../log";
 import type { StateCipher } from "../state/cipher";
 
-export { readBodyText } from "../http/body";
+export { readBodyText, setDeadline } from "../http/body";
 
 type Write = (line: string) => void;
 
