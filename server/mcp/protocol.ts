@@ -32,6 +32,7 @@ export type {
   ResourceTemplateType as ResourceTemplate,
   ServerCapabilities,
   Tool,
+  ToolAnnotations,
 } from "@modelcontextprotocol/server";
 
 /** URL-mode elicitation as 2026-07-28 defines it: the SDK's (2.4) still requires the removed `elicitationId`. */

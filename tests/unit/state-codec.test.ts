@@ -108,6 +108,14 @@ describe.each(CIPHERS)("requestState codec on %s", (_, cipher) => {
   });
 });
 
+/** Whether two arrays' bytes share any memory. */
+const overlaps = (a: Uint8Array, b: Uint8Array) =>
+  a.buffer === b.buffer &&
+  a.length > 0 &&
+  b.length > 0 &&
+  a.byteOffset < b.byteOffset + b.length &&
+  b.byteOffset < a.byteOffset + a.length;
+
 describe("the cipher backends are interchangeable", () => {
   /** Sealed by the Web Crypto codec as it was before node:crypto existed: states already issued must keep opening. */
   const ISSUED_BEFORE = {
@@ -178,19 +186,24 @@ describe("the bytes a state is bound to", () => {
 
   it("UTF-8 encoding gives TextEncoder's bytes for any text, short (cut from a shared block) or long, each in memory of its own", () => {
     const encoder = new TextEncoder();
+    const made: [Uint8Array, Uint8Array][] = [];
     fc.assert(
       fc.property(
         fc.oneof(fc.string({ unit: "grapheme" }), fc.string({ unit: "binary", minLength: 1300, maxLength: 3000 })),
-        (text) => {
-          expect(utf8Encode(text)).toEqual(encoder.encode(text));
+        fc.uint8Array({ maxLength: 90 }),
+        (text, bytes) => {
+          // Interleaved with the other arrays cut from the block: none may overlap another, however they come.
+          made.push([utf8Encode(text), encoder.encode(text)]);
+          made.push([base64UrlDecode(base64UrlEncode(bytes))!, bytes]);
+          made.push([freshBytes(bytes.length), new Uint8Array(bytes.length)]);
         },
       ),
     );
-    const first = utf8Encode("first");
-    const second = utf8Encode("second");
-    second.fill(0);
-    expect(new TextDecoder().decode(first)).toBe("first");
-    expect(freshBytes(8)).toEqual(new Uint8Array(8)); // zeroed, whatever was cut before
+    // Each still holds what it was made with, once every later one was cut and written.
+    for (const [array, expected] of made) expect(array).toEqual(expected);
+    expect(made.every(([array], index) => made.slice(index + 1).every(([other]) => !overlaps(array, other)))).toBe(
+      true,
+    );
   });
 
   it("base64url decodes exactly what it encodes, and nothing that is not canonical unpadded base64url", () => {

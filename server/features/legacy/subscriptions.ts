@@ -68,7 +68,8 @@ const EMPTIED_LIST_SECONDS = 1;
 const FIRST_BACKOFF_MS = 4;
 const MAX_BACKOFF_MS = 250;
 
-const OPENED = utf8Encode(": resource updates of this session\n\n");
+// Sent on every session's stream: bytes of their own, not a cut of the shared block (`freshBytes`).
+const OPENED = utf8Encode(": resource updates of this session\n\n").slice();
 
 const storeKey = async (session: LegacySession) => `legacy-subscriptions:${await digestKeySegment(session.id)}`;
 const sessionChannel = async (session: LegacySession) => `legacy-session-${await digestKeySegment(session.id)}`;

@@ -14,7 +14,7 @@ const pending = new Set<{ readonly at: number; readonly expire: () => void }>();
 let timer: ReturnType<typeof setInterval> | undefined;
 
 function sweep(): void {
-  const now = Date.now();
+  const now = performance.now();
   for (const deadline of pending) {
     if (deadline.at > now) continue;
     pending.delete(deadline);
@@ -31,7 +31,7 @@ function sweep(): void {
  * store's operations (`#mcp-platform`). Not for Workers, where a timer ends with the request that set it.
  */
 export function setDeadline(ms: number, expire: () => void): () => void {
-  const deadline = { at: Date.now() + ms, expire };
+  const deadline = { at: performance.now() + ms, expire };
   pending.add(deadline);
   if (!timer) {
     timer = setInterval(sweep, TICK_MS);

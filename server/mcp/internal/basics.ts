@@ -43,7 +43,8 @@ let block = new Uint8Array(0);
 let used = 0;
 
 /**
- * `length` zeroed bytes of their own. A short array shares its buffer with others: `slice()` it before transferring it.
+ * `length` zeroed bytes of their own. A short one shares its 8 KB buffer with other arrays (and keeps it alive): never use its
+ * `.buffer` whole, and `slice()` it before transferring it, keeping it long, or putting a secret in it.
  * @example const body = freshBytes(iv.length + sealed.length);
  */
 export function freshBytes(length: number): Uint8Array<ArrayBuffer> {
@@ -57,7 +58,7 @@ export function freshBytes(length: number): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * Text as UTF-8 bytes, an array of their own (sharing its buffer, as `freshBytes` does).
+ * Text as UTF-8 bytes, an array of their own that short text cuts from a shared buffer (what `freshBytes` says holds).
  * @example const digest = await crypto.subtle.digest("SHA-256", utf8Encode(token));
  */
 export function utf8Encode(text: string): Uint8Array<ArrayBuffer> {
@@ -65,8 +66,8 @@ export function utf8Encode(text: string): Uint8Array<ArrayBuffer> {
   if (text.length * 3 > BLOCK_BYTES / 2) return encoder.encode(text);
   const room = freshBytes(text.length * 3);
   const { written } = encoder.encodeInto(text, room);
-  // What the text did not take goes back: the room was the block's last cut.
-  used -= room.length - written;
+  // What the text did not take goes back, while the room is still the block's last cut.
+  if (room.byteOffset + room.length === used) used -= room.length - written;
   return room.subarray(0, written);
 }
 
@@ -112,7 +113,8 @@ export const base64Encode = (bytes: Uint8Array): string => encodeBase64(bytes, S
 export const base64UrlEncode = (bytes: Uint8Array): string => encodeBase64(bytes, URL_SAFE, false);
 
 /**
- * Returns null for anything that is not canonical unpadded base64url (so one value has one spelling).
+ * Returns null for anything that is not canonical unpadded base64url (so one value has one spelling). The bytes are cut as
+ * `freshBytes` cuts them.
  * @example const bytes = base64UrlDecode(cursor); // null: not a cursor this server issued
  */
 export function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> | null {

@@ -2,11 +2,13 @@
  * The keys that seal `requestState`: HKDF-SHA256 makes each secret an AES-256-GCM key and a key id, sent in clear so that
  * after a rotation the server knows which key to try (its own HKDF label keeps it from saying anything about the key).
  */
-import { base64UrlEncode, utf8Encode } from "../internal/basics";
+import { base64UrlEncode } from "../internal/basics";
 import type { AesGcmKey, StateCipher } from "./cipher";
 
 const MIN_SECRET_BYTES = 32;
-const HKDF_SALT = utf8Encode("mcp-edge-template/request-state");
+// Kept for the process, and secrets: in buffers of their own, never cut from the shared block.
+const encoder = new TextEncoder();
+const HKDF_SALT = encoder.encode("mcp-edge-template/request-state");
 
 export interface StateKey {
   readonly kid: string;
@@ -31,7 +33,7 @@ async function deriveStateKey(cipher: StateCipher, secret: Uint8Array<ArrayBuffe
 }
 
 function secretBytes(secret: string, name: string): Uint8Array<ArrayBuffer> {
-  const bytes = utf8Encode(secret);
+  const bytes = encoder.encode(secret);
   if (bytes.length < MIN_SECRET_BYTES) {
     // Never echo the secret, not even its first characters.
     throw new StateSecretError(
