@@ -62,10 +62,6 @@ function toContents(value: Exclude<ResourceReturn, InputRequiredOutcome>, uri: s
   return value === undefined ? [] : value;
 }
 
-/** `fields` without those left empty (undefined, or an empty string). */
-const givenFields = <Fields extends Record<string, unknown>>(fields: Fields): Partial<Fields> =>
-  Object.fromEntries(Object.entries(fields).filter(([, value]) => value)) as Partial<Fields>;
-
 /**
  * Declares a fixed resource: `read` returns text, bytes (as base64), contents, `undefined` for "not found", or `inputRequired(…)`.
  * @example
@@ -94,7 +90,14 @@ export function defineResource(options: FixedResourceOptions): ResourceEntry;
 export function defineResource<Template extends string>(options: TemplatedResourceOptions<Template>): ResourceEntry;
 export function defineResource(options: FixedResourceOptions | TemplatedResourceOptions<string>): ResourceEntry {
   const { name, title, description, mimeType, icons, annotations } = options;
-  const metadata = { name, ...givenFields({ title, description, mimeType, icons, annotations }) };
+  const metadata = {
+    name,
+    ...(title ? { title } : {}),
+    ...(description ? { description } : {}),
+    ...(mimeType ? { mimeType } : {}),
+    ...(icons ? { icons } : {}),
+    ...(annotations ? { annotations } : {}),
+  };
   const templated = "uriTemplate" in options;
   const template = templated ? compileUriTemplate(options.uriTemplate) : undefined;
   const descriptor: Resource | ResourceTemplate = templated
