@@ -25,7 +25,10 @@ export async function readBodyText(event: H3Event, limits: { maxBytes: number; t
   return body ? decoder.decode(body) : "";
 }
 
-/** Calls `expire` once `ms` have passed, unless the returned function is called first: a timer each, ending with its request. */
+/**
+ * Calls `expire` once `ms` have passed, unless the returned function is called first: one timer each, which ends with the
+ * request that set it.
+ */
 export function setDeadline(ms: number, expire: () => void): () => void {
   const timer = setTimeout(expire, ms);
   return () => clearTimeout(timer);

@@ -44,7 +44,6 @@ import {
   useAtomicStore,
   useMessageBus,
   useSettings,
-  utf8Encode,
   wait,
   type AtomicStore,
   type BusSubscription,
@@ -68,8 +67,7 @@ const EMPTIED_LIST_SECONDS = 1;
 const FIRST_BACKOFF_MS = 4;
 const MAX_BACKOFF_MS = 250;
 
-// Sent on every session's stream: bytes of their own, not a cut of the shared block (`freshBytes`).
-const OPENED = utf8Encode(": resource updates of this session\n\n").slice();
+const OPENED = new TextEncoder().encode(": resource updates of this session\n\n");
 
 const storeKey = async (session: LegacySession) => `legacy-subscriptions:${await digestKeySegment(session.id)}`;
 const sessionChannel = async (session: LegacySession) => `legacy-session-${await digestKeySegment(session.id)}`;

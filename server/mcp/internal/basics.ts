@@ -44,7 +44,7 @@ let used = 0;
 
 /**
  * `length` zeroed bytes of their own. A short one shares its 8 KB buffer with other arrays (and keeps it alive): never use its
- * `.buffer` whole, and `slice()` it before transferring it, keeping it long, or putting a secret in it.
+ * `.buffer` whole (other requests' bytes are there), and `slice()` it before transferring it or keeping it long.
  * @example const body = freshBytes(iv.length + sealed.length);
  */
 export function freshBytes(length: number): Uint8Array<ArrayBuffer> {

@@ -92,8 +92,9 @@ const isClaims = (value: unknown): value is StateClaims =>
   isPlainObject(value.data);
 
 /**
- * Opens and verifies a state presented by a client; never throws for bad input. Checks, in order: type and size (before any crypto),
- * version and key id, the base64url body, tag (which also covers the request binding), claims, expiry, principal. Single-use redemption is the caller's job.
+ * Opens and verifies a state presented by a client; never throws for bad input. Checks, in order: type and size (before any
+ * crypto), version and key id, the base64url body, tag (which also covers the request binding), claims, expiry, principal.
+ * Single-use redemption is the caller's job.
  */
 export async function openClaims(
   ring: StateKeyRing,

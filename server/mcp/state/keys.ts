@@ -6,7 +6,7 @@ import { base64UrlEncode } from "../internal/basics";
 import type { AesGcmKey, StateCipher } from "./cipher";
 
 const MIN_SECRET_BYTES = 32;
-// Kept for the process, and secrets: in buffers of their own, never cut from the shared block.
+// Kept for the process: buffers of their own (a cut of the shared block would keep the whole block, beside other bytes).
 const encoder = new TextEncoder();
 const HKDF_SALT = encoder.encode("mcp-edge-template/request-state");
 
