@@ -28,7 +28,7 @@ const inProcess = {
     alias: [
       { find: /^nitropack\/runtime$/, replacement: RUNTIME },
       { find: /^#mcp-(?:definitions|skills|stores)$/, replacement: RUNTIME },
-      { find: /^#mcp-platform$/, replacement: root("server/mcp/platform/node.ts") },
+      { find: /^#mcp-platform$/, replacement: root("tests/helpers/in-process-platform.ts") },
     ],
   },
 };

@@ -23,11 +23,13 @@ export interface ServerSetup {
   readonly skills: readonly unknown[];
   /** `#mcp-stores`: the stores of a Node build, each with its ports. */
   readonly stores: unknown[];
+  /** The server's log, line by line (`#mcp-platform`'s writers: `in-process-platform.ts`). */
+  readonly log?: string[];
 }
 
 /**
- * The setup of the server being started. A module of the server imported outside one (a unit test of a store's transport)
- * sees no definitions, and may use no configuration.
+ * The setup of the server being started (the slot is emptied once it has started). A module of the server imported outside
+ * one (a unit test of a store's transport) sees no definitions, may use no configuration, and logs to the process's stdout.
  */
 const setup: ServerSetup = (globalThis as { [SETUP]?: ServerSetup })[SETUP] ?? {
   get runtimeConfig(): never {
@@ -58,3 +60,4 @@ export const defineNitroPlugin = <T>(plugin: T): T => plugin;
 export const { tools, prompts, resources } = setup.definitions;
 export const skills = setup.skills;
 export const stores = setup.stores;
+export const serverLog = setup.log;

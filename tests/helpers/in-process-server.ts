@@ -6,7 +6,7 @@
  * What a build would provide (`useStorage`, `useRuntimeConfig`, the auto-imports, `#mcp-definitions`…)
  * comes from `in-process-runtime.ts` through the aliases in `tests/vitest.config.ts`.
  *
- * This file and `in-process-runtime.ts` are the only test code that knows the server's internals.
+ * This file, `in-process-runtime.ts` and `in-process-platform.ts` are the only test code that knows the server's internals.
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
@@ -143,18 +143,16 @@ async function withServerEnvironment<T>(env: TestServerOptions["env"], start: ()
   }
 }
 
-// The servers' log: kept for `logs()`, out of the test output. Every test server opens the log (a
-// listener on each stream), so the default limit of ten listeners would warn for nothing.
-let logged: string | undefined;
-function captureLog(): void {
-  if (logged !== undefined) return;
-  logged = "";
+// What a module loaded outside a test server writes (each server keeps its own log: `in-process-platform.ts`) is kept out
+// of the test output. Each such module graph opens the log (a listener on each stream), so the default limit of ten
+// listeners would warn for nothing.
+let silenced = false;
+function silenceStdio(): void {
+  if (silenced) return;
+  silenced = true;
   for (const stream of [process.stdout, process.stderr]) {
     stream.setMaxListeners(0);
-    stream.write = ((chunk: string | Uint8Array) => {
-      logged += typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
-      return true;
-    }) as typeof stream.write;
+    stream.write = (() => true) as typeof stream.write;
   }
   process.setMaxListeners(0);
 }
@@ -186,8 +184,8 @@ async function readSkillFolders(scanDirs: readonly string[]): Promise<unknown[]>
  * module graph, through one global setup slot).
  */
 export async function startServer(options: TestServerOptions): Promise<TestServer> {
-  captureLog();
-  const logStart = logged!.length;
+  silenceStdio();
+  const log: string[] = [];
   // As Nitro scans: the source dir, nitro.config.ts's scan dirs (`server/`), then the test's; plugins listed in nitro.config.ts first.
   const scanDirs = [
     ROOT,
@@ -208,6 +206,7 @@ export async function startServer(options: TestServerOptions): Promise<TestServe
       stores: [],
       // The skills feature's build step (its module.ts): the skill folders of the definition roots.
       skills: options.definitions || !FEATURES.includes("skills") ? [] : await readSkillFolders(scanDirs),
+      log,
     };
     (globalThis as { [SETUP]?: ServerSetup })[SETUP] = setup;
     vi.resetModules(); // a module graph of this server's own: its registry, its configuration, its storage
@@ -250,6 +249,9 @@ export async function startServer(options: TestServerOptions): Promise<TestServe
       plugin({ hooks, h3App: app, router });
     }
     return { handler: toNodeListener(app), app };
+  }).finally(() => {
+    // Started: a module graph loaded from now on (a test's own, after `vi.resetModules()`) is outside any server.
+    delete (globalThis as { [SETUP]?: ServerSetup })[SETUP];
   });
 
   const serve = async (request: Request): Promise<Response> => {
@@ -290,7 +292,7 @@ export async function startServer(options: TestServerOptions): Promise<TestServe
       return readExchange(response);
     },
     connect: (clientOptions) => createClient(server, clientOptions),
-    logs: () => logged!.slice(logStart),
+    logs: () => log.map((line) => `${line}\n`).join(""),
   };
   return server;
 }

@@ -43,3 +43,11 @@ it("answers a value the tool cannot represent (a sum that overflows to Infinity)
   });
   expect(result.body.result.content[0].text).not.toMatch(/reference/);
 });
+
+it("keeps each server's log to its own lines, there as soon as written, whichever server of the worker started last", async () => {
+  const first = await createTestServer({ definitions: ["tests/fixtures/tools/fails_unexpectedly.ts"] });
+  const second = await createTestServer({ definitions: ["tests/fixtures/tools/fails_unexpectedly.ts"] });
+  await first.connect().request("tools/call", { name: "fails_unexpectedly", arguments: {} });
+  expect(first.logs()).toMatch(/tool \\"fails_unexpectedly\\" threw/);
+  expect(second.logs()).not.toMatch(/fails_unexpectedly/);
+});
