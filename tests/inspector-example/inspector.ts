@@ -57,10 +57,16 @@ export async function startInspector(
 
 /** Connects the Inspector's one server (the page freshly loaded). */
 export async function connect(page: Page): Promise<void> {
-  const toggle = page.getByRole("switch", { name: /Connect or disconnect/ });
+  const name = /Connect or disconnect/;
   // The switch's own track covers its input, and right after the page loads the input may be laid out again at any moment:
-  // the click is dispatched to the input itself, which needs no box to click, and toggles it as a user's click does.
-  await toggle.dispatchEvent("click");
+  // the click is dispatched to the input itself, which needs no box to click, and toggles it as a user's click does. The
+  // switch is on from the moment a click is taken (connecting, then connected); still off, the page dropped it: again.
+  const on = page.getByRole("switch", { name, checked: true });
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    await page.getByRole("switch", { name }).dispatchEvent("click");
+    await on.waitFor({ timeout: 5_000 }).catch(() => undefined);
+    if (await on.count()) break;
+  }
   await page.getByText("Connected", { exact: true }).waitFor();
 }
 
