@@ -115,9 +115,10 @@ describe("writing lines", () => {
    */
   async function writesDuring(act: (log: Log, writes: string[]) => void): Promise<string[]> {
     const writes: string[] = [];
-    vi.useFakeTimers();
     vi.resetModules();
     const fresh: Log = await import("../../server/mcp/log");
+    // Fake only from here to the end, where nothing waits: another file's server still at work never sees fake time.
+    vi.useFakeTimers();
     fresh.setLogFormat("json");
     vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
       writes.push(String(chunk));
@@ -125,6 +126,7 @@ describe("writing lines", () => {
     });
     act(fresh, writes);
     vi.advanceTimersByTime(50);
+    vi.useRealTimers();
     return writes;
   }
 

@@ -6,7 +6,7 @@
  * stream, and forwarded headers honoured only from a trusted proxy. Over real HTTP, with real addresses:
  * tests/targets/caller-addresses.test.ts; 2025-era streams and questions: legacy-shares.test.ts.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { createTestServer, type TestServer } from "../../helpers/in-process";
 import { hasFeature } from "../../helpers/project.mjs";
 import { openListen } from "../../helpers/rpc";
@@ -129,7 +129,9 @@ describe("one deadline for every stream (NITRO_MCP_STREAM_SECONDS)", () => {
   });
 
   it.runIf(hasFeature("tasks"))("ends a stream of task notifications at the same deadline", async () => {
-    const server = await createTestServer({ ...FIXTURES, env: { NITRO_MCP_STREAM_SECONDS: "1" } });
+    // A heartbeat a second: the task's work hears the cancel below within one, and stops with this test, not in a later file.
+    const env = { NITRO_MCP_STREAM_SECONDS: "1", NITRO_MCP_TASK_HEARTBEAT_TIMEOUT_SECONDS: "3" };
+    const server = await createTestServer({ ...FIXTURES, env });
     const client = server.connect({ capabilities: WITH_TASKS });
     const created = await client.callTool("counted_job", {
       key: `k-${crypto.randomUUID()}`,
@@ -137,6 +139,7 @@ describe("one deadline for every stream (NITRO_MCP_STREAM_SECONDS)", () => {
       delay_ms: 10_000,
     });
     const taskId = created.taskId as string;
+    onTestFinished(async () => void (await client.call("tasks/cancel", { taskId })));
     const { id, stream } = await openListen(
       (request) => server.stream(request),
       "http://localhost/mcp",
@@ -147,7 +150,6 @@ describe("one deadline for every stream (NITRO_MCP_STREAM_SECONDS)", () => {
     let last = await stream.next();
     while (last && !("result" in last)) last = await stream.next();
     expect(last).toMatchObject({ id, result: { resultType: "complete" } });
-    await client.call("tasks/cancel", { taskId });
   });
 });
 
