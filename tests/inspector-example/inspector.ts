@@ -62,10 +62,10 @@ export async function connect(page: Page): Promise<void> {
   // the click is dispatched to the input itself, which needs no box to click, and toggles it as a user's click does. The
   // switch is on from the moment a click is taken (connecting, then connected); still off, the page dropped it: again.
   const on = page.getByRole("switch", { name, checked: true });
-  for (let attempt = 1; attempt <= 3; attempt++) {
+  for (let attempt = 1; !(await on.count()); attempt++) {
+    if (attempt > 3) throw new Error("the Inspector's connect switch stayed off after three clicks");
     await page.getByRole("switch", { name }).dispatchEvent("click");
     await on.waitFor({ timeout: 5_000 }).catch(() => undefined);
-    if (await on.count()) break;
   }
   await page.getByText("Connected", { exact: true }).waitFor();
 }

@@ -110,8 +110,8 @@ describe("writing lines", () => {
 
   /**
    * What reaches stdout, write by write, while `act` runs with fake timers, and until what it left pending is written.
-   * The log module is loaded afresh: in this worker's shared module cache, another file's lines may wait in the
-   * batch of the one loaded above, on a real timer.
+   * The log module is loaded afresh: the one imported above may be another file's copy (this worker shares its module
+   * cache), its writers already open and lines waiting in its batch, on a real timer.
    */
   async function writesDuring(act: (log: Log, writes: string[]) => void): Promise<string[]> {
     const writes: string[] = [];
