@@ -19,11 +19,11 @@ export const ErrorCode = {
   MissingRequiredClientCapability: -32021,
   UnsupportedProtocolVersion: -32022,
   /**
-   * A caller over one of its limits (a rate, its share of what callers share). Neither JSON-RPC nor MCP 2026-07-28 defines
-   * one, so it is taken from the range JSON-RPC leaves to servers (-32000 to -32099), clear of the codes the spec and its
-   * extensions use (-32020, -32021, -32022, -32042) and of the -32000 and -32001 SDKs use; 29 echoes HTTP 429.
+   * A caller over one of its limits (a rate, its share of what callers share). Neither JSON-RPC nor MCP defines one, and MCP
+   * 2026-07-28 reserves -32020 to -32099 for its own codes, so it lies outside JSON-RPC's reserved range (-32768 to -32000),
+   * as the spec asks of a new code: HTTP's 429, the same in every revision and in the body as in the status line.
    */
-  LimitExceeded: -32029,
+  LimitExceeded: 429,
 } as const;
 
 /**
@@ -144,7 +144,7 @@ export class ResourceNotFoundError extends McpError {
 }
 
 /**
- * -32029 with HTTP 429: the caller is over one of its limits, which the message names (its value, and how to raise it);
+ * 429, in JSON-RPC and in HTTP: the caller is over one of its limits, which the message names (its value, and how to raise it);
  * `data` says which, for a client that reacts to it.
  * @example throw limitExceeded("At most 20 open streams per caller (NITRO_MCP_CALLER_STREAMS): close one first", { limit: 20 })
  */

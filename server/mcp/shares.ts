@@ -1,6 +1,6 @@
 /**
  * Each caller's share of what every caller of an instance shares: open streams and message-bus subscriptions. A caller (a
- * principal, or an anonymous address: `http/caller.ts`) holding its whole share is refused more (-32029, HTTP 429, naming the
+ * principal, or an anonymous address: `http/caller.ts`) holding its whole share is refused more (429 in JSON-RPC and HTTP, naming the
  * limit) while every other caller is served as before: no single caller can use up a bound that others need. The shares are
  * counted per instance, in memory, as the streams and subscriptions they bound are. Every stream also ends by one deadline.
  */
@@ -26,7 +26,7 @@ export const streamDeadline = (): number => Date.now() + useMcpConfig().streamSe
 const held: Record<ShareKind, Map<string, number>> = { streams: new Map(), subscriptions: new Map() };
 
 /**
- * Takes one unit of `caller`'s share of `kind`, and returns what gives it back (idempotent). Throws -32029 (429) when the
+ * Takes one unit of `caller`'s share of `kind`, and returns what gives it back (idempotent). Throws 429 (HTTP 429) when the
  * caller already holds its whole share.
  * @example
  * const release = takeShare("streams", mcp.caller);

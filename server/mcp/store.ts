@@ -162,7 +162,7 @@ export interface BusSubscriptions {
   /** What the log and the start-up message call it. */
   readonly name: string;
   /**
-   * Subscribes to `channel` for `subscriber`; resolves once messages published from then on will be delivered. Throws -32029
+   * Subscribes to `channel` for `subscriber`; resolves once messages published from then on will be delivered. Throws 429
    * (429) when the caller holds its share of subscriptions (`NITRO_MCP_CALLER_SUBSCRIPTIONS`), or the instance its bound.
    */
   subscribe(channel: string, subscriber: Subscriber): Promise<BusSubscription>;

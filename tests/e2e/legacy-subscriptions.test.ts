@@ -102,7 +102,7 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
       expect((await subscribe(session, "fixture://items/21")).body!.result).toEqual({});
     });
 
-    it("sessions cost nothing, so a caller's sessions that keep subscriptions are counted: past the limit -32029, until one empties", async () => {
+    it("sessions cost nothing, so a caller's sessions that keep subscriptions are counted: past the limit 429, until one empties", async () => {
       const limited = await startServer({ env: { NITRO_MCP_LEGACY_SUBSCRIBED_SESSIONS: "2" } });
       onTestFinished(() => limited.stop());
       const subscribeOn = (session: string, uri: string, method = "resources/subscribe") =>
@@ -114,12 +114,12 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
         expect(reply.body!.result).toEqual({});
       expect((await subscribeOn(second!, "fixture://about")).body!.result).toEqual({});
       const refused = await subscribeOn(third!, "fixture://about");
-      expect(refused.body!.error).toMatchObject({ code: -32029, data: { limit: 2 } });
+      expect(refused.body!.error).toMatchObject({ code: 429, data: { limit: 2 } });
       expect(refused.body!.error.message).toMatch(/NITRO_MCP_LEGACY_SUBSCRIBED_SESSIONS/);
       // The second session unsubscribes from all it had, which gives its slot back.
       expect((await subscribeOn(second!, "fixture://about", "resources/unsubscribe")).body!.result).toEqual({});
       expect((await subscribeOn(third!, "fixture://about")).body!.result).toEqual({});
-      expect((await subscribeOn(second!, "fixture://about")).body!.error.code).toBe(-32029);
+      expect((await subscribeOn(second!, "fixture://about")).body!.error.code).toBe(429);
     });
 
     it("GET without a session, or not asking for an event stream: 405 as before", async () => {

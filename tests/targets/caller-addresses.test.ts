@@ -12,7 +12,7 @@ import { type Json, meta, parseSse, standardHeaders } from "../helpers/rpc";
 import { startServer } from "../helpers/server.mjs";
 import { startRedis, NEEDS_REDIS } from "./redis.mjs";
 
-const LIMIT_EXCEEDED = -32029;
+const LIMIT_EXCEEDED = 429;
 
 /** Whether this machine's loopback answers on 127.0.0.2 (Linux: all of 127/8; macOS: only 127.0.0.1 unless aliased). */
 const loopbackAliases = await new Promise<boolean>((resolve) => {

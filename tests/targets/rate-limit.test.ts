@@ -2,7 +2,7 @@
  * Rate limits over real HTTP: exact under 200 concurrent requests (the number served equals the
  * limit) in memory, across two Node instances sharing Redis (directly, and through Upstash's REST
  * API, stood in for locally), and on each other store the template ships (each store's case marked for its part);
- * a definition's limit counted apart from the global one; the 429 (Retry-After, JSON-RPC -32029)
+ * a definition's limit counted apart from the global one; the 429 (Retry-After, JSON-RPC 429)
  * for 2026-07-28 and 2025-era clients; anonymous callers keyed by address, X-Forwarded-For only
  * when trusted; and a Redis outage served or refused as NITRO_MCP_RATE_LIMIT_ON_STORE_ERROR says.
  */
@@ -16,7 +16,7 @@ import { startUpstashStandIn } from "./upstash.mjs";
 
 const CONCURRENT = 200;
 const LIMIT = 50;
-const RATE_LIMITED = -32029;
+const RATE_LIMITED = 429;
 const TOKENS = "alice:alice-token-0123456789,bob:bob-token-0123456789,carol:carol-token-0123456789";
 const as = (who: "alice" | "bob"): RpcOptions => ({ headers: { authorization: `Bearer ${who}-token-0123456789` } });
 

@@ -142,7 +142,7 @@ describe("the memory bus", () => {
     const subscriptions = await Promise.all(
       Array.from({ length: BUS_LIMITS.subscriptionsPerInstance }, (_, n) => bus.subscribe(`channel-${n}`, ALICE)),
     );
-    await expect(bus.subscribe(channel(), ALICE)).rejects.toMatchObject({ code: -32029, httpStatus: 429 });
+    await expect(bus.subscribe(channel(), ALICE)).rejects.toMatchObject({ code: 429, httpStatus: 429 });
     for (const subscription of subscriptions) subscription.close();
     expect(bus.subscriberCount).toBe(0);
     (await bus.subscribe(channel(), ALICE)).close();

@@ -1,12 +1,21 @@
 /** Header decoding, x-mcp-header scanning, capability reading, URI templates, cursors, the JSON nesting limit. */
 import { describe, expect, it } from "vitest";
 import { clientCanAnswer, requireClientCapabilities } from "../../server/mcp/capabilities";
-import { McpError } from "../../server/mcp/errors";
+import { ErrorCode, McpError } from "../../server/mcp/errors";
 import { findHeaderParams } from "../../server/mcp/http/header-params";
 import { decodeHeaderValue } from "../../server/mcp/protocol";
 import { MAX_JSON_DEPTH, parseJsonRpcMessage, type InputRequest } from "../../server/mcp/protocol";
 import { paginate } from "../../server/mcp/pagination";
 import { compileUriTemplate } from "../../server/mcp/uri-template";
+
+describe("error codes", () => {
+  it("are JSON-RPC's, those MCP 2026-07-28 defines, or outside JSON-RPC's reserved range (MCP reserves -32020 to -32099)", () => {
+    const defined = new Set([-32700, -32600, -32601, -32602, -32603, -32020, -32021, -32022]);
+    for (const [name, code] of Object.entries(ErrorCode)) {
+      expect({ name, allowed: defined.has(code) || code > -32000 || code < -32768 }).toEqual({ name, allowed: true });
+    }
+  });
+});
 
 describe("header values", () => {
   it.each([

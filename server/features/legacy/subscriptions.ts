@@ -108,7 +108,7 @@ function uriParam(mcp: McpContext): string {
   return uri;
 }
 
-/** One of the caller's slots for the session's list (-32029 when every one holds another session's), or "raced". */
+/** One of the caller's slots for the session's list (429 when every one holds another session's), or "raced". */
 async function takeSlot(mcp: McpContext, store: AtomicStore, list: string, ttlSeconds: number) {
   const slot = await holdSubscriberSlot(store, mcp.caller, list, isEmpty(store), ttlSeconds);
   if (slot !== "full") return slot;

@@ -13,7 +13,7 @@
  *   (2026-07-28), and from the body otherwise (2025-era clients), once either way.
  *
  * Whom a request counts against is the core's caller key (`McpContext.caller`: a principal, or an anonymous caller's address).
- * Past a limit: HTTP 429, `Retry-After`, and the JSON-RPC error -32029 (`ErrorCode.LimitExceeded`); nothing runs. A store
+ * Past a limit: HTTP 429, `Retry-After`, and the JSON-RPC error 429 (`ErrorCode.LimitExceeded`); nothing runs. A store
  * fault serves the request unlimited (`open`, the default) or refuses it with 503 (`closed`).
  */
 import type { H3Event } from "h3";

@@ -9,7 +9,7 @@ import type { MethodResult } from "./types";
 
 /**
  * Opens what the sources honour and acknowledges it, then carries their notifications until `streamDeadline()` or the client
- * goes; the stream counts against the caller's share of open streams (-32029, 429, past it).
+ * goes; the stream counts against the caller's share of open streams (429 past it).
  */
 export async function listen(mcp: McpContext): Promise<MethodResult> {
   const notifications = mcp.params.notifications ?? {};

@@ -2,7 +2,7 @@
  * One caller never uses up what every caller shares (server/mcp/README.md, "Security"): each caller — a principal, or an
  * anonymous address (an IPv6 one by its /64), told apart here by `X-Forwarded-For` through one trusted proxy — holds at
  * most its share of open streams and bus subscriptions on an instance, and of task slots across instances; past it, it
- * gets -32029 (429) naming the limit, while the next caller is served as if nothing happened. Also: one deadline for every
+ * gets 429 (JSON-RPC and HTTP) naming the limit, while the next caller is served as if nothing happened. Also: one deadline for every
  * stream, and forwarded headers honoured only from a trusted proxy. Over real HTTP, with real addresses:
  * tests/targets/caller-addresses.test.ts; 2025-era streams and questions: legacy-shares.test.ts.
  */
@@ -13,7 +13,7 @@ import { openListen } from "../../helpers/rpc";
 import { WITH_TASKS } from "../../helpers/tasks";
 import { FIXTURES } from "./flows";
 
-const LIMIT_EXCEEDED = -32029;
+const LIMIT_EXCEEDED = 429;
 const from = (address: string) => ({ "x-forwarded-for": address });
 
 const listen = (server: TestServer, uris: string[], address: string) =>
@@ -28,7 +28,7 @@ describe.runIf(hasFeature("message-bus"))("each caller's share of listen streams
   const start = (env: Record<string, string> = {}) =>
     createTestServer({ ...FIXTURES, env: { NITRO_MCP_TRUST_PROXY: "1", ...env } });
 
-  it("refuses a caller's stream past its share with -32029 naming the limit, while another caller listens to the same URI", async () => {
+  it("refuses a caller's stream past its share with 429 naming the limit, while another caller listens to the same URI", async () => {
     const server = await start({ NITRO_MCP_CALLER_STREAMS: "3" });
     const uri = "fixture://items/3";
     const held = await Promise.all([1, 2, 3].map(() => listen(server, [uri], "192.0.2.1")));

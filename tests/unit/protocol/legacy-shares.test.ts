@@ -1,7 +1,7 @@
 /**
  * 2025-era streams and questions count against their caller's fair shares (server/mcp/README.md, "Security"), in-process,
  * callers told apart by `X-Forwarded-For` through one trusted proxy: a caller at its share of subscriptions is told so
- * (-32029) while another caller is still asked its question; a GET stream counts against the rate limit and the share of
+ * (429) while another caller is still asked its question; a GET stream counts against the rate limit and the share of
  * open streams. The shares themselves: fair-shares.test.ts.
  */
 import { describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ import { hasFeature } from "../../helpers/project.mjs";
 import { openListen } from "../../helpers/rpc";
 import { FIXTURES, uniqueKey } from "./flows";
 
-const LIMIT_EXCEEDED = -32029;
+const LIMIT_EXCEEDED = 429;
 const from = (address: string) => ({ "x-forwarded-for": address });
 
 const listen = (server: TestServer, uris: string[], address: string) =>

@@ -364,7 +364,7 @@ describe("introspection refused by the authorization server", () => {
       const refused = await from("198.51.100.9", token);
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-      expect(refused.body).toMatchObject({ error: { code: -32029 } });
+      expect(refused.body).toMatchObject({ error: { code: 429 } });
     }
     expect(faulty.fetches("introspection")).toBe(before + 20);
     expect((await from("198.51.100.9", known)).status).toBe(200);
