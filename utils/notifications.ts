@@ -19,7 +19,10 @@ export function sendProgress(mcp: McpContext, progress: number, total?: number, 
 
 /**
  * Sends a `notifications/message` log entry on the request's response stream, when the client asked for logs at or
- * below `level` (`_meta["io.modelcontextprotocol/logLevel"]`). Deprecated in 2026-07-28; tasks carry no logs.
+ * below `level` (`_meta["io.modelcontextprotocol/logLevel"]`). Tasks carry no logs.
+ * @deprecated MCP 2026-07-28 deprecates logging to the client and asks new code not to adopt it; it stays for clients that
+ * still show it. For what the operator needs, write the server's log (`logInfo`) or a trace (server/features/observability);
+ * for what the person needs, `sendProgress` or the result.
  * @example
  * sendLog(mcp, "info", { step: "fetched 3 notes" });
  */

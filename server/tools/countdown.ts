@@ -18,7 +18,6 @@ export default defineTool({
   async run({ from, delay_ms }, mcp) {
     for (let step = 0; step < from; step++) {
       sendProgress(mcp, step, from, `${from - step}…`);
-      sendLog(mcp, "debug", { remaining: from - step });
       await sleep(delay_ms, mcp.signal);
       if (mcp.signal.aborted) {
         // The operator's log (one JSON line in production), not console.*: a plain line would break log pipelines that read JSON.
