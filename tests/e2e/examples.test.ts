@@ -188,7 +188,9 @@ describe("delete_note", () => {
     await legacy.connect(new LegacyTransport(new URL(server.url)));
     const result = await legacy.callTool({ name: "delete_note", arguments: { note_id: "15" } });
     expect(result.isError).toBe(true);
-    expect(text(result)).toMatch(/requires an MCP client that supports protocol 2026-07-28/);
+    expect(text(result)).toMatch(
+      /needs to ask you something first \(elicitation\), which this client did not declare when it connected/,
+    );
     expect(text(await legacy.callTool({ name: "list_notes", arguments: {} }))).toContain("#15 ");
     await legacy.close();
   });

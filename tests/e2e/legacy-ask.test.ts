@@ -143,7 +143,10 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
       const key = uniqueKey();
       const result = await client.callTool({ name: "confirm_increment", arguments: { key } });
       expect(result.isError).toBe(true);
-      expect(text(result)).toMatch(/requires an MCP client that supports protocol 2026-07-28/);
+      expect(text(result)).toBe(
+        "This tool needs to ask you something first (elicitation), which this client did not declare when it connected: " +
+          "it takes a client that declares it, or one that supports protocol 2026-07-28; this client uses 2025-11-25.",
+      );
       expect(await counter(key)).toBe(0);
       await client.close();
     });
@@ -233,7 +236,13 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
       const link = await (await openLegacyCall(server.url, session, "open_link", {}, version)).final();
       expect(link!.result).toMatchObject({
         isError: true,
-        content: [{ text: expect.stringMatching(/requires an MCP client that supports protocol 2026-07-28/) }],
+        content: [
+          {
+            text: expect.stringMatching(
+              /^This tool needs to ask you something first \(elicitation, URL mode\), which this client did not declare/,
+            ),
+          },
+        ],
       });
     });
 
@@ -252,9 +261,13 @@ describe.runIf(hasFeature("message-bus"))("with the message bus", () => {
       expect((await call.final())!.result.content[0].text).toBe(`Counter ${key} is now 1.`);
       // What it cannot be asked is refused naming the session's version, not 2025-03-26 (a request with no session).
       const link = await (await openLegacyCall(server.url, session, "open_link", {}, headerless)).final();
-      expect(link!.result.content[0].text).toMatch(/this client uses 2025-06-18\.$/);
+      expect(link!.result.content[0].text).toMatch(
+        /\(elicitation, URL mode\), which this client did not declare .* this client uses 2025-06-18\.$/,
+      );
       const sessionless = await (await openLegacyCall(server.url, undefined, "open_link", {}, headerless)).final();
-      expect(sessionless!.result.content[0].text).toMatch(/this client uses 2025-03-26\.$/);
+      expect(sessionless!.result.content[0].text).toMatch(
+        /requires an MCP client that supports protocol 2026-07-28; this client uses 2025-03-26\.$/,
+      );
     });
   });
 

@@ -18,6 +18,7 @@
  */
 import { setResponseHeader, type H3Event } from "h3";
 import {
+  clientCanAnswer,
   finalResult,
   invalidParams,
   isFinalResult,
@@ -138,6 +139,17 @@ function cannotAsk(mcp: McpContext, requests: readonly InputRequest[]): Record<s
     throw new McpError(URL_ELICITATION_REQUIRED, "This request needs you to open a link first.", { elicitations });
   }
   const what = mcp.method === "tools/call" ? "tool" : mcp.method === "prompts/get" ? "prompt" : "resource";
+  // The client's own word at initialize, not what the server can carry: the cause it can act on is named first.
+  const declared = mcp.event.context.legacySession?.capabilities;
+  const undeclared = declared ? requests.filter((request) => !clientCanAnswer(declared, request)) : [];
+  if (undeclared.length > 0) {
+    return ended(
+      mcp,
+      `This ${what} needs to ask you something first (${[...new Set(undeclared.map(capabilityName))].join(", ")}), ` +
+        `which this client did not declare when it connected: it takes a client that declares it, or one that supports ` +
+        `protocol ${MODERN_PROTOCOL_VERSION}; this client uses ${mcp.protocolVersion}.`,
+    );
+  }
   const need = requests.length > 0 ? "to ask you something first" : "what only a newer client has";
   return ended(
     mcp,
@@ -145,6 +157,10 @@ function cannotAsk(mcp: McpContext, requests: readonly InputRequest[]): Record<s
       `${MODERN_PROTOCOL_VERSION}; this client uses ${mcp.protocolVersion}.`,
   );
 }
+
+/** The client capability a question needs, as a person reading the refusal would look it up. */
+const capabilityName = (request: InputRequest): string =>
+  isUrlElicitation(request) ? "elicitation, URL mode" : request.method.slice(0, request.method.indexOf("/"));
 
 /** What the request is answered with, in this era: asked on its stream, or shaped as its revision has results. */
 async function answered(mcp: McpContext, outcome: Outcome, next: (mcp: McpContext) => Promise<Outcome>) {
