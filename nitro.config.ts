@@ -26,6 +26,7 @@ export default defineNitroConfig({
     mcpPlatformModule(),
     mcpStoresModule(),
     mcpFeaturesModule(),
+    "./server/build/dev/start-up-errors",
     (nitro) => {
       nitro.options.noExternals ||= !nitro.options.dev;
     },
