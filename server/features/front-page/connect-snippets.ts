@@ -59,7 +59,7 @@ export function connectSnippets(serverName: string, endpoint: string): ConnectSn
       id: "inspector",
       title: "MCP Inspector",
       lead: html`Its web UI (Inspector 2, Node 22.19 or later) opens with this server listed: switch it on, then open <strong>Tools</strong>. <code>--protocol-era modern</code> speaks ${MODERN_PROTOCOL_VERSION}; <code>legacy</code>, its default, the 2025 revision most hosts still speak.`,
-      code: `npx @modelcontextprotocol/inspector --transport http --server-url ${shellQuote(endpoint)} --protocol-era modern`,
+      code: `npx @modelcontextprotocol/inspector@2 --transport http --server-url ${shellQuote(endpoint)} --protocol-era modern`,
     },
     {
       id: "typescript",
