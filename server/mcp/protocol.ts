@@ -162,9 +162,12 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
-/** What JSON-RPC ids and MCP progress tokens may be: a string or an integer. */
+/**
+ * What JSON-RPC ids and MCP progress tokens may be: a string or an integer. Only one JSON numbers keep exactly: a larger one
+ * (beyond 2^53) is already another number once parsed, and an answer could not echo it.
+ */
 const isStringOrInteger = (value: unknown): value is string | number =>
-  typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+  typeof value === "string" || (typeof value === "number" && Number.isSafeInteger(value));
 
 /** Parses the raw body. Throws `McpError` (-32700 / -32600); the error carries the id when it was readable. */
 export function parseJsonRpcMessage(text: string): JsonRpcMessage {
@@ -195,7 +198,7 @@ export function parseJsonRpcMessage(text: string): JsonRpcMessage {
   const params = (message.params as Record<string, unknown> | undefined) ?? {};
 
   if (!("id" in message)) return { kind: "notification", method: message.method, params };
-  if (id === undefined) throw fail('"id" must be a string or an integer (and not null)');
+  if (id === undefined) throw fail('"id" must be a string or an integer from -(2^53 - 1) to 2^53 - 1 (and not null)');
   return { kind: "request", id, method: message.method, params };
 }
 

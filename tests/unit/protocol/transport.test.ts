@@ -62,6 +62,8 @@ describe("envelope", () => {
     ["a response sent by the client", { jsonrpc: "2.0", id: 9, result: {} }, undefined],
     ["a response with both result and error", { jsonrpc: "2.0", id: 9, result: {}, error: {} }, 9],
     ["a null id", { jsonrpc: "2.0", id: null, method: "tools/list", params: {} }, undefined],
+    // 2^60 parses as a number, but most above 2^53 do not survive the parse: an answer could not echo what was sent.
+    ["an integer id beyond 2^53", { jsonrpc: "2.0", id: 2 ** 60, method: "tools/list", params: {} }, undefined],
     ["a wrong jsonrpc version", { jsonrpc: "1.0", id: 9, method: "tools/list" }, 9],
     ["non-object params", { jsonrpc: "2.0", id: 9, method: "tools/list", params: [1] }, 9],
   ])("rejects %s with -32600 and 400, echoing the id when it is readable", async (_, message, echoed) => {
