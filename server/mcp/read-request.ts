@@ -25,6 +25,7 @@ import {
   type RequestId,
 } from "./protocol";
 import { registry, supportedProtocolVersions } from "./registry";
+import { takeShare } from "./shares";
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(?:;|$)/i;
 
@@ -150,7 +151,11 @@ export async function readMcpRequest(event: H3Event): Promise<void> {
       throw invalidRequest("Content-Type must be application/json", 415);
     }
     const { maxBodyBytes: maxBytes, bodyTimeoutMs: timeoutMs } = useMcpConfig();
-    const message = parseJsonRpcMessage(await readBodyText(event, { maxBytes, timeoutMs }));
+    // A body declared longer than 64 KiB, or of no declared length, holds a unit of its caller's share while it arrives
+    // (NITRO_MCP_CALLER_BODIES): it may be held in memory, up to the limit, until its deadline. A shorter one takes none.
+    const declared = Number(requestHeader(event, "content-length") ?? Number.POSITIVE_INFINITY);
+    const held = declared > 64 * 1024 ? takeShare("bodies", callerKey(event, event.context.mcpAuth)) : undefined;
+    const message = parseJsonRpcMessage(await readBodyText(event, { maxBytes, timeoutMs }).finally(held));
     if (message.kind !== "request") {
       const refusal = await runMessageChecks(event, message);
       if (refusal) return sendError(event, undefined, refusal);

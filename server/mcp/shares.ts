@@ -1,5 +1,6 @@
 /**
- * Each caller's share of what every caller of an instance shares: open streams and message-bus subscriptions. A caller (a
+ * Each caller's share of what every caller of an instance shares: open streams, message-bus subscriptions and the memory of
+ * long request bodies still arriving (one trickled in, or stalled until its deadline, holds what came so far). A caller (a
  * principal, or an anonymous address: `http/caller.ts`) holding its whole share is refused more (429 in JSON-RPC and HTTP, naming the
  * limit) while every other caller is served as before: no single caller can use up a bound that others need. The shares are
  * counted per instance, in memory, as the streams and subscriptions they bound are. Every stream also ends by one deadline.
@@ -12,6 +13,7 @@ import { SETTINGS } from "./settings";
 const SHARES = {
   streams: { setting: "callerStreams", what: "open streams" },
   subscriptions: { setting: "callerSubscriptions", what: "resource or answer subscriptions" },
+  bodies: { setting: "callerBodies", what: "request bodies being sent" },
 } as const;
 
 export type ShareKind = keyof typeof SHARES;
@@ -23,7 +25,8 @@ export type ShareKind = keyof typeof SHARES;
  */
 export const streamDeadline = (): number => Date.now() + useMcpConfig().streamSeconds * 1000;
 
-const held: Record<ShareKind, Map<string, number>> = { streams: new Map(), subscriptions: new Map() };
+/** The units each caller holds, by kind and caller (`streams address:192.0.2.7`). */
+const held = new Map<string, number>();
 
 /**
  * Takes one unit of `caller`'s share of `kind`, and returns what gives it back (idempotent). Throws 429 (HTTP 429) when the
@@ -34,23 +37,20 @@ const held: Record<ShareKind, Map<string, number>> = { streams: new Map(), subsc
  */
 export function takeShare(kind: ShareKind, caller: string): () => void {
   const { setting, what } = SHARES[kind];
-  const { env } = SETTINGS[setting];
   const limit = useMcpConfig()[setting];
-  const counts = held[kind];
-  const count = counts.get(caller) ?? 0;
+  const key = `${kind} ${caller}`;
+  const count = held.get(key) ?? 0;
   if (count >= limit) {
-    throw limitExceeded(`Too many ${what}: at most ${limit} per caller at once (${env}); close one first`, {
-      limit,
-      share: kind,
-    });
+    const message = `Too many ${what}: at most ${limit} per caller at once (${SETTINGS[setting].env}); close one first`;
+    throw limitExceeded(message, { limit, share: kind });
   }
-  counts.set(caller, count + 1);
+  held.set(key, count + 1);
   let released = false;
   return () => {
     if (released) return;
     released = true;
-    const left = (counts.get(caller) ?? 1) - 1;
-    if (left > 0) counts.set(caller, left);
-    else counts.delete(caller);
+    const left = (held.get(key) ?? 1) - 1;
+    if (left > 0) held.set(key, left);
+    else held.delete(key);
   };
 }

@@ -254,12 +254,17 @@ export async function startServer(options: TestServerOptions): Promise<TestServe
     delete (globalThis as { [SETUP]?: ServerSetup })[SETUP];
   });
 
+  // A body's Content-Length, as an HTTP client sends it (unless the request names its own): the server reads what it declares.
+  const withLength = (headers: Headers, length: number | undefined): Record<string, string> =>
+    length === undefined
+      ? Object.fromEntries(headers)
+      : { "content-length": String(length), ...Object.fromEntries(headers) };
   const serve = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     const body = /^(?:post|put|patch)$/i.test(request.method) ? Buffer.from(await request.arrayBuffer()) : undefined;
     return fetchNodeRequestHandler(handler, url.pathname + url.search, {
       method: request.method,
-      headers: request.headers,
+      headers: withLength(request.headers, body?.byteLength),
       body,
       host: url.host,
     });
@@ -268,8 +273,9 @@ export async function startServer(options: TestServerOptions): Promise<TestServe
   const streamed = toPlainHandler(app);
   const stream = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
-    const headers = { ...Object.fromEntries(request.headers), host: url.host };
     const body = /^(?:post|put|patch)$/i.test(request.method) ? await request.text() : undefined;
+    const length = body === undefined ? undefined : Buffer.byteLength(body);
+    const headers = { ...withLength(request.headers, length), host: url.host };
     const answer = await streamed({
       method: request.method,
       path: url.pathname + url.search,

@@ -1,8 +1,8 @@
 /**
  * Anonymous callers told apart by the address their connection really comes from (the client side bound to 127.0.0.2 and
- * 127.0.0.3), over real HTTP to the Node build: each address its own rate-limit budget and its own share of open streams,
- * and a client reaching a dual-stack instance (which sees `::ffff:127.0.0.2`) and an IPv4 one (`127.0.0.2`) counted as
- * one caller across them. In-process, by X-Forwarded-For: tests/unit/protocol/fair-shares.test.ts.
+ * 127.0.0.3), over real HTTP to the Node build: each address its own rate-limit budget, its own share of open streams and
+ * of request bodies still arriving, and a client reaching a dual-stack instance (which sees `::ffff:127.0.0.2`) and an IPv4
+ * one (`127.0.0.2`) counted as one caller across them. In-process, by X-Forwarded-For: tests/unit/protocol/fair-shares.test.ts.
  */
 import { request } from "node:http";
 import { createServer } from "node:net";
@@ -56,6 +56,22 @@ function postFrom(localAddress: string, url: string, method: string, params: Jso
   });
 }
 
+/** A POST from `localAddress` that sends the first bytes of its body and then nothing; `abort` goes away with it. */
+function stallFrom(localAddress: string, url: string) {
+  const target = new URL(url);
+  const sent = request({
+    host: "127.0.0.1",
+    port: target.port,
+    path: target.pathname,
+    method: "POST",
+    localAddress,
+    headers: { ...standardHeaders("tools/list"), host: target.host, "content-length": "100000" },
+  });
+  sent.on("error", () => {}); // aborted below, by the test
+  sent.write('{"jsonrpc":"2.0","id":1,');
+  return { abort: () => sent.destroy() };
+}
+
 const sum = (from: string, url: string) =>
   postFrom(from, url, "tools/call", { name: "structured_sum", arguments: { a: 1, b: 2 } });
 
@@ -100,6 +116,29 @@ describe.runIf(loopbackAliases)("anonymous callers by the address of their conne
     },
   );
   // end with:redis
+
+  it("holds each address to its share of long request bodies still arriving: 127.0.0.2's stalled bodies leave 127.0.0.3 served", async () => {
+    const server = await startServer({ env: { NITRO_MCP_CALLER_BODIES: "2", NITRO_MCP_BODY_TIMEOUT_MS: "600000" } });
+    const stalled = [stallFrom("127.0.0.2", server.url), stallFrom("127.0.0.2", server.url)];
+    // Over 64 KiB: a body that long takes a unit of its caller's share while it arrives.
+    const long = (from: string) => postFrom(from, server.url, "tools/list", { padding: "x".repeat(70_000) });
+    try {
+      // Refused once both stalled bodies are being read (a bound on "ever": how soon they are depends on the machine).
+      await expect.poll(async () => (await long("127.0.0.2")).status, { timeout: 30_000 }).toBe(429);
+      const over = await long("127.0.0.2");
+      expect(over.first?.error).toMatchObject({ code: LIMIT_EXCEEDED, data: { limit: 2, share: "bodies" } });
+      expect(over.first?.error.message).toContain("NITRO_MCP_CALLER_BODIES");
+      // A short body takes no share; another address has its own.
+      expect((await sum("127.0.0.2", server.url)).status).toBe(200);
+      expect((await long("127.0.0.3")).status).toBe(200);
+      // A client gone mid-body gives its share back.
+      for (const body of stalled) body.abort();
+      await expect.poll(async () => (await long("127.0.0.2")).status, { timeout: 30_000 }).toBe(200);
+    } finally {
+      for (const body of stalled) body.abort();
+      await server.stop();
+    }
+  });
 
   it.runIf(hasFeature("message-bus"))(
     "holds each address to its share of open streams: 127.0.0.2's full share leaves 127.0.0.3 listening",
