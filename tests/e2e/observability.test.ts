@@ -6,7 +6,7 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { CONFIRM, askToIncrement, retryIncrement, uniqueKey } from "../helpers/flows";
-import { post, type Json } from "../helpers/rpc";
+import { meta, post, standardHeaders, type Json } from "../helpers/rpc";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
 import { hasFeature } from "../helpers/project.mjs";
 
@@ -122,6 +122,44 @@ describe("the request log", () => {
     await expect.poll(() => requestLines(server, mark).some(hungUp)).toBe(true);
     expect(requestLines(server, mark).find(hungUp)).toMatchObject({ status: 400, http: "POST /mcp" });
     expect(jsonLines(server, mark).filter((line) => line.level === "error")).toEqual([]);
+  });
+
+  it("marks a call whose client closed its stream before the answer as cancelled, not as one that completed", async () => {
+    const mark = server.rawLogs().length;
+    const controller = new AbortController();
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: { ...standardHeaders("tools/call", { name: "progress_steps" }), ...AUTHORIZED.headers },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: "closed-1",
+        method: "tools/call",
+        params: {
+          name: "progress_steps",
+          arguments: { steps: 100, delay_ms: 50 },
+          _meta: meta({}, { progressToken: 1 }),
+        },
+      }),
+      signal: controller.signal,
+    });
+    await response.body!.getReader().read(); // the first progress frame
+    controller.abort();
+    const finished = await post(
+      server.url,
+      "tools/call",
+      { name: "structured_sum", arguments: { a: 1, b: 2 } },
+      {
+        ...AUTHORIZED,
+        id: "finished-1",
+      },
+    );
+    expect(finished.status).toBe(200);
+    const lines = await linesOf(server, mark, ["closed-1", "finished-1"]);
+    expect(lines.find((line) => line.requestId === "closed-1")).toMatchObject({
+      target: "progress_steps",
+      cancelled: true,
+    });
+    expect(lines.find((line) => line.requestId === "finished-1")).not.toHaveProperty("cancelled");
   });
 
   it("writes operator messages as JSON lines with a level", async () => {

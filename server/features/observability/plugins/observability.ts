@@ -3,8 +3,8 @@
  * its span ended.
  *
  * The request log: one line per HTTP request. For an MCP request: its JSON-RPC id, who sent it, the era,
- * the method and target, and how it ended (the result type, or the JSON-RPC error code), with the HTTP
- * status and the duration. Never a token, a sealed state, or an argument (unless NITRO_MCP_LOG_ARGUMENTS
+ * the method and target, and how it ended (the result type, or the JSON-RPC error code; `cancelled` when the client went
+ * away before its answer was whole), with the HTTP status and the duration. Never a token, a sealed state, or an argument (unless NITRO_MCP_LOG_ARGUMENTS
  * turns them on, for development).
  *
  * Tracing, with OpenTelemetry's API, which does nothing until the deployer registers an SDK (see this
@@ -211,6 +211,9 @@ export function requestLogMembers(
   if (ended.errorCode !== undefined) members += `,"errorCode":${ended.errorCode}`;
   else if (ended.resultType) members += `,"resultType":${json(ended.resultType)}`;
   if (ended.toolError) members += `,"toolError":true`;
+  // The connection already closed as the answer ends: the client went away first (closing a call's stream cancels the call),
+  // so this is not a call that completed. (Once an answer is whole, its connection is kept, or closed only after this.)
+  if (event.node?.res?.socket?.destroyed) members += `,"cancelled":true`;
   const args =
     withArguments && mcpMessage?.params.arguments !== undefined ? json(mcpMessage.params.arguments) : undefined;
   return args === undefined ? members : `${members},"arguments":${args}`;
