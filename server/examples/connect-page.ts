@@ -1,5 +1,6 @@
 /** The tiny HTML pages of /connect (the URL-mode example), and the checks their form post needs. */
-import { getRequestURL, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
+import { setResponseHeaders, setResponseStatus, type H3Event } from "h3";
+import { requestOrigin } from "../mcp/kit";
 
 /**
  * Sends an HTML page; `body` is trusted markup, so escape anything that came from outside.
@@ -32,5 +33,5 @@ export function isSameOriginPost(event: H3Event): boolean {
   const site = event.node.req.headers["sec-fetch-site"];
   if (site !== undefined && site !== "same-origin" && site !== "none") return false;
   const origin = event.node.req.headers.origin;
-  return origin === undefined || origin === getRequestURL(event).origin;
+  return origin === undefined || origin === requestOrigin(event);
 }

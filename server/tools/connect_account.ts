@@ -1,4 +1,4 @@
-import { getRequestURL } from "h3";
+import { requestOrigin } from "../mcp/kit";
 import { getConnectAttempt, isConnected, startConnectAttempt } from "../examples/connections";
 
 type Attempt = { code: string };
@@ -22,7 +22,8 @@ export default defineTool({
     const stillOpen = previous && (await getConnectAttempt(previous.code))?.principal === mcp.principal;
     const attempt = stillOpen ? previous : { code: await startConnectAttempt(mcp.principal) };
 
-    const url = `${getRequestURL(mcp.event).origin}/connect/${attempt.code}`;
+    // The origin the client reached, its scheme from a proxy only through NITRO_MCP_TRUST_PROXY (a client could write it).
+    const url = `${requestOrigin(mcp.event)}/connect/${attempt.code}`;
     const ask = { connect: elicitUrl("Open this page to connect your demo account, then come back.", url) };
     const { connect } = readInputResponses(mcp, ask);
     if (connect && connect.action !== "accept") return `Not connected: you chose "${connect.action}".`;

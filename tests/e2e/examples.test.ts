@@ -243,6 +243,16 @@ describe("connect_account (URL mode)", () => {
     return first.body.result.inputRequests.connect.params.url;
   }
 
+  it("links to the origin the client reached: an X-Forwarded-Proto it wrote counts only through NITRO_MCP_TRUST_PROXY", async () => {
+    const first = await post(
+      server.url,
+      "tools/call",
+      { name: "connect_account", arguments: {} },
+      { capabilities: { elicitation: { url: {} } }, headers: { "x-forwarded-proto": "https" } },
+    );
+    expect(first.body.result.inputRequests.connect.params.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/connect\//);
+  });
+
   it("serves a page that cannot be framed", async () => {
     const page = await fetch(await connectLink(server.url));
     expect(page.status).toBe(200);
