@@ -2,9 +2,10 @@
  * The virtual module `#mcp-definitions`: each file in a scan dir's `tools/`, `prompts/`, `resources/` (or `mcp.definitionDirs`)
  * default-exports one definition, so adding a tool is dropping a file in.
  */
-import { existsSync, readdirSync, watch } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import type { Nitro } from "nitropack";
+import { watchForReload } from "./dev/watch-for-reload";
 
 const KINDS = ["tools", "prompts", "resources"] as const;
 const SOURCE_FILE = /^[^._].*\.(?:ts|mts|js|mjs)$/;
@@ -38,21 +39,6 @@ export function definitionRoots(nitro: Nitro): string[] {
   // Folders to read definitions from instead of the scan dirs (the conformance build).
   const chosen = (nitro.options as { mcp?: { definitionDirs?: string[] } }).mcp?.definitionDirs;
   return chosen ? chosen.map((dir) => resolve(nitro.options.rootDir, dir)) : nitro.options.scanDirs;
-}
-
-/** Rebuilds in `nitropack dev` when something in `dir` changes (a file added or removed; with `recursive`, any change). */
-export function watchForReload(nitro: Nitro, dirs: readonly string[], recursive: boolean): void {
-  if (!nitro.options.dev) return;
-  const watchers = dirs
-    .filter((dir) => existsSync(dir))
-    .map((dir) =>
-      watch(dir, { recursive }, (event) => {
-        if (event === "rename" || recursive) void nitro.hooks.callHook("rollup:reload");
-      }),
-    );
-  nitro.hooks.hook("close", () => {
-    for (const watcher of watchers) watcher.close();
-  });
 }
 
 export function mcpDefinitionsModule() {

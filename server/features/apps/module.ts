@@ -8,7 +8,8 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Nitro } from "nitropack";
-import { definitionRoots, watchForReload } from "../../build/definitions-module";
+import { definitionRoots } from "../../build/definitions-module";
+import { watchForReload } from "../../build/dev/watch-for-reload";
 import { buildView } from "./build-view";
 
 /** The UI folders under `dir`: each holds an `index.html`. */

@@ -4,7 +4,8 @@
  */
 import { join } from "node:path";
 import type { Nitro } from "nitropack";
-import { definitionRoots, watchForReload } from "../../build/definitions-module";
+import { definitionRoots } from "../../build/definitions-module";
+import { watchForReload } from "../../build/dev/watch-for-reload";
 import { readSkills } from "./skill-files";
 
 export default (nitro: Nitro) => {
