@@ -5,7 +5,7 @@
  * deadline, Web Crypto's cipher, and one console call per log line (Workers Logs reads each call as one entry).
  */
 import type { H3Event } from "h3";
-import { BodyTooLargeError } from "../mcp/http/body";
+import { BodyTooLargeError, type BodyLimits } from "../mcp/http/body";
 import type { LogLevel } from "../mcp/log";
 import { utf8Encode } from "../mcp/internal/basics";
 import { requestHeader } from "../mcp/protocol";
@@ -18,8 +18,8 @@ export const peerScheme = (event: H3Event): "http" | "https" =>
 
 const decoder = new TextDecoder();
 
-/** The body Nitro's entry buffered (after `entry.ts` bounded it in size and time). */
-export async function readBodyText(event: H3Event, limits: { maxBytes: number; timeoutMs: number }): Promise<string> {
+/** The body Nitro's entry buffered (after `entry.ts` bounded it in size and time): whole already, so it holds no share. */
+export async function readBodyText(event: H3Event, limits: BodyLimits): Promise<string> {
   const body = (event.node.req as { body?: Uint8Array | null }).body;
   if (body && body.byteLength > limits.maxBytes) throw new BodyTooLargeError(limits.maxBytes, true);
   return body ? decoder.decode(body) : "";

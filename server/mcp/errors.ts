@@ -6,7 +6,8 @@ import type { ClientCapabilities, InputRequest, RequestId } from "./protocol";
 const MAX_MESSAGE = 500;
 
 /**
- * The JSON-RPC error codes this server answers with: JSON-RPC's own, those MCP defines, and its own `LimitExceeded`.
+ * The JSON-RPC error codes the core answers with: JSON-RPC's own, those MCP 2026-07-28 defines, and its own `LimitExceeded`
+ * (an adapter for an older revision answers with that revision's own too, such as -32002).
  * @example throw new McpError(ErrorCode.InvalidRequest, "Request cancelled");
  */
 export const ErrorCode = {

@@ -151,11 +151,9 @@ export async function readMcpRequest(event: H3Event): Promise<void> {
       throw invalidRequest("Content-Type must be application/json", 415);
     }
     const { maxBodyBytes: maxBytes, bodyTimeoutMs: timeoutMs } = useMcpConfig();
-    // A body declared longer than 64 KiB, or of no declared length, holds a unit of its caller's share while it arrives
-    // (NITRO_MCP_CALLER_BODIES): it may be held in memory, up to the limit, until its deadline. A shorter one takes none.
-    const declared = Number(requestHeader(event, "content-length") ?? Number.POSITIVE_INFINITY);
-    const held = declared > 64 * 1024 ? takeShare("bodies", callerKey(event, event.context.mcpAuth)) : undefined;
-    const message = parseJsonRpcMessage(await readBodyText(event, { maxBytes, timeoutMs }).finally(held));
+    // A body still arriving holds a unit of its caller's share of bodies (taken by the platform only if it must wait for one).
+    const hold = () => takeShare("bodies", callerKey(event, event.context.mcpAuth));
+    const message = parseJsonRpcMessage(await readBodyText(event, { maxBytes, timeoutMs, hold }));
     if (message.kind !== "request") {
       const refusal = await runMessageChecks(event, message);
       if (refusal) return sendError(event, undefined, refusal);

@@ -1,6 +1,6 @@
 /**
  * Each caller's share of what every caller of an instance shares: open streams, message-bus subscriptions and the memory of
- * long request bodies still arriving (one trickled in, or stalled until its deadline, holds what came so far). A caller (a
+ * request bodies still arriving (one trickled in, or stalled until its deadline, holds what came so far). A caller (a
  * principal, or an anonymous address: `http/caller.ts`) holding its whole share is refused more (429 in JSON-RPC and HTTP, naming the
  * limit) while every other caller is served as before: no single caller can use up a bound that others need. The shares are
  * counted per instance, in memory, as the streams and subscriptions they bound are. Every stream also ends by one deadline.
@@ -41,7 +41,7 @@ export function takeShare(kind: ShareKind, caller: string): () => void {
   const key = `${kind} ${caller}`;
   const count = held.get(key) ?? 0;
   if (count >= limit) {
-    const message = `Too many ${what}: at most ${limit} per caller at once (${SETTINGS[setting].env}); close one first`;
+    const message = `Too many ${what}: at most ${limit} per caller at once (${SETTINGS[setting].env}); retry once one has ended`;
     throw limitExceeded(message, { limit, share: kind });
   }
   held.set(key, count + 1);

@@ -117,10 +117,10 @@ describe.runIf(loopbackAliases)("anonymous callers by the address of their conne
   );
   // end with:redis
 
-  it("holds each address to its share of long request bodies still arriving: 127.0.0.2's stalled bodies leave 127.0.0.3 served", async () => {
+  it("holds each address to its share of request bodies still arriving: 127.0.0.2's stalled bodies leave 127.0.0.3 served", async () => {
     const server = await startServer({ env: { NITRO_MCP_CALLER_BODIES: "2", NITRO_MCP_BODY_TIMEOUT_MS: "600000" } });
     const stalled = [stallFrom("127.0.0.2", server.url), stallFrom("127.0.0.2", server.url)];
-    // Over 64 KiB: a body that long takes a unit of its caller's share while it arrives.
+    // Over 64 KiB, more than one socket read: not whole with its first bytes, it takes a unit of its caller's share.
     const long = (from: string) => postFrom(from, server.url, "tools/list", { padding: "x".repeat(70_000) });
     try {
       // Refused once both stalled bodies are being read (a bound on "ever": how soon they are depends on the machine).
@@ -128,7 +128,7 @@ describe.runIf(loopbackAliases)("anonymous callers by the address of their conne
       const over = await long("127.0.0.2");
       expect(over.first?.error).toMatchObject({ code: LIMIT_EXCEEDED, data: { limit: 2, share: "bodies" } });
       expect(over.first?.error.message).toContain("NITRO_MCP_CALLER_BODIES");
-      // A short body takes no share; another address has its own.
+      // A short body, whole with its first bytes, takes none; another address has its own share.
       expect((await sum("127.0.0.2", server.url)).status).toBe(200);
       expect((await long("127.0.0.3")).status).toBe(200);
       // A client gone mid-body gives its share back.

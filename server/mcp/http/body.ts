@@ -63,17 +63,30 @@ export class BodyTimeoutError extends McpError {
 
 const decoder = new TextDecoder();
 
-function readStream(request: IncomingMessage, limit: number, timeoutMs: number): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
+/**
+ * A body read's bounds: at most `maxBytes`, within `timeoutMs`; `hold`, called once if the body has not arrived whole with
+ * its first bytes (it must be waited for, held in memory meanwhile), takes a unit of the caller's share of bodies and
+ * returns what gives it back, or throws the refusal (429) that ends the read.
+ */
+export interface BodyLimits {
+  readonly maxBytes: number;
+  readonly timeoutMs: number;
+  readonly hold?: () => () => void;
+}
+
+function readStream(request: IncomingMessage, declared: number, { maxBytes: limit, timeoutMs, hold }: BodyLimits) {
+  return new Promise<Uint8Array>((resolve, reject) => {
     // One chunk is kept as it came; a second starts a buffer grown by doubling (not sized by Content-Length: a client could declare the limit and trickle bytes).
     let first: Uint8Array | undefined;
     let buffer: Uint8Array | undefined;
     let size = 0;
     let settled = false;
+    let release: (() => void) | undefined;
     const settle = (error: Error | undefined, body?: Uint8Array) => {
       if (settled) return;
       settled = true;
       cancelDeadline();
+      release?.();
       // Listeners stay on a body read to its end (removing them cost 3 % of a request's work), but keep none of its bytes.
       first = buffer = undefined;
       if (error) {
@@ -84,6 +97,14 @@ function readStream(request: IncomingMessage, limit: number, timeoutMs: number):
     };
     const onData = (chunk: Uint8Array) => {
       size += chunk.byteLength;
+      // Not whole with its first bytes (or of no declared length): it is held while the rest comes, so it takes a share.
+      if (hold && size === chunk.byteLength && !(size >= declared)) {
+        try {
+          release = hold();
+        } catch (refused) {
+          return settle(refused as Error);
+        }
+      }
       if (size > limit * DRAIN_FACTOR) return settle(new BodyTooLargeError(limit, false));
       if (size > limit) return; // read and discard: the 413 comes at the end
       if (size === chunk.byteLength) {
@@ -114,18 +135,17 @@ function readStream(request: IncomingMessage, limit: number, timeoutMs: number):
   });
 }
 
-/** The body as text, read from the request's socket (Node and Vercel): at most `maxBytes`, within `timeoutMs`. */
-export async function readBodyText(event: H3Event, limits: { maxBytes: number; timeoutMs: number }): Promise<string> {
-  const { maxBytes, timeoutMs } = limits;
+/** The body as text, read from the request's socket (Node and Vercel) within `limits`. */
+export async function readBodyText(event: H3Event, limits: BodyLimits): Promise<string> {
   const declared = Number(requestHeader(event, "content-length") ?? Number.NaN);
-  if (declared > maxBytes * DRAIN_FACTOR) throw new BodyTooLargeError(maxBytes, false);
+  if (declared > limits.maxBytes * DRAIN_FACTOR) throw new BodyTooLargeError(limits.maxBytes, false);
   const request = event.node.req as IncomingMessage & { body?: unknown };
   // A request served through Nitro's local fetch (the in-process test server) carries its body already.
   if (request.body !== undefined) {
     const bytes =
       typeof request.body === "string" ? new TextEncoder().encode(request.body) : (request.body as Uint8Array);
-    if (bytes.byteLength > maxBytes) throw new BodyTooLargeError(maxBytes, true);
+    if (bytes.byteLength > limits.maxBytes) throw new BodyTooLargeError(limits.maxBytes, true);
     return decoder.decode(bytes);
   }
-  return decoder.decode(await readStream(request, maxBytes, timeoutMs));
+  return decoder.decode(await readStream(request, declared, limits));
 }
