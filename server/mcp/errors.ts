@@ -113,7 +113,8 @@ export const headerMismatch = (message: string) =>
 export class MissingCapabilitiesError extends McpError {
   constructor(
     requiredCapabilities: ClientCapabilities,
-    what: string,
+    /** What is missing, for what: `elicitation (url), needed to ask for connect`. */
+    readonly what: string,
     readonly unanswerable: Readonly<Record<string, InputRequest>> = {},
   ) {
     const message = `Missing required client capability: ${what}`;

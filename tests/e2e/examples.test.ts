@@ -189,7 +189,7 @@ describe("delete_note", () => {
     const result = await legacy.callTool({ name: "delete_note", arguments: { note_id: "15" } });
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(
-      /needs to ask you something first \(elicitation\), which this client did not declare when it connected/,
+      /needs to ask you something first \(elicitation \(form\), needed to ask for confirm\), which this client did not declare when it connected/,
     );
     expect(text(await legacy.callTool({ name: "list_notes", arguments: {} }))).toContain("#15 ");
     await legacy.close();

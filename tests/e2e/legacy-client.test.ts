@@ -82,7 +82,7 @@ describe("the official 1.x client (2025-11-25)", () => {
     const result = await client.callTool({ name: "confirm_increment", arguments: { key } });
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(
-      /^This tool needs to ask you something first \(elicitation\), which this client did not declare when it connected: .* this client uses 2025-11-25\.$/,
+      /^This tool needs to ask you something first \(elicitation \(form\), needed to ask for confirm\), which this client did not declare when it connected: .* this client uses 2025-11-25\.$/,
     );
     expect((await client.callTool({ name: "read_counter", arguments: { key } })).structuredContent).toEqual({
       value: 0,
@@ -104,7 +104,7 @@ describe("the official 1.x client (2025-11-25)", () => {
     const error = await client.getPrompt({ name: "asking_prompt" }).catch((caught) => caught);
     expect(error).toBeInstanceOf(McpError);
     expect(error.message).toMatch(
-      /This prompt needs to ask you something first \(elicitation\), which this client did not declare/,
+      /This prompt needs to ask you something first \(elicitation \(form\), needed to ask for brief\), which this client did not declare/,
     );
     const read = await client.readResource({ uri: "fixture://asks" });
     expect(read.contents[0]).toMatchObject({ text: "plain (not asked)" });

@@ -84,6 +84,9 @@ function answerCarriers(): AnswerCarriers | undefined {
   return bus && store ? { bus, store } : undefined;
 }
 
+/** Whether this server can carry a 2025-era client's answers back to the call that asked (a message bus and an atomic store). */
+export const carriesAnswers = (): boolean => answerCarriers() !== undefined;
+
 /** The bus channel of one call in one session: the cancellation names the call by its id, the answers by their ticket. */
 export const callChannel = async (session: LegacySession, requestId: RequestId): Promise<string> =>
   `legacy:${await digestKeySegment(`${session.id}\n${JSON.stringify(requestId)}`)}`;
@@ -103,7 +106,7 @@ export function sessionCapabilities(session: LegacySession | undefined): Readonl
 export function canAsk(session: LegacySession | undefined, outcome: InputRequiredOutcome): session is LegacySession {
   const requests = Object.values(outcome.inputRequests);
   return (
-    !!answerCarriers() &&
+    carriesAnswers() &&
     !!session &&
     requests.length > 0 &&
     requests.every((request) => clientCanAnswer(session.capabilities, request))

@@ -18,7 +18,6 @@
  */
 import { setResponseHeader, type H3Event } from "h3";
 import {
-  clientCanAnswer,
   finalResult,
   invalidParams,
   isFinalResult,
@@ -45,7 +44,7 @@ import {
   type Middleware,
   type Outcome,
 } from "../../mcp/kit";
-import { askLegacyClient, canAsk, ended, isUrlElicitation, sessionCapabilities } from "./ask";
+import { askLegacyClient, canAsk, carriesAnswers, ended, isUrlElicitation, sessionCapabilities } from "./ask";
 import { mintSession, presentedSession, type LegacySession } from "./session";
 import { subscribe, unsubscribe } from "./subscriptions";
 
@@ -129,8 +128,15 @@ function legacyResult(result: Readonly<Record<string, unknown>>): Record<string,
   return rest;
 }
 
-/** What a handler's "ask first" becomes for a client that cannot be asked (`requests`: what it asked). */
-function cannotAsk(mcp: McpContext, requests: readonly InputRequest[]): Record<string, unknown> {
+/**
+ * What a handler's "ask first" becomes for a client that cannot be asked (`requests`: what it asked; `missing`: the
+ * capabilities its session did not declare, when that was the reason).
+ */
+function cannotAsk(
+  mcp: McpContext,
+  requests: readonly InputRequest[],
+  missing?: MissingCapabilitiesError,
+): Record<string, unknown> {
   if (mcp.protocolVersion === "2025-11-25" && requests.length > 0 && requests.every(isUrlElicitation)) {
     const elicitations = requests.map((request) => {
       const { message, url } = request.params as { message: string; url: string };
@@ -139,15 +145,15 @@ function cannotAsk(mcp: McpContext, requests: readonly InputRequest[]): Record<s
     throw new McpError(URL_ELICITATION_REQUIRED, "This request needs you to open a link first.", { elicitations });
   }
   const what = mcp.method === "tools/call" ? "tool" : mcp.method === "prompts/get" ? "prompt" : "resource";
-  // The client's own word at initialize, not what the server can carry: the cause it can act on is named first.
-  const declared = mcp.event.context.legacySession?.capabilities;
-  const undeclared = declared ? requests.filter((request) => !clientCanAnswer(declared, request)) : [];
-  if (undeclared.length > 0) {
+  // The cause the client can act on, when it is the one: it connected (a session) without declaring what its revision lets
+  // it declare, and this server could have carried its answers.
+  const revisionCanAskAll = requests.every((request) => revisionCanAsk(mcp.protocolVersion, request));
+  if (missing && mcp.event.context.legacySession && carriesAnswers() && revisionCanAskAll) {
     return ended(
       mcp,
-      `This ${what} needs to ask you something first (${[...new Set(undeclared.map(capabilityName))].join(", ")}), ` +
-        `which this client did not declare when it connected: it takes a client that declares it, or one that supports ` +
-        `protocol ${MODERN_PROTOCOL_VERSION}; this client uses ${mcp.protocolVersion}.`,
+      `This ${what} needs to ask you something first (${missing.what}), which this client did not declare when it ` +
+        `connected: it takes a client that declares it, or one that supports protocol ${MODERN_PROTOCOL_VERSION}; this ` +
+        `client uses ${mcp.protocolVersion}.`,
     );
   }
   const need = requests.length > 0 ? "to ask you something first" : "what only a newer client has";
@@ -158,9 +164,10 @@ function cannotAsk(mcp: McpContext, requests: readonly InputRequest[]): Record<s
   );
 }
 
-/** The client capability a question needs, as a person reading the refusal would look it up. */
-const capabilityName = (request: InputRequest): string =>
-  isUrlElicitation(request) ? "elicitation, URL mode" : request.method.slice(0, request.method.indexOf("/"));
+/** Whether a 2025 revision has this kind of question at all: elicitation came in 2025-06-18, its URL mode in 2025-11-25. */
+const revisionCanAsk = (version: string, request: InputRequest): boolean =>
+  request.method !== "elicitation/create" ||
+  (isUrlElicitation(request) ? version === "2025-11-25" : version !== "2025-03-26");
 
 /** What the request is answered with, in this era: asked on its stream, or shaped as its revision has results. */
 async function answered(mcp: McpContext, outcome: Outcome, next: (mcp: McpContext) => Promise<Outcome>) {
@@ -190,7 +197,7 @@ export const serveLegacy: Middleware = async (mcp, next) => {
   } catch (error) {
     // A question this client cannot answer (its session did not declare it, or nothing carries answers back).
     if (error instanceof MissingCapabilitiesError) {
-      return finalResult(cannotAsk(mcp, Object.values(error.unanswerable)));
+      return finalResult(cannotAsk(mcp, Object.values(error.unanswerable), error));
     }
     throw error instanceof McpError ? legacyError(error) : error;
   }
