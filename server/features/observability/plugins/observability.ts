@@ -211,9 +211,9 @@ export function requestLogMembers(
   if (ended.errorCode !== undefined) members += `,"errorCode":${ended.errorCode}`;
   else if (ended.resultType) members += `,"resultType":${json(ended.resultType)}`;
   if (ended.toolError) members += `,"toolError":true`;
-  // The connection already closed as the answer ends: the client went away first (closing a call's stream cancels the call),
-  // so this is not a call that completed. (Once an answer is whole, its connection is kept, or closed only after this.)
-  if (event.node?.res?.socket?.destroyed) members += `,"cancelled":true`;
+  // An MCP request whose connection closed before its answer was whole: the client went away first (closing a call's stream
+  // cancels the call; a listen's, ends it), so it did not complete. (A whole answer's connection closes only after this.)
+  if (mcpMessage && event.node?.res?.socket?.destroyed) members += `,"cancelled":true`;
   const args =
     withArguments && mcpMessage?.params.arguments !== undefined ? json(mcpMessage.params.arguments) : undefined;
   return args === undefined ? members : `${members},"arguments":${args}`;
