@@ -253,6 +253,24 @@ describe("connect_account (URL mode)", () => {
     expect(first.body.result.inputRequests.connect.params.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/connect\//);
   });
 
+  it("behind a trusted proxy (NITRO_MCP_TRUST_PROXY=1), links over https and takes the page's https form post", async () => {
+    const proxied = await startServer({ output: OUTPUT.product, env: { NITRO_MCP_TRUST_PROXY: "1" } });
+    onTestFinished(() => proxied.stop());
+    const https = { "x-forwarded-proto": "https", "x-forwarded-for": "192.0.2.7" };
+    const first = await post(
+      proxied.url,
+      "tools/call",
+      { name: "connect_account", arguments: {} },
+      { capabilities: { elicitation: { url: {} } }, headers: https },
+    );
+    const link = new URL(first.body.result.inputRequests.connect.params.url);
+    expect(link.protocol).toBe("https:");
+    const page = new URL(link.pathname, proxied.url);
+    const posted = await fetch(page, { method: "POST", headers: { ...https, origin: link.origin } });
+    expect(posted.status).toBe(200);
+    expect(await posted.text()).toContain("Done.");
+  });
+
   it("serves a page that cannot be framed", async () => {
     const page = await fetch(await connectLink(server.url));
     expect(page.status).toBe(200);
