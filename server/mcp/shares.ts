@@ -1,8 +1,8 @@
 /**
  * Each caller's share of what every caller of an instance shares: open streams, message-bus subscriptions and the memory of
  * request bodies still arriving (one trickled in, or stalled until its deadline, holds what came so far). A caller (a
- * principal, or an anonymous address: `http/caller.ts`) holding its whole share is refused more (429 in JSON-RPC and HTTP, naming the
- * limit) while every other caller is served as before: no single caller can use up a bound that others need. The shares are
+ * principal, or an anonymous address: `http/caller.ts`) holding its whole share is refused more (429 in JSON-RPC and HTTP,
+ * naming the limit) while every other caller is served as before: no single caller can use up a bound that others need. The shares are
  * counted per instance, in memory, as the streams and subscriptions they bound are. Every stream also ends by one deadline.
  */
 import { useMcpConfig } from "./config";

@@ -6,7 +6,7 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { CONFIRM, askToIncrement, retryIncrement, uniqueKey } from "../helpers/flows";
-import { meta, post, standardHeaders, type Json } from "../helpers/rpc";
+import { closeProgressCall, post, type Json } from "../helpers/rpc";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
 import { hasFeature } from "../helpers/project.mjs";
 
@@ -126,24 +126,7 @@ describe("the request log", () => {
 
   it("marks a call whose client closed its stream before the answer as cancelled, not as one that completed", async () => {
     const mark = server.rawLogs().length;
-    const controller = new AbortController();
-    const response = await fetch(server.url, {
-      method: "POST",
-      headers: { ...standardHeaders("tools/call", { name: "progress_steps" }), ...AUTHORIZED.headers },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: "closed-1",
-        method: "tools/call",
-        params: {
-          name: "progress_steps",
-          arguments: { steps: 100, delay_ms: 50 },
-          _meta: meta({}, { progressToken: 1 }),
-        },
-      }),
-      signal: controller.signal,
-    });
-    await response.body!.getReader().read(); // the first progress frame
-    controller.abort();
+    await closeProgressCall(server.url, "closed-1", { delayMs: 50, headers: AUTHORIZED.headers });
     const finished = await post(
       server.url,
       "tools/call",

@@ -6,7 +6,7 @@
  */
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { meta, post, standardHeaders } from "../helpers/rpc";
+import { closeProgressCall, meta, post, standardHeaders } from "../helpers/rpc";
 import { startServer, type RunningServer } from "../helpers/server.mjs";
 
 let server: RunningServer;
@@ -106,24 +106,7 @@ describe("streaming and cancellation", () => {
   });
 
   it("cancels the handler when the client closes the stream", async () => {
-    const controller = new AbortController();
-    const response = await fetch(server.url, {
-      method: "POST",
-      headers: standardHeaders("tools/call", { name: "progress_steps" }),
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 77,
-        method: "tools/call",
-        params: {
-          name: "progress_steps",
-          arguments: { steps: 100, delay_ms: 100 },
-          _meta: meta({}, { progressToken: 1 }),
-        },
-      }),
-      signal: controller.signal,
-    });
-    await response.body!.getReader().read(); // the first progress frame
-    controller.abort();
+    await closeProgressCall(server.url, 77, { delayMs: 100 });
     // Only a cancelled run writes this line (a finished one would not), so the wait may be generous.
     await expect.poll(() => server.logs()).toMatch(/\[fixture\] progress_steps cancelled during step \d+ of 100/);
   });

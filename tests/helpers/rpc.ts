@@ -69,6 +69,35 @@ async function exchange(send: () => Promise<Response>): Promise<{ response: Resp
   return { response, text };
 }
 
+/**
+ * Calls the fixture tool `progress_steps` (100 steps, `delayMs` apart) with a progress token, and closes its stream as soon as
+ * the first progress frame is in: a client going away mid-call.
+ */
+export async function closeProgressCall(
+  url: string,
+  id: string | number,
+  options: { delayMs: number; headers?: Record<string, string> },
+): Promise<void> {
+  const controller = new AbortController();
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { ...standardHeaders("tools/call", { name: "progress_steps" }), ...options.headers },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: {
+        name: "progress_steps",
+        arguments: { steps: 100, delay_ms: options.delayMs },
+        _meta: meta({}, { progressToken: 1 }),
+      },
+    }),
+    signal: controller.signal,
+  });
+  await response.body!.getReader().read(); // the first progress frame
+  controller.abort();
+}
+
 /** POSTs one request; `params._meta` is filled in unless the params already have one. */
 export async function post(url: string, method: string, params: Json = {}, options: RpcOptions = {}) {
   const fullParams =

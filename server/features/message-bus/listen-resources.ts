@@ -1,8 +1,8 @@
 /**
  * Resource updates for 2026-07-28 clients: `subscriptions/listen` with `notifications.resourceSubscriptions`
  * (URIs this server serves, at most MAX_SUBSCRIBED_URIS) honours them all, or refuses (the caller's share of subscriptions used
- * up: 429; the bus unreachable: 503), and its stream then carries `notifications/resources/updated` each time a handler says one of
- * them changed (`resourceChanged`, see `utils/notifications.ts`), on whichever instance: the bus has a channel
+ * up: 429; the bus unreachable: 503), and its stream then carries `notifications/resources/updated` each time a handler says
+ * one of them changed (`resourceChanged`, see `utils/notifications.ts`), on whichever instance: the bus has a channel
  * per URI. The stream ends gracefully by the core's stream deadline, or when the client goes away.
  */
 import {

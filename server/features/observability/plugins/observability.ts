@@ -2,10 +2,10 @@
  * Logs and traces for every request, once its response is complete: the request's line in the log, and
  * its span ended.
  *
- * The request log: one line per HTTP request. For an MCP request: its JSON-RPC id, who sent it, the era,
- * the method and target, and how it ended (the result type, or the JSON-RPC error code; `cancelled` when the client went
- * away before its answer was whole), with the HTTP status and the duration. Never a token, a sealed state, or an argument (unless NITRO_MCP_LOG_ARGUMENTS
- * turns them on, for development).
+ * The request log: one line per HTTP request. For an MCP request: its JSON-RPC id, who sent it, the era, the method and
+ * target, and how it ended (the result type, or the JSON-RPC error code; `cancelled` when the client went away before its
+ * answer was whole), with the HTTP status and the duration. Never a token, a sealed state, or an argument (unless
+ * NITRO_MCP_LOG_ARGUMENTS turns them on, for development).
  *
  * Tracing, with OpenTelemetry's API, which does nothing until the deployer registers an SDK (see this
  * folder's README), following the MCP semantic conventions:
