@@ -124,6 +124,12 @@ export async function profileSplit(scenario, seconds, load, contender = "templat
 }
 
 /**
+ * A scavenge's `promoted` bytes in a `--trace-gc-nvp` line, in either form V8 prints: name=value pairs
+ * (` gc=s … promoted=123 `, Node 24 and older) or a JSON object (`GC: {…"gc":"s",…"promoted":123,…}`, Node 26).
+ */
+const SCAVENGE_PROMOTED = /[ "]gc(?:=|":")s[ "].*?[ "]promoted(?:=|":)(\d+)/g;
+
+/**
  * The bytes V8 promotes to its old generation per HTTP request of `scenario` (a scenario with no `prepare`) on the template's
  * Node build under load (`load`, autocannon), after a second of warm-up: the `promoted` of every scavenge that
  * `--trace-gc-nvp` reports in the measured seconds, over the requests answered. What a request allocates should die young,
@@ -138,12 +144,7 @@ export async function promotedPerRequest(scenario, seconds, load) {
     await underLoad(load, server.url, scenario, 1);
     const before = server.rawLogs().length;
     const result = await underLoad(load, server.url, scenario, seconds);
-    const scavenges = [
-      ...server
-        .rawLogs()
-        .slice(before)
-        .matchAll(/ gc=s .*? promoted=(\d+)/g),
-    ];
+    const scavenges = [...server.rawLogs().slice(before).matchAll(SCAVENGE_PROMOTED)];
     // None read is a format this parser does not know (another Node), not a request that leaves nothing behind.
     if (scavenges.length === 0) throw new Error(`${scenario.name}: no scavenge reported by --trace-gc-nvp`);
     return scavenges.reduce((sum, [, bytes]) => sum + Number(bytes), 0) / result.requests.total;
