@@ -5,6 +5,7 @@ import {
   describeIssues,
   invalidParams,
   isInputRequiredOutcome,
+  presentFields,
   type Completer,
   type GetPromptResult,
   type InputRequiredOutcome,
@@ -59,16 +60,12 @@ export function definePrompt<Args extends StringArguments = {}>(options: PromptO
   const schema = z.object(shape);
   const promptArguments: PromptArgument[] = Object.entries(shape).map(([name, argument]) => ({
     name,
-    ...(argument.description ? { description: argument.description } : {}),
+    ...presentFields({ description: argument.description }),
     required: !argument.safeParse(undefined).success,
   }));
-  const descriptor: Prompt = {
-    name: options.name,
-    ...(options.title ? { title: options.title } : {}),
-    description: options.description,
-    ...(promptArguments.length ? { arguments: promptArguments } : {}),
-    ...(options.icons ? { icons: options.icons } : {}),
-  };
+  const { name, title, description, icons } = options;
+  const listed = promptArguments.length ? promptArguments : undefined;
+  const descriptor: Prompt = { name, description, ...presentFields({ title, icons, arguments: listed }) };
   return {
     ...entryBase(options),
     kind: "prompt",

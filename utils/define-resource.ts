@@ -4,6 +4,7 @@ import {
   compileUriTemplate,
   entryBase,
   isInputRequiredOutcome,
+  presentFields,
   ResourceNotFoundError,
   type CacheHints,
   type Completer,
@@ -90,19 +91,12 @@ export function defineResource(options: FixedResourceOptions): ResourceEntry;
 export function defineResource<Template extends string>(options: TemplatedResourceOptions<Template>): ResourceEntry;
 export function defineResource(options: FixedResourceOptions | TemplatedResourceOptions<string>): ResourceEntry {
   const { name, title, description, mimeType, icons, annotations } = options;
-  const metadata = {
-    name,
-    ...(title ? { title } : {}),
-    ...(description ? { description } : {}),
-    ...(mimeType ? { mimeType } : {}),
-    ...(icons ? { icons } : {}),
-    ...(annotations ? { annotations } : {}),
-  };
+  const metadata = { name, ...presentFields({ title, description, mimeType, icons, annotations }) };
   const templated = "uriTemplate" in options;
   const template = templated ? compileUriTemplate(options.uriTemplate) : undefined;
   const descriptor: Resource | ResourceTemplate = templated
     ? { uriTemplate: options.uriTemplate, ...metadata }
-    : { uri: options.uri, ...metadata, ...(options.size !== undefined ? { size: options.size } : {}) };
+    : { uri: options.uri, ...metadata, ...presentFields({ size: options.size }) };
   const cache = options.cache ?? {};
   if (cache.ttlMs !== undefined && !(Number.isInteger(cache.ttlMs) && cache.ttlMs >= 0)) {
     throw new Error(`Resource "${name}": cache.ttlMs must be an integer >= 0`);

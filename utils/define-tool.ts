@@ -9,6 +9,7 @@ import {
   logWithReference,
   McpError,
   objectSchema,
+  presentFields,
   StorageUnavailableError,
   toolErrorResult,
   type CallToolResult,
@@ -93,17 +94,13 @@ export function defineTool(
   const inputSchema = (options.inputJsonSchema ?? z.toJSONSchema(input, { io: "input" })) as Tool["inputSchema"];
   if (inputSchema.type !== "object")
     throw new Error(`Tool "${options.name}": the input schema must describe an object`);
+  const { name, title, description, output, annotations, icons, _meta } = options;
+  const outputSchema = output && (z.toJSONSchema(output, { io: "output" }) as Tool["outputSchema"]);
   const descriptor: Tool = {
-    name: options.name,
-    ...(options.title ? { title: options.title } : {}),
-    description: options.description,
+    name,
+    description,
     inputSchema,
-    ...(options.output
-      ? { outputSchema: z.toJSONSchema(options.output, { io: "output" }) as Tool["outputSchema"] }
-      : {}),
-    ...(options.annotations ? { annotations: options.annotations } : {}),
-    ...(options.icons ? { icons: options.icons } : {}),
-    ...(options._meta ? { _meta: options._meta } : {}),
+    ...presentFields({ title, outputSchema, annotations, icons, _meta }),
   };
 
   function toResult(value: unknown): CallToolResult {

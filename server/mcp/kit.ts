@@ -216,6 +216,7 @@ export {
   base64UrlEncode,
   isPlainObject,
   nowSeconds,
+  presentFields,
   utf8Decode,
   utf8Encode,
   wait,

@@ -9,6 +9,13 @@ export const isPlainObject = (value: unknown): value is Record<string, unknown> 
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
+ * The members of `fields` that are set (not undefined, null or ""): a descriptor leaves out an optional member it lacks.
+ * @example const descriptor = { name, ...presentFields({ title, icons }) }; // no `title` key when the tool has none
+ */
+export const presentFields = <Fields extends object>(fields: Fields): Partial<Fields> =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value != null && value !== "")) as Partial<Fields>;
+
+/**
  * Now, in whole seconds since the epoch: the unit of every expiry in this server.
  * @example const record = { value, expiresAt: nowSeconds() + ttlSeconds };
  */
