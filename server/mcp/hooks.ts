@@ -12,6 +12,7 @@ import { contextWith, type AuthInfo, type McpContext, type RequestMeta, type Req
 import type { Entry, ResourceEntry } from "./entries";
 import { HttpRefusal, type McpError } from "./errors";
 import { sendError, type RequestOutcome } from "./http/error-reply";
+import { logError } from "./log";
 import type { MethodHandler, MethodResult } from "./methods/types";
 import type {
   JsonRpcMessage,
@@ -67,7 +68,10 @@ type Verdict = McpError | undefined | Promise<McpError | undefined>;
 export type RequestCheck = (event: H3Event) => Verdict;
 /** Runs on every message read: requests, and the notifications and responses a client POSTs. */
 export type MessageCheck = (event: H3Event, message: JsonRpcMessage) => Verdict;
-/** Runs before any requestState opens, for every request: throws to refuse (e.g. a scope `mcp.target` needs). */
+/**
+ * Runs before any requestState opens, for every request: throws to refuse (e.g. a scope `mcp.target` needs). Synchronous: it
+ * decides from what the request carries (`mcp.auth`, `mcp.target`); one that returns a promise refuses every request.
+ */
 export type Authorizer = (mcp: McpContext) => void;
 
 /** What a handler, a middleware or the method table may answer: a result, `inputRequired(…)`, or a `finalResult(…)`. */
@@ -241,22 +245,36 @@ export function chainAround(last: Next): Next {
   );
 }
 
-/** Calls every observer's `start` (Nitro's `request` hook). */
-export function observeStart(event: H3Event): void {
-  for (const observer of listeners.observers) observer.start?.(event);
+type Observed = Required<RequestObserver>;
+
+/**
+ * Calls `moment` of every observer, in order: one that throws is logged, and the others
+ * and the request go on as if it had not been there (a broken audit log must not take the request log, or the request, with it).
+ */
+export function tellObservers<M extends keyof Observed>(moment: M, ...args: Parameters<Observed[M]>): void {
+  for (const observer of listeners.observers) {
+    try {
+      (observer[moment] as ((...args: unknown[]) => void) | undefined)?.(...args);
+    } catch (error) {
+      logError(`A request observer's ${moment} failed`, error);
+    }
+  }
 }
 
+/** Calls every observer's `start` (Nitro's `request` hook). */
+export const observeStart = (event: H3Event): void => tellObservers("start", event);
+
 /** Calls every observer's `end` with how the request ended (Nitro's `afterResponse` hook). */
-export function observeEnd(event: H3Event): void {
-  if (listeners.observers.length === 0) return;
-  const ended: RequestEnd = { status: event.node.res.statusCode, ...event.context.mcpOutcome };
-  for (const observer of listeners.observers) observer.end?.(event, ended);
-}
+export const observeEnd = (event: H3Event): void =>
+  tellObservers("end", event, { status: event.node.res.statusCode, ...event.context.mcpOutcome });
 
 // ——— the steps of POST /mcp that run a hook ———
 
-/** The caller no authenticator identified: one object for every such request, not one each. */
-const ANONYMOUS: AuthInfo = { principal: "anonymous", via: "anonymous", scopes: [] };
+/**
+ * The caller no authenticator identified: one object for every such request, not one each, so frozen (no request's code
+ * may change what the next anonymous caller may do).
+ */
+const ANONYMOUS: AuthInfo = Object.freeze({ principal: "anonymous", via: "anonymous", scopes: Object.freeze([]) });
 
 /**
  * Step: the caller on `event.context.mcpAuth`, from the first authenticator that identifies it, or its refusal. Nobody
@@ -307,13 +325,21 @@ export async function runMessageChecks(event: H3Event, message: JsonRpcMessage):
   }
 }
 
+/**
+ * Every authorizer on `mcp`, in order; throws the first refusal. One that returns a promise (an `async` function, which
+ * TypeScript lets through where a `void` function is asked for) refuses too: its verdict would come after the request ran.
+ */
+function runAuthorizers(mcp: McpContext): void {
+  for (const authorizer of listeners.authorizers)
+    if ((authorizer(mcp) as unknown) instanceof Promise) throw new Error("An authorizer must decide synchronously");
+}
+
 /** Step, after reading: every authorizer, before any requestState opens (a refusal is answered as it is). */
 export async function authorize(event: H3Event): Promise<void> {
-  const mcp = event.context.mcp!;
   try {
-    for (const authorizer of listeners.authorizers) authorizer(mcp);
+    runAuthorizers(event.context.mcp!);
   } catch (error) {
-    return sendError(event, mcp.id, error);
+    return sendError(event, event.context.mcp!.id, error);
   }
 }
 
@@ -323,9 +349,8 @@ export async function authorize(event: H3Event): Promise<void> {
  * if (!mayAct(mcp, "resources/read", servedResource(uri))) throw invalidParams("You may not read this resource");
  */
 export function mayAct(mcp: McpContext, method: string, target: RequestTarget): boolean {
-  const as = contextWith(mcp, { method, target });
   try {
-    for (const authorizer of listeners.authorizers) authorizer(as);
+    runAuthorizers(contextWith(mcp, { method, target }));
     return true;
   } catch {
     return false;

@@ -2,7 +2,7 @@ import { sendNoContent, type H3Event } from "h3";
 import { useMcpConfig } from "./config";
 import type { ContextFields, McpContext, RequestMeta, RequestTarget } from "./context";
 import { invalidParams, invalidRequest, unsupportedProtocolVersion } from "./errors";
-import { inRequestScope, registered, runMessageChecks } from "./hooks";
+import { inRequestScope, registered, runMessageChecks, tellObservers } from "./hooks";
 import { readBodyText } from "#mcp-platform";
 import { BodyTimeoutError, BodyTooLargeError } from "./http/body";
 import { callerKey } from "./http/caller";
@@ -167,7 +167,7 @@ export async function readMcpRequest(event: H3Event): Promise<void> {
     }
     id = message.id;
     event.context.mcpMessage = message;
-    for (const observer of registered.observers) observer.read?.(event, message);
+    tellObservers("read", event, message);
     const refusal = await runMessageChecks(event, message);
     if (refusal) return sendError(event, id, refusal);
     event.context.mcp = await inRequestScope(event, () => createMcpContext(event, message));
