@@ -25,6 +25,13 @@ const sum = (url: string, options?: RpcOptions) =>
 const echo = (url: string, options?: RpcOptions) =>
   post(url, "tools/call", { name: "limited_echo", arguments: { text: "hi" } }, options);
 
+/** The headers of a 2025-era request: no mirrored ones, the version in MCP-Protocol-Version (no initialize needed). */
+const legacyHeaders = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2025-11-25",
+};
+
 /** A 2025-era request: no `_meta`, no mirrored headers, the version in MCP-Protocol-Version (no initialize needed). */
 const legacyCall = (
   url: string,
@@ -38,12 +45,7 @@ const legacyCall = (
     { name, arguments: args },
     {
       noMeta: true,
-      rawHeaders: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-11-25",
-        ...extraHeaders,
-      },
+      rawHeaders: { ...legacyHeaders, ...extraHeaders },
     },
   );
 
@@ -181,6 +183,58 @@ describe("the global limit's 429", () => {
         },
       });
     }
+    await server.stop();
+  });
+});
+
+describe("completion's own budget", () => {
+  const completion = { ref: { type: "ref/prompt", name: "draft" }, argument: { name: "style", value: "" } };
+  const complete = (url: string) => post(url, "completion/complete", completion);
+  // A 2025-era client's request, where the template serves that era (no mirrored headers).
+  const legacyComplete = (url: string) =>
+    post(url, "completion/complete", completion, { noMeta: true, rawHeaders: legacyHeaders });
+  const statusesOf = async (url: string, count: number) =>
+    (await Promise.all(Array.from({ length: count }, () => complete(url)))).map((answer) => answer.status);
+
+  it("is on by default, 300 a minute per caller, with no other limit set, and spares other requests", async () => {
+    const server = await startServer();
+    const statuses = await statusesOf(server.url, 301);
+    expect(statuses.filter((status) => status === 200).length).toBe(300);
+    expect(statuses.filter((status) => status === 429).length).toBe(1);
+    expect((await sum(server.url)).status).toBe(200);
+    await server.stop();
+  });
+
+  it("counts 2026-07-28 and 2025-era requests alike, refuses past its rate, and leaves other requests alone", async () => {
+    const server = await startServer({ env: { NITRO_MCP_RATE_LIMIT_COMPLETION: "2/1h" } });
+    const legacy = hasFeature("legacy");
+    const served = await complete(server.url);
+    expect(served.body.result.completion.values).toEqual(["bullet points", "one sentence", "haiku"]);
+    expect((await (legacy ? legacyComplete : complete)(server.url)).status).toBe(200);
+    const refusal = {
+      code: RATE_LIMITED,
+      message: expect.stringMatching(
+        /^Rate limit exceeded \(completion requests\): at most 2 per 3600 s; retry after \d+ s$/,
+      ),
+      data: { limit: 2, windowMs: 3_600_000, retryAfterMs: expect.any(Number) },
+    };
+    const refused = await complete(server.url);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(refused.body.error).toMatchObject(refusal);
+    if (legacy) {
+      // The 2025 era answers an error of dispatch in the body, as it does every other (HTTP 200).
+      const refusedLegacy = await legacyComplete(server.url);
+      expect(refusedLegacy.status).toBe(200);
+      expect(refusedLegacy.body).toMatchObject({ id: refusedLegacy.id, error: refusal });
+    }
+    expect((await sum(server.url)).status).toBe(200);
+    await server.stop();
+  });
+
+  it("is none with NITRO_MCP_RATE_LIMIT_COMPLETION=off", async () => {
+    const server = await startServer({ env: { NITRO_MCP_RATE_LIMIT_COMPLETION: "off" } });
+    expect(new Set(await statusesOf(server.url, 310))).toEqual(new Set([200]));
     await server.stop();
   });
 });

@@ -8,6 +8,9 @@
  *   refuses a caller, its bodies are refused unread (as far as this instance has seen the refusals);
  * - NITRO_MCP_RATE_LIMIT_CONNECT, with it: the requests a host makes to connect (CONNECT_METHODS) have a budget of their own,
  *   so that a caller's tool calls cannot starve its own reconnection, and the handshake cannot be used for unlimited calls;
+ * - NITRO_MCP_RATE_LIMIT_COMPLETION, on by default: `completion/complete`, which the spec requires to be rate limited (a
+ *   client may ask on every keystroke, and each answer can disclose values), on top of the rest, counted around its
+ *   dispatch, from the body for every era, so that no other request pays for it;
  * - a definition's `rateLimit`: calls of that tool, prompt or resource by a caller, checked from the
  *   mirrored `Mcp-Method`/`Mcp-Name` headers before the body is read where a client sends them
  *   (2026-07-28), and from the body otherwise (2025-era clients), once either way.
@@ -33,9 +36,13 @@ import {
   type JsonRpcMessage,
   type McpError,
   type MessageCheck,
+  type Middleware,
   type RequestCheck,
 } from "../../mcp/kit";
 import { parseRate, type Rate } from "./rate";
+
+/** The method NITRO_MCP_RATE_LIMIT_COMPLETION counts. */
+export const COMPLETION = "completion/complete";
 
 /**
  * What a host sends to connect (and to reconnect), with the GET stream a 2025-era host opens: counted apart from the rest when
@@ -78,6 +85,8 @@ export interface RateLimitOptions {
   readonly global?: Rate;
   /** With `global`, the CONNECT_METHODS' own budget; undefined: they count against `global` like the rest. */
   readonly connect?: Rate;
+  /** `completion/complete`'s own budget, on top of `global`; undefined: none. */
+  readonly completion?: Rate;
   readonly onStoreError: "open" | "closed";
   /** The definitions (with `rateLimit`) to limit. */
   readonly entries: readonly Entry[];
@@ -116,11 +125,12 @@ function refusal(rate: Rate, what: string, retryAfterMs: number): McpError {
   );
 }
 
-/** The checks to register, or none when nothing is limited. */
+/** The checks to register, or none when nothing is limited; `completion` wraps the dispatch of `completion/complete`. */
 export function rateLimitChecks(options: RateLimitOptions): {
   request?: RequestCheck;
   message?: MessageCheck;
   end?: (event: H3Event) => void;
+  completion?: Middleware;
 } {
   const rates = new Map(
     options.entries.map(
@@ -128,7 +138,7 @@ export function rateLimitChecks(options: RateLimitOptions): {
         [entry, parseRate(entry.options.rateLimit!, `rateLimit of ${entry.kind} "${entry.descriptor.name}"`)] as const,
     ),
   );
-  if (!options.global && !rates.size) return {};
+  if (!options.global && !options.completion && !rates.size) return {};
   let failing = false;
 
   /** One request counted under `scope`; a store fault answered as configured. */
@@ -152,14 +162,36 @@ export function rateLimitChecks(options: RateLimitOptions): {
     }
   }
 
+  /** One request counted against a budget of its own kind (a definition's, completion's): refused past it. */
+  async function limitBudget(caller: string, { scope, rate, what }: Budget): Promise<McpError | undefined> {
+    const retryAfterMs = await consume(caller, scope, rate);
+    return retryAfterMs === undefined ? undefined : refusal(rate, what, retryAfterMs);
+  }
+
   async function limitDefinition(caller: string, entry: Entry | undefined): Promise<McpError | undefined> {
     const rate = entry && rates.get(entry);
     if (!entry || !rate) return undefined;
-    const retryAfterMs = await consume(caller, `${entry.kind}:${entry.descriptor.name}`, rate);
-    return retryAfterMs === undefined
-      ? undefined
-      : refusal(rate, `calls of ${entry.kind} ${entry.descriptor.name}`, retryAfterMs);
+    const { kind, descriptor } = entry;
+    return limitBudget(caller, {
+      scope: `${kind}:${descriptor.name}`,
+      rate,
+      what: `calls of ${kind} ${descriptor.name}`,
+    });
   }
+
+  // Completion, counted around its dispatch (once the body is read, whatever the era): other requests pass it by unchecked.
+  const completion: Budget | undefined = options.completion && {
+    scope: "completion",
+    rate: options.completion,
+    what: "completion requests",
+  };
+  const limitCompletion: Middleware | undefined =
+    completion &&
+    (async (mcp, next) => {
+      const refused = await limitBudget(mcp.caller, completion);
+      if (refused) throw refused;
+      return next(mcp);
+    });
 
   /** The definition the mirrored headers name, when they are there and well-formed. */
   function headerTarget(event: H3Event): Entry | undefined {
@@ -260,5 +292,6 @@ export function rateLimitChecks(options: RateLimitOptions): {
     event.waitUntil(counting);
   };
 
-  return { request, message, end };
+  if (!options.global && !rates.size) return { completion: limitCompletion };
+  return { request, message, end, completion: limitCompletion };
 }
