@@ -5,7 +5,11 @@ import type { ResponseChannel } from "./http/channel";
 import type { Implementation, LoggingLevel, ProgressToken, RequestId } from "./protocol";
 
 export interface AuthInfo {
-  /** A stable name for the caller, sealed into every requestState: `<issuer>#<subject>` for a signed-in user, the name of a static token, or `anonymous`. */
+  /**
+   * A stable name for the caller, sealed into every requestState: `<issuer>#<subject>` for a signed-in user, the name of a
+   * static token, or `anonymous`. A fork's authenticator gives its callers names of a kind of their own (`api-key:<name>`),
+   * so that none can pass for another kind's, nor for `anonymous`, whose rate limits and states it would share.
+   */
   readonly principal: string;
   /** How the caller was identified (`anonymous`: by nobody); an authenticator names its own way (e.g. `oauth`, `static`). */
   readonly via: string;

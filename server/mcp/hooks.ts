@@ -76,7 +76,10 @@ export type Authorizer = (mcp: McpContext) => void;
 
 /** What a handler, a middleware or the method table may answer: a result, `inputRequired(…)`, or a `finalResult(…)`. */
 export type Outcome = MethodResult;
-/** The rest of the chain, for the request as given (a middleware may pass another, e.g. a retry with answers). */
+/**
+ * The rest of the chain, for the request as given (a middleware may pass another, made with `contextWith(mcp, changes)`:
+ * a spread `{ ...mcp }` loses the context's `signal` and `caller`, which are computed on demand).
+ */
 export type Next = (mcp: McpContext) => Promise<Outcome>;
 /** A layer around dispatch: answers the request itself, or calls `next` and returns (or changes) what it answers. */
 export type Middleware = (mcp: McpContext, next: Next) => Promise<Outcome>;

@@ -13,6 +13,9 @@ import { hooks } from "./hooks";
 
 /**
  * Watches every HTTP request: `start` (arrived), `read` (its JSON-RPC request parsed), `end` (its status, and how the MCP request ended).
+ * An observer that throws is logged and skipped; the others and the request go on. A request refused before its body was
+ * read (401, 413, 415, a rate limit's 429 from the headers) reaches `end` with no `event.context.mcpMessage`: only its
+ * `Mcp-Method` header, unverified, says what it was.
  * @example observeRequests({ end: (event, ended) => audit.write(event.context.mcpAuth?.principal, ended.status) });
  */
 export const observeRequests = hooks.observe;
@@ -28,7 +31,11 @@ export const wrapRequestSteps = hooks.wrapScope;
 export const wrapUnitsOfWork = hooks.wrapSteps;
 /**
  * Identifies the caller of `POST /mcp`: the first authenticator to return an `AuthInfo` wins; none: `anonymous`. Throw an
- * `HttpRefusal` (or an `McpError`) to refuse; `info` tells discovery documents (the server card) how to sign in.
+ * `HttpRefusal` (or an `McpError`) to refuse; `info` tells discovery documents (the server card) how to sign in, and with
+ * `info.required`, its `challenge()` is the refusal of a caller nobody identified. Authenticators run in plugin order (the
+ * features' folders by name, then your scan dirs): sign-in refuses a bearer token it does not know rather than passing
+ * it on, so a fork's own bearer scheme must run before it (or use another header). Nothing bounds an authenticator's time:
+ * one that asks a server bounds its own wait (sign-in's gives up after 5 s). Name your principals as `AuthInfo` says.
  * @example addAuthenticator(async (event) => (await apiKeys.lookup(requestHeader(event, "x-api-key"))) ?? undefined);
  */
 export const addAuthenticator = hooks.authenticate;

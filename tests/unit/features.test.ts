@@ -121,6 +121,30 @@ describe("npm run features, in a fork with a tool and a test of its own", { time
       }),
   );
 
+  it("records a part of the fork's own, whose removal then deletes its files (without the record, it keeps them)", () =>
+    inFork(async (copy) => {
+      const plugin = "server/features/audit/plugins/audit.ts";
+      mkdirSync(join(copy, dirname(plugin)), { recursive: true });
+      writeFileSync(join(copy, plugin), "export default defineNitroPlugin(() => {});\n");
+      const data = { about: "the fork's audit log", delete: ["server/features/audit/"] };
+      const block = `<!-- fork:remove:audit:start -->\n\`\`\`json\n${JSON.stringify(data, null, 2)}\n\`\`\`\n<!-- fork:remove:audit:end -->`;
+      writeFileSync(join(copy, "server/features/audit/README.md"), `# Audit\n\n${block}\n`);
+
+      const unrecorded = await features(copy, "remove", "audit", "--dry-run");
+      expect(unrecorded.printed).toContain(`keep ${plugin}: the template did not ship it`);
+      expect((await features(copy, "record", "audit-log")).code, "an unknown part").toBe(1);
+      const recorded = await features(copy, "record", "audit");
+      expect(recorded.code, recorded.printed).toBe(0);
+      expect(recorded.printed).toContain("Recorded in server/features/audit/README.md.");
+      expect((await features(copy, "record", "audit")).printed).toContain("Already recorded");
+
+      const removed = await features(copy, "remove", "audit");
+      expect(removed.code, removed.printed).toBe(0);
+      expect(removed.printed).not.toContain("keep ");
+      expect(existsSync(join(copy, "server/features/audit")), removed.printed).toBe(false);
+      expectOwnFiles(copy);
+    }));
+
   it("removes the examples by their names, then every other part, keeping the fork's own tool and test", () =>
     inFork(async (copy) => {
       if (PARTS.includes("examples")) {

@@ -2,8 +2,9 @@
 /**
  * `npm run features`: the optional parts of this server (the examples, each feature, the terminal client, the template's
  * own upkeep), what each is and costs; `npm run features -- remove NAME…` (or `--all`) takes them out, `--dry-run` shows
- * what would go. What a part removes is data in its README (optional-parts.mjs); the removal is type-checked on a copy
- * before the checkout is touched (checked-removal.mjs).
+ * what would go; `npm run features -- record NAME…` records what a part of your own ships, so that its removal deletes its
+ * files. What a part removes is data in its README (optional-parts.mjs); the removal is type-checked on a copy before the
+ * checkout is touched (checked-removal.mjs).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,13 +12,16 @@ import { fileURLToPath } from "node:url";
 import { codeLines, productionFiles } from "../../../tests/helpers/production-lines.mjs";
 import { prepareTypes, typeChecksAfter } from "./checked-removal.mjs";
 import { optionalParts } from "./optional-parts.mjs";
+import { recordShipped } from "./record-shipped.mjs";
 import { applyRemoval, isEmptyPlan, planRemoval } from "./removal-plan.mjs";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const USAGE = `npm run features                              the optional parts, what each is and costs
 npm run features -- remove NAME…              removes them (and their tests, docs, settings and packages)
 npm run features -- remove --all              removes every optional part
-npm run features -- remove … --dry-run        shows every file that would be deleted and every edit, changes nothing`;
+npm run features -- remove … --dry-run        shows every file that would be deleted and every edit, changes nothing
+npm run features -- record NAME…              records the files a part of your own ships as they are now (its data's
+                                              "shipped"), so that removing it deletes them; without, it keeps them`;
 
 const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
@@ -139,9 +143,26 @@ function remove(args) {
   return 0;
 }
 
+/** Records the `shipped` data of the parts named (a fork's own). */
+function record(names) {
+  if (names.length === 0) {
+    console.error(`Name the parts to record:\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    const changed = recordShipped(ROOT, names);
+    console.log(changed.length > 0 ? `Recorded in ${changed.join(", ")}.` : "Already recorded as the files are now.");
+    return 0;
+  } catch (error) {
+    console.error(error.message);
+    return 1;
+  }
+}
+
 const [command, ...args] = process.argv.slice(2);
 if (command === undefined || command === "list") list();
 else if (command === "remove") process.exitCode = remove(args);
+else if (command === "record") process.exitCode = record(args);
 else {
   console.log(USAGE);
   process.exitCode = command === "--help" || command === "help" ? 0 : 2;

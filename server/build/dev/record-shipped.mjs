@@ -3,8 +3,11 @@
  * `npm run features:shipped`, for the template's maintainers: writes into each optional part's data (the `shipped` field
  * of its README's fork:remove block) the hash of every file its removal deletes, as the file is now. The feature picker
  * deletes a file only while it still has that hash (removal-plan.mjs), so run this after changing a part's file;
- * tests/unit/shipped-record.test.ts fails until then. It is the template's upkeep and goes with it: in a fork, recording
- * would make the fork's own changes look like the template's.
+ * tests/unit/shipped-record.test.ts fails until then. That command is the template's upkeep and goes with it: in a fork,
+ * recording every part would make the fork's own changes to the template's parts look like the template's.
+ *
+ * `npm run features -- record NAME…` records only the parts named (features.mjs): a fork's own part, so that its removal
+ * deletes its files (without a record it keeps them all, as files the template did not ship).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -43,14 +46,18 @@ function withRecord(json, record) {
 }
 
 /**
- * Writes every part's `shipped` data in the checkout at `root`.
+ * Writes the `shipped` data of every part in the checkout at `root`, or of the parts named.
  * @param {string} root
+ * @param {string[]} [names] the parts to record (none: all)
  * @returns {string[]} the READMEs it changed
  */
-export function recordShipped(root) {
+export function recordShipped(root, names = []) {
   const parts = optionalParts(root);
+  const unknown = names.filter((name) => !parts.some((part) => part.name === name));
+  if (unknown.length > 0) throw new Error(`not an optional part of this checkout: ${unknown.join(", ")}`);
   const changed = [];
   for (const part of parts) {
+    if (names.length > 0 && !names.includes(part.name)) continue;
     const readme = join(root, part.readme);
     const text = readFileSync(readme, "utf8");
     const block = new RegExp(
