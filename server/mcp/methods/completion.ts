@@ -35,12 +35,11 @@ export async function complete(mcp: McpContext): Promise<MethodResult> {
   if (!isPlainObject(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") {
     throw invalidParams("params.argument must be { name: string, value: string }");
   }
-  const known = isPlainObject(context) && isPlainObject(context.arguments) ? context.arguments : {};
-  const resolved = Object.fromEntries(
-    Object.entries(known).filter((pair): pair is [string, string] => typeof pair[1] === "string"),
-  );
+  const resolved = context === undefined ? {} : isPlainObject(context) ? (context.arguments ?? {}) : undefined;
+  if (!isPlainObject(resolved) || Object.values(resolved).some((value) => typeof value !== "string"))
+    throw invalidParams("params.context must be { arguments?: { [name: string]: string } }");
   const completer = completerFor(ref, argument.name);
-  const values = completer ? await completer(argument.value, resolved, mcp) : [];
+  const values = completer ? await completer(argument.value, resolved as Record<string, string>, mcp) : [];
   return {
     completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES },
   };

@@ -280,6 +280,24 @@ describe("methods", () => {
     expect(template.body.result.completion.values).toEqual(["1", "12", "15"]);
   });
 
+  it("takes a completion's context as the schema types it, and refuses anything else with -32602", async () => {
+    const ask = (context: unknown) =>
+      post("completion/complete", {
+        ref: { type: "ref/prompt", name: "draft" },
+        argument: { name: "style", value: "b" },
+        context,
+      });
+    for (const context of [{}, { arguments: {} }, { arguments: { subject: "tea" } }])
+      expect((await ask(context)).body.result.completion.values, JSON.stringify(context)).toEqual(["bullet points"]);
+    for (const context of [5, null, { arguments: "subject" }, { arguments: { subject: 5 } }, { arguments: [] }]) {
+      const refused = await ask(context);
+      expect(refused.body.error, JSON.stringify(context)).toMatchObject({
+        code: -32602,
+        message: "params.context must be { arguments?: { [name: string]: string } }",
+      });
+    }
+  });
+
   it("answers with plain JSON and sends no log messages when the client asked for neither", async () => {
     const result = await post("tools/call", { name: "progress_steps", arguments: { steps: 2, delay_ms: 1 } });
     expect(result.type).toBe("application/json");
