@@ -291,6 +291,8 @@ export async function authenticate(event: H3Event): Promise<void> {
     for (const { authenticate } of listeners.authenticators) {
       const auth = await authenticate(event);
       if (auth) {
+        // A fork's authenticator that names nobody would make its callers one nameless caller: refused, not served.
+        if (typeof auth.principal !== "string" || !auth.principal) throw new Error("Authenticator gave no principal");
         event.context.mcpAuth = auth;
         return;
       }

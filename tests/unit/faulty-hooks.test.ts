@@ -30,6 +30,14 @@ describe("hooks a fork got wrong", () => {
     },
   );
 
+  it("an authenticator that identifies a caller without naming it refuses the request instead of serving it", async () => {
+    const server = await createTestServer({ scanDirs: [FAULTY, "tests/fixtures"] });
+    const refused = await server.connect().request("tools/call", sum, { headers: { "x-faulty": "nameless" } });
+    expect(refused.status).toBe(500);
+    expect(refused.body.error).toMatchObject({ code: -32603 });
+    await expect.poll(() => server.logs()).toContain("Authenticator gave no principal");
+  });
+
   it("one request's code cannot widen what the next anonymous caller may do", async () => {
     const server = await createTestServer({ scanDirs: [FAULTY, "tests/fixtures"] });
     const client = server.connect();
