@@ -248,16 +248,14 @@ export function chainAround(last: Next): Next {
   );
 }
 
-type Observed = Required<RequestObserver>;
-
 /**
  * Calls `moment` of every observer, in order: one that throws is logged, and the others
  * and the request go on as if it had not been there (a broken audit log must not take the request log, or the request, with it).
  */
-export function tellObservers<M extends keyof Observed>(moment: M, ...args: Parameters<Observed[M]>): void {
+export function tellObservers(moment: keyof RequestObserver, event: H3Event, detail?: unknown): void {
   for (const observer of listeners.observers) {
     try {
-      (observer[moment] as ((...args: unknown[]) => void) | undefined)?.(...args);
+      (observer[moment] as ((event: H3Event, detail: unknown) => void) | undefined)?.(event, detail);
     } catch (error) {
       logError(`A request observer's ${moment} failed`, error);
     }
@@ -268,8 +266,10 @@ export function tellObservers<M extends keyof Observed>(moment: M, ...args: Para
 export const observeStart = (event: H3Event): void => tellObservers("start", event);
 
 /** Calls every observer's `end` with how the request ended (Nitro's `afterResponse` hook). */
-export const observeEnd = (event: H3Event): void =>
-  tellObservers("end", event, { status: event.node.res.statusCode, ...event.context.mcpOutcome });
+export function observeEnd(event: H3Event): void {
+  if (listeners.observers.length === 0) return;
+  tellObservers("end", event, { status: event.node.res.statusCode, ...event.context.mcpOutcome } satisfies RequestEnd);
+}
 
 // ——— the steps of POST /mcp that run a hook ———
 

@@ -13,10 +13,14 @@ import { hooks } from "./hooks";
 
 /**
  * Watches every HTTP request: `start` (arrived), `read` (its JSON-RPC request parsed), `end` (its status, and how the MCP request ended).
- * An observer that throws is logged and skipped; the others and the request go on. A request refused before its body was
- * read (401, 413, 415, a rate limit's 429 from the headers) reaches `end` with no `event.context.mcpMessage`: only its
- * `Mcp-Method` header, unverified, says what it was.
- * @example observeRequests({ end: (event, ended) => audit.write(event.context.mcpAuth?.principal, ended.status) });
+ * Synchronous: an observer that throws is logged and skipped, the others and the request go on; work it starts (a write)
+ * catches its own errors, which nobody awaits. A request refused before its body was read (401, 413, 415, a rate limit's
+ * 429 from the headers) reaches `end` with no `event.context.mcpMessage`: only its `Mcp-Method` header, unverified, says
+ * what it was.
+ * @example
+ * observeRequests({
+ *   end: (event, ended) => void audit.write(event.context.mcpAuth?.principal, ended.status).catch((error) => logError("audit", error)),
+ * });
  */
 export const observeRequests = hooks.observe;
 /**
@@ -36,7 +40,11 @@ export const wrapUnitsOfWork = hooks.wrapSteps;
  * features' folders by name, then your scan dirs): sign-in refuses a bearer token it does not know rather than passing
  * it on, so a fork's own bearer scheme must run before it (or use another header). Nothing bounds an authenticator's time:
  * one that asks a server bounds its own wait (sign-in's gives up after 5 s). Name your principals as `AuthInfo` says.
- * @example addAuthenticator(async (event) => (await apiKeys.lookup(requestHeader(event, "x-api-key"))) ?? undefined);
+ * @example
+ * addAuthenticator(async (event) => {
+ *   const key = await apiKeys.lookup(requestHeader(event, "x-api-key")); // bounded by its own timeout
+ *   return key ? { principal: `api-key:${key.name}`, via: "api-key", scopes: key.scopes } : undefined;
+ * });
  */
 export const addAuthenticator = hooks.authenticate;
 /**
@@ -50,7 +58,8 @@ export const addRequestCheck = hooks.checkRequests;
  */
 export const addMessageCheck = hooks.checkMessages;
 /**
- * Decides, before any requestState opens, whether the caller may act on `mcp.target`: throw to refuse.
+ * Decides, before any requestState opens, whether the caller may act on `mcp.target`: throw to refuse. Synchronous, from
+ * what the request carries: one that returns a promise (an `async` function) refuses every request, with a log line.
  * @example addAuthorizer((mcp) => { if (mcp.target?.entry?.options.adminOnly && !isAdmin(mcp.auth)) throw invalidRequest("Admins only", 403); });
  */
 export const addAuthorizer = hooks.authorize;

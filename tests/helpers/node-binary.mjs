@@ -1,7 +1,7 @@
 /**
  * A Node binary of a given version, from the npm registry (the `node-<platform>-<arch>` package,
  * which ships the official build), unpacked into .cache/ once. The conformance suite needs
- * Node >= 22, and CI runs part of the suite again on the current LTS.
+ * Node >= 22, and CI runs the suite again on Node 22, 24 and 26.
  *
  * Command line: `node tests/helpers/node-binary.mjs 26.12.1` prints the binary's path.
  */

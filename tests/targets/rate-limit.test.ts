@@ -193,15 +193,13 @@ describe("completion's own budget", () => {
   // A 2025-era client's request, where the template serves that era (no mirrored headers).
   const legacyComplete = (url: string) =>
     post(url, "completion/complete", completion, { noMeta: true, rawHeaders: legacyHeaders });
-  const statusesOf = async (url: string, count: number) =>
-    (await Promise.all(Array.from({ length: count }, () => complete(url)))).map((answer) => answer.status);
 
-  it("is on by default, 300 a minute per caller, with no other limit set, and spares other requests", async () => {
+  it("is on by default, 300 a minute per caller, with no other limit set", async () => {
+    // The rate itself is counted below, at 2 an hour: at 300 a minute a request comes back every 200 ms, which a burst of
+    // 301 requests on a slow machine may outlast.
     const server = await startServer();
-    const statuses = await statusesOf(server.url, 301);
-    expect(statuses.filter((status) => status === 200).length).toBe(300);
-    expect(statuses.filter((status) => status === 429).length).toBe(1);
-    expect((await sum(server.url)).status).toBe(200);
+    expect((await complete(server.url)).status).toBe(200);
+    await expect.poll(() => server.logs()).toContain("rate limit: 300 completion requests per 60000 ms per caller");
     await server.stop();
   });
 
@@ -234,7 +232,11 @@ describe("completion's own budget", () => {
 
   it("is none with NITRO_MCP_RATE_LIMIT_COMPLETION=off", async () => {
     const server = await startServer({ env: { NITRO_MCP_RATE_LIMIT_COMPLETION: "off" } });
-    expect(new Set(await statusesOf(server.url, 310))).toEqual(new Set([200]));
+    const statuses = await Promise.all(Array.from({ length: 310 }, async () => (await complete(server.url)).status));
+    expect(new Set(statuses)).toEqual(new Set([200]));
+    // The plugin logs its limits in one go: once the last is in, completion's would be too.
+    await expect.poll(() => server.logs()).toContain("rate limit: tool limited_echo");
+    expect(server.logs()).not.toContain("completion requests per");
     await server.stop();
   });
 });

@@ -21,7 +21,8 @@ npm run features -- remove NAME…              removes them (and their tests, d
 npm run features -- remove --all              removes every optional part
 npm run features -- remove … --dry-run        shows every file that would be deleted and every edit, changes nothing
 npm run features -- record NAME…              records the files a part of your own ships as they are now (its data's
-                                              "shipped"), so that removing it deletes them; without, it keeps them`;
+                                              "shipped"), so that removing it deletes them; without, it keeps them
+npm run features -- record NAME… --again      records a part that has a record again (yours, after you changed it)`;
 
 const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
@@ -143,11 +144,23 @@ function remove(args) {
   return 0;
 }
 
-/** Records the `shipped` data of the parts named (a fork's own). */
-function record(names) {
+/**
+ * Records the `shipped` data of the parts named (a fork's own). A part that has a record already needs `--again`: the
+ * template's parts have one, and recording them again would make a fork's edits to their files look shipped (deletable).
+ */
+function record(args) {
+  const names = args.includes("--all")
+    ? optionalParts(ROOT).map((part) => part.name)
+    : args.filter((arg) => !arg.startsWith("--"));
   if (names.length === 0) {
     console.error(`Name the parts to record:\n\n${USAGE}`);
     return 2;
+  }
+  const recorded = optionalParts(ROOT).filter((part) => names.includes(part.name) && part.data.shipped);
+  if (recorded.length > 0 && !args.includes("--again")) {
+    const listed = recorded.map((part) => part.name).join(", ");
+    console.error(`${listed}: recorded already (the template's parts are); --again records your changes as shipped.`);
+    return 1;
   }
   try {
     const changed = recordShipped(ROOT, names);

@@ -1,17 +1,11 @@
-#!/usr/bin/env node
 /**
- * `npm run features:shipped`, for the template's maintainers: writes into each optional part's data (the `shipped` field
- * of its README's fork:remove block) the hash of every file its removal deletes, as the file is now. The feature picker
- * deletes a file only while it still has that hash (removal-plan.mjs), so run this after changing a part's file;
- * tests/unit/shipped-record.test.ts fails until then. That command is the template's upkeep and goes with it: in a fork,
- * recording every part would make the fork's own changes to the template's parts look like the template's.
- *
- * `npm run features -- record NAME…` records only the parts named (features.mjs): a fork's own part, so that its removal
- * deletes its files (without a record it keeps them all, as files the template did not ship).
+ * The `shipped` field of a part's README data (its fork:remove block): the hash of every file its removal deletes, as the
+ * file is now. The feature picker deletes a file only while it still has that hash (removal-plan.mjs). Written by
+ * `npm run features -- record NAME…` (features.mjs): a fork records a part of its own, so that its removal deletes its
+ * files; the template's maintainers record every part after changing one (`npm run features:shipped`).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { checkoutFiles, optionalParts } from "./optional-parts.mjs";
 import { filesAt, shippedHash } from "./removal-plan.mjs";
 
@@ -70,13 +64,4 @@ export function recordShipped(root, names = []) {
     changed.push(part.readme);
   }
   return changed;
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const changed = recordShipped(fileURLToPath(new URL("../../..", import.meta.url)));
-  console.log(
-    changed.length > 0
-      ? `Recorded the shipped files' hashes in ${changed.join(", ")}.`
-      : "Every part's shipped files are recorded as they are.",
-  );
 }

@@ -4,7 +4,7 @@
  */
 import type { McpUiResourceMeta } from "@modelcontextprotocol/ext-apps";
 import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
-import { entryBase, isPlainObject, type Resource, type ResourceEntry } from "../../mcp/kit";
+import { entryBase, isPlainObject, presentFields, type Resource, type ResourceEntry } from "../../mcp/kit";
 import type { UiResourceOptions } from "./author";
 
 /** A UI's name: its folder's name under `ui/`, and the host of its `ui://` URI. */
@@ -87,8 +87,7 @@ export function viewResource(view: BuiltView): ResourceEntry {
   const descriptor: Resource = {
     uri,
     name: view.name,
-    ...(title ? { title } : {}),
-    ...(description ? { description } : {}),
+    ...presentFields({ title, description }),
     mimeType: RESOURCE_MIME_TYPE,
     // Also on the listing: some hosts build the sandbox from it alone.
     _meta: { ui },

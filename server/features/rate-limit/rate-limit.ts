@@ -138,7 +138,9 @@ export function rateLimitChecks(options: RateLimitOptions): {
         [entry, parseRate(entry.options.rateLimit!, `rateLimit of ${entry.kind} "${entry.descriptor.name}"`)] as const,
     ),
   );
-  if (!options.global && !options.completion && !rates.size) return {};
+  // Limits counted per request (before the body where the headers say, else once it is read), or on completion only.
+  const perRequest = !!options.global || rates.size > 0;
+  if (!perRequest && !options.completion) return {};
   let failing = false;
 
   /** One request counted under `scope`; a store fault answered as configured. */
@@ -180,15 +182,15 @@ export function rateLimitChecks(options: RateLimitOptions): {
   }
 
   // Completion, counted around its dispatch (once the body is read, whatever the era): other requests pass it by unchecked.
-  const completion: Budget | undefined = options.completion && {
+  const completionBudget: Budget | undefined = options.completion && {
     scope: "completion",
     rate: options.completion,
     what: "completion requests",
   };
   const limitCompletion: Middleware | undefined =
-    completion &&
+    completionBudget &&
     (async (mcp, next) => {
-      const refused = await limitBudget(mcp.caller, completion);
+      const refused = await limitBudget(mcp.caller, completionBudget);
       if (refused) throw refused;
       return next(mcp);
     });
@@ -292,6 +294,5 @@ export function rateLimitChecks(options: RateLimitOptions): {
     event.waitUntil(counting);
   };
 
-  if (!options.global && !rates.size) return { completion: limitCompletion };
-  return { request, message, end, completion: limitCompletion };
+  return perRequest ? { request, message, end, completion: limitCompletion } : { completion: limitCompletion };
 }

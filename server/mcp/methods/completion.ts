@@ -35,7 +35,8 @@ export async function complete(mcp: McpContext): Promise<MethodResult> {
   if (!isPlainObject(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") {
     throw invalidParams("params.argument must be { name: string, value: string }");
   }
-  const resolved = context === undefined ? {} : isPlainObject(context) ? (context.arguments ?? {}) : undefined;
+  // Absent and null alike, at either level: a client may spell an unset member either way.
+  const resolved = context == null ? {} : isPlainObject(context) ? (context.arguments ?? {}) : undefined;
   if (!isPlainObject(resolved) || Object.values(resolved).some((value) => typeof value !== "string"))
     throw invalidParams("params.context must be { arguments?: { [name: string]: string } }");
   const completer = completerFor(ref, argument.name);

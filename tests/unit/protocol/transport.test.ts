@@ -287,9 +287,9 @@ describe("methods", () => {
         argument: { name: "style", value: "b" },
         context,
       });
-    for (const context of [{}, { arguments: {} }, { arguments: { subject: "tea" } }])
+    for (const context of [null, {}, { arguments: null }, { arguments: {} }, { arguments: { subject: "tea" } }])
       expect((await ask(context)).body.result.completion.values, JSON.stringify(context)).toEqual(["bullet points"]);
-    for (const context of [5, null, { arguments: "subject" }, { arguments: { subject: 5 } }, { arguments: [] }]) {
+    for (const context of [5, "tea", { arguments: "subject" }, { arguments: { subject: 5 } }, { arguments: [] }]) {
       const refused = await ask(context);
       expect(refused.body.error, JSON.stringify(context)).toMatchObject({
         code: -32602,
