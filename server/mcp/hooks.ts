@@ -249,8 +249,8 @@ export function chainAround(last: Next): Next {
 }
 
 /**
- * Calls `moment` of every observer, in order: one that throws is logged, and the others
- * and the request go on as if it had not been there (a broken audit log must not take the request log, or the request, with it).
+ * Calls `moment` of every observer, in order: one that throws is logged, and the others and the request go on as if it
+ * had not been there (a broken audit log must not take the request log, or the request, with it).
  */
 export function tellObservers(moment: keyof RequestObserver, event: H3Event, detail?: unknown): void {
   for (const observer of listeners.observers) {

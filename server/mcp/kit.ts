@@ -19,7 +19,8 @@ import { hooks } from "./hooks";
  * what it was.
  * @example
  * observeRequests({
- *   end: (event, ended) => void audit.write(event.context.mcpAuth?.principal, ended.status).catch((error) => logError("audit", error)),
+ *   end: (event, ended) =>
+ *     void audit.write(event.context.mcpAuth?.principal, ended.status).catch((error) => logError("audit", error)),
  * });
  */
 export const observeRequests = hooks.observe;

@@ -149,14 +149,13 @@ function remove(args) {
  * template's parts have one, and recording them again would make a fork's edits to their files look shipped (deletable).
  */
 function record(args) {
-  const names = args.includes("--all")
-    ? optionalParts(ROOT).map((part) => part.name)
-    : args.filter((arg) => !arg.startsWith("--"));
+  const parts = optionalParts(ROOT);
+  const names = args.includes("--all") ? parts.map((part) => part.name) : args.filter((arg) => !arg.startsWith("--"));
   if (names.length === 0) {
     console.error(`Name the parts to record:\n\n${USAGE}`);
     return 2;
   }
-  const recorded = optionalParts(ROOT).filter((part) => names.includes(part.name) && part.data.shipped);
+  const recorded = parts.filter((part) => names.includes(part.name) && part.data.shipped);
   if (recorded.length > 0 && !args.includes("--again")) {
     const listed = recorded.map((part) => part.name).join(", ");
     console.error(`${listed}: recorded already (the template's parts are); --again records your changes as shipped.`);

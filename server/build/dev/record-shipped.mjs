@@ -2,7 +2,7 @@
  * The `shipped` field of a part's README data (its fork:remove block): the hash of every file its removal deletes, as the
  * file is now. The feature picker deletes a file only while it still has that hash (removal-plan.mjs). Written by
  * `npm run features -- record NAME…` (features.mjs): a fork records a part of its own, so that its removal deletes its
- * files; the template's maintainers record every part after changing one (`npm run features:shipped`).
+ * files; the template's maintainers record every part again after changing one (`record --all --again`).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
