@@ -48,25 +48,39 @@ export function standardHeaders(method: string, params: Json = {}): Record<strin
 
 // with:cloudflare
 /**
- * What `wrangler dev`'s own proxy answers (503, plain text) when its pooled connection to the Worker was closed as it sent the
- * request: both sides of that connection drop a keep-alive connection idle for 5 s, so a request sent about 5 s after the last
- * one can meet a connection the Worker's side has just closed (cloudflare/workers-sdk#14641). The Worker never saw that request,
- * so `post` sends it again, once; the Worker's own answers are never retried.
+ * `wrangler dev` puts a proxy between the client and the Worker, and each of its two hops closes a keep-alive connection
+ * idle for 5 s (cloudflare/workers-sdk#14641). A request sent at that moment is lost before the Worker sees it: on the
+ * proxy's hop, the proxy answers 503 with this text; on the client's hop, the connection is reset, as undici keeps an
+ * idle connection 4 s on a timer that a busy machine runs late. A burst sent after a 5 s back-off can meet a dozen of
+ * each, and a request sent again can meet another.
  */
 const WRANGLER_LOST_CONNECTION = "Your worker restarted mid-request.";
+/** Times `post` sends a request lost on the way (above) again; the Worker's own answers are never sent again. */
+const LOST_REQUEST_RETRIES = 3;
+
+/** One try of `send`: what it answered, read whole, or undefined when the request was lost before any answer (above). */
+async function tryThroughWrangler(send: () => Promise<Response>) {
+  const response = await send().catch((error: unknown) => {
+    const code = error instanceof TypeError ? (error.cause as { code?: unknown } | undefined)?.code : undefined;
+    if (code === "ECONNRESET" || code === "UND_ERR_SOCKET") return undefined;
+    throw error;
+  });
+  if (!response) return undefined;
+  const text = await response.text();
+  return response.status === 503 && text.startsWith(WRANGLER_LOST_CONNECTION) ? undefined : { response, text };
+}
 // end with:cloudflare
 
 /** What `send` answered, read whole. */
 async function exchange(send: () => Promise<Response>): Promise<{ response: Response; text: string }> {
-  const response = await send();
-  const text = await response.text();
   // with:cloudflare
-  if (response.status === 503 && text.startsWith(WRANGLER_LOST_CONNECTION)) {
-    const again = await send();
-    return { response: again, text: await again.text() };
+  for (let attempt = 0; attempt < LOST_REQUEST_RETRIES; attempt++) {
+    const answered = await tryThroughWrangler(send);
+    if (answered) return answered;
   }
   // end with:cloudflare
-  return { response, text };
+  const response = await send();
+  return { response, text: await response.text() };
 }
 
 /**
