@@ -7,9 +7,7 @@ import { invalidParams, toolErrorResult, type McpError, type ToolErrorResult } f
  * const note = await getNote(note_id);
  * if (!note) return toolError(`There is no note with id ${note_id}. Call list_notes to see the ids.`);
  */
-export function toolError(message: string): ToolErrorResult {
-  return toolErrorResult(message);
-}
+export const toolError: (message: string) => ToolErrorResult = toolErrorResult;
 
 /**
  * The arguments of a prompt or resource are well-formed but unusable: throw it, and the client gets -32602 with your message.
@@ -17,6 +15,4 @@ export function toolError(message: string): ToolErrorResult {
  * const note = await getNote(note_id);
  * if (!note) throw invalidArguments(`There is no note with id ${note_id}`);
  */
-export function invalidArguments(message: string): McpError {
-  return invalidParams(message);
-}
+export const invalidArguments: (message: string) => McpError = invalidParams;

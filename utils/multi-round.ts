@@ -28,10 +28,7 @@ type Asks = Readonly<Record<string, AskFor<unknown>>>;
 const askFor = <Answer>(ask: InputRequest, parse: (raw: unknown) => Answer | undefined): AskFor<Answer> =>
   ({ method: ask.method, params: ask.params, [PARSE_ANSWER]: parse }) as AskFor<Answer>;
 
-const parseOrUndefined = <T>(schema: z.ZodType<T>, raw: unknown): T | undefined => {
-  const parsed = schema.safeParse(raw);
-  return parsed.success ? parsed.data : undefined;
-};
+const parseOrUndefined = <T>(schema: z.ZodType<T>, raw: unknown): T | undefined => schema.safeParse(raw).data;
 
 export type ElicitAnswer<Content> = { action: "accept"; content: Content } | { action: "decline" | "cancel" };
 export type UrlElicitAnswer = { action: "accept" | "decline" | "cancel" };

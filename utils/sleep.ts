@@ -9,6 +9,4 @@ import { wait } from "../server/mcp/kit";
  *   sendProgress(mcp, ++done, items.length);
  * }
  */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return wait(ms, signal);
-}
+export const sleep: (ms: number, signal?: AbortSignal) => Promise<void> = wait;

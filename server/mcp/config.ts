@@ -21,10 +21,9 @@ export function useSettings<Table extends SettingTable>(table: Table): ParsedSet
   let parsed = parsedTables.get(table) as Record<string, unknown> | undefined;
   if (!parsed) {
     const raw = useRuntimeConfig().mcp as Record<string, unknown>;
-    const env = process.env;
     parsed = {};
     for (const [key, spec] of Object.entries(table)) {
-      const value = spec.text && env[spec.env] !== undefined ? env[spec.env] : (raw[key] ?? spec.default);
+      const value = (spec.text ? process.env[spec.env] : undefined) ?? raw[key] ?? spec.default;
       parsed[key] = spec.parse(value, spec.env);
     }
     parsedTables.set(table, parsed);

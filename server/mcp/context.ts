@@ -95,5 +95,7 @@ declare module "h3" {
     mcpMessage?: import("./protocol").JsonRpcRequest;
     /** Set by `readMcpRequest`: the validated request the route's handler answers. */
     mcp?: McpContext;
+    /** How the MCP request ended, set when its answer (or refusal) is written (`http/error-reply.ts`, `http/respond.ts`). */
+    mcpOutcome?: import("./http/error-reply").RequestOutcome;
   }
 }

@@ -1,7 +1,7 @@
 /** What `defineTool`, `definePrompt`, `defineResource` compile to; the costly parts (JSON Schema, header scan) run once, at load. */
 import type { McpContext } from "./context";
 import type { HeaderParam } from "./protocol";
-import type { InputRequiredOutcome } from "./outcome";
+import { hasBrand, type InputRequiredOutcome } from "./outcome";
 import type { UriTemplate } from "./uri-template";
 import type {
   CacheHints,
@@ -113,5 +113,4 @@ export interface ResourceEntry extends EntryBase {
 
 export type Entry = ToolEntry | PromptEntry | ResourceEntry;
 
-export const isEntry = (value: unknown): value is Entry =>
-  typeof value === "object" && value !== null && (value as Partial<EntryBase>)[DEFINITION] === true;
+export const isEntry = (value: unknown): value is Entry => hasBrand(value, DEFINITION);

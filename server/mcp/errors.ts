@@ -80,9 +80,6 @@ export class StorageUnavailableError extends Error {
   }
 }
 
-export const parseError = (message = "Parse error: the body is not valid JSON") =>
-  new McpError(ErrorCode.ParseError, message, undefined, 400);
-
 /**
  * -32600. Transport-level refusals reuse it with their own status (403, 413, 415).
  * @example
@@ -164,10 +161,6 @@ export const limitExceeded = (
  */
 export const internalError = (message = "Internal error") =>
   new McpError(ErrorCode.InternalError, message, undefined, 500);
-
-/** -32603 with HTTP 503: the shared store failed (the reason is in the log); nothing was half-done, try again. */
-export const storageUnavailable = () =>
-  new McpError(ErrorCode.InternalError, "Storage unavailable: try again shortly", undefined, 503);
 
 /** The one answer to every rejected `requestState`: telling a client which check failed would hand it an oracle. */
 export const invalidRequestState = () => invalidParams("Invalid or expired requestState");

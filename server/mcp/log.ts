@@ -72,16 +72,16 @@ function prettyLine(level: LogLevel, message: string, fields: LogFields): string
   return error ? `${head}\n${prettyStack(error)}` : head;
 }
 
-// The time of the last line, formatted once per millisecond: a busy server writes dozens of lines in one.
-let lastMs = 0;
-let lastTime = "";
+// The time of a line: its date and second formatted once a second (formatting costs a request's worth of work), its milliseconds added.
+let lastSecond = Number.NEGATIVE_INFINITY;
+let secondText = "";
 function isoTime(): string {
   const now = Date.now();
-  if (now !== lastMs) {
-    lastMs = now;
-    lastTime = new Date(now).toISOString();
+  if (now - lastSecond >= 1000 || now < lastSecond) {
+    lastSecond = now - (now % 1000);
+    secondText = new Date(lastSecond).toISOString().slice(0, 20);
   }
-  return lastTime;
+  return `${secondText}${String(now - lastSecond).padStart(3, "0")}Z`;
 }
 
 const jsonHead = (level: LogLevel, message: string) =>

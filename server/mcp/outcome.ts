@@ -12,7 +12,7 @@ import { paginate } from "./pagination";
 import { INPUT_REQUIRED_METHODS, META, type CacheHints, type CallToolResult, type InputRequest } from "./protocol";
 
 /** Whether `value` is an object carrying `brand` (the mark each maker below sets on what it makes). */
-const hasBrand = (value: unknown, brand: symbol): boolean =>
+export const hasBrand = (value: unknown, brand: symbol): boolean =>
   typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
 
 const TOOL_ERROR = Symbol.for("mcp-edge-template.tool-error");

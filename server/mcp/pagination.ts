@@ -1,6 +1,6 @@
 /** Cursor pagination for the list methods: an opaque cursor holds its list and an offset (-32602 for any other). */
 import { invalidParams } from "./errors";
-import { base64UrlDecode, base64UrlEncode, utf8Decode, utf8Encode } from "./internal/basics";
+import { base64UrlDecode, base64UrlEncode, utf8Encode } from "./internal/basics";
 
 export interface Page<T> {
   readonly items: readonly T[];
@@ -12,13 +12,8 @@ const MAX_CURSOR_LENGTH = 128;
 
 function decodeCursor(cursor: unknown, list: string): number {
   const bytes = typeof cursor === "string" && cursor.length <= MAX_CURSOR_LENGTH ? base64UrlDecode(cursor) : null;
-  let text = "";
-  try {
-    text = bytes ? utf8Decode(bytes) : "";
-  } catch {
-    // fall through to the error below
-  }
-  const match = /^(.+):(\d{1,9})$/.exec(text);
+  // Not fatal: bytes that are not UTF-8 decode to U+FFFD, which no list's name holds, so such a cursor is refused below.
+  const match = /^(.+):(\d{1,9})$/.exec(bytes ? new TextDecoder().decode(bytes) : "");
   if (!match || match[1] !== list)
     throw invalidParams("Invalid cursor: pass a nextCursor this server returned for the same list");
   return Number(match[2]);

@@ -7,7 +7,7 @@ import { ImplementationSchema } from "@modelcontextprotocol/core";
 import type { ElicitRequestURLParams, LoggingLevel, ProgressToken, RequestId } from "@modelcontextprotocol/server";
 import type { RequestMeta } from "./context";
 import type { H3Event } from "h3";
-import { type McpError, headerMismatch, invalidParams, invalidRequest, parseError } from "./errors";
+import { ErrorCode, McpError, headerMismatch, invalidParams, invalidRequest } from "./errors";
 import { isPlainObject, utf8Decode } from "./internal/basics";
 
 export type {
@@ -96,11 +96,9 @@ export interface CacheHints {
   cacheScope: "public" | "private";
 }
 
-export interface JsonRpcRequest {
+export interface JsonRpcRequest extends Omit<JsonRpcNotification, "kind"> {
   readonly kind: "request";
   readonly id: RequestId;
-  readonly method: string;
-  readonly params: Record<string, unknown>;
 }
 
 export interface JsonRpcNotification {
@@ -145,6 +143,11 @@ function isEscaped(text: string, quote: number): boolean {
  * if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new Error("the answer nests too deep"); // before a recursive walk
  */
 export function nestsDeeperThan(text: string, limit: number): boolean {
+  // Each level opens a bracket: text with no more than `limit` of them cannot nest deeper, found at native speed (indexOf).
+  let brackets = 0;
+  for (let at = text.indexOf("{"); at !== -1 && brackets <= limit; at = text.indexOf("{", at + 1)) brackets++;
+  for (let at = text.indexOf("["); at !== -1 && brackets <= limit; at = text.indexOf("[", at + 1)) brackets++;
+  if (brackets <= limit) return false;
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -175,7 +178,7 @@ export function parseJsonRpcMessage(text: string): JsonRpcMessage {
   try {
     message = JSON.parse(text);
   } catch {
-    throw parseError();
+    throw new McpError(ErrorCode.ParseError, "Parse error: the body is not valid JSON", undefined, 400);
   }
   if (Array.isArray(message))
     throw invalidRequest("Batch requests are not supported: send one JSON-RPC message per POST");
@@ -253,7 +256,11 @@ const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
 /** HTTP's optional whitespace is ASCII space and tab only: any other space is part of the value (and fails its check). */
-export const trimOptionalWhitespace = (value: string): string => value.replace(/^[ \t]+|[ \t]+$/g, "");
+export const trimOptionalWhitespace = (value: string): string =>
+  isSpaceOrTab(value.charCodeAt(0)) || isSpaceOrTab(value.charCodeAt(value.length - 1))
+    ? value.replace(/^[ \t]+|[ \t]+$/g, "")
+    : value;
+const isSpaceOrTab = (code: number) => code === 0x20 || code === 0x09;
 
 /**
  * A header value trimmed, visible ASCII, its `=?base64?…?=` sentinel decoded (strict padding, valid UTF-8); else null.
@@ -273,9 +280,14 @@ export function decodeHeaderValue(raw: string): string | null {
   }
 }
 
+const lowerCaseNames = new Map<string, string>();
+/** A header's name as Node keys it, in lower case: one string per name, whose hash V8 keeps, not a new one per request. */
+const lowerCase = (name: string): string =>
+  lowerCaseNames.get(name) ?? lowerCaseNames.set(name, name.toLowerCase()).get(name)!;
+
 /** A header the request must carry (-32020 without it), its optional whitespace trimmed. */
 function requireHeader(read: HeaderReader, name: string): string {
-  const raw = read(name.toLowerCase());
+  const raw = read(lowerCase(name));
   if (raw === undefined) throw headerMismatch(`missing required ${name} header`);
   return trimOptionalWhitespace(raw);
 }
@@ -325,7 +337,7 @@ function matches(header: string, body: unknown, type: HeaderParam["type"]): bool
 export function checkParamHeaders(read: HeaderReader, params: readonly HeaderParam[], args: unknown): void {
   for (const param of params) {
     const name = `Mcp-Param-${param.header}`;
-    const raw = read(name.toLowerCase());
+    const raw = read(lowerCase(name));
     const body = valueAt(args, param.path);
     if (raw === undefined) {
       if (body === undefined || body === null) continue;

@@ -89,23 +89,39 @@ async function adaptedMeta(
   return undefined;
 }
 
-/** The fields of a `RequestContext`: its constructor assigns them all (`state` comes later, from `openRequestState`). */
+/** The fields of a `RequestContext`, which its constructor assigns (`state` comes later, from `openRequestState`). */
 // biome-ignore lint/correctness/noUnusedVariables: it declares the fields of the class below, whose name it shares
-interface RequestContext extends ContextFields {}
+interface RequestContext extends Writable<ContextFields> {}
+type Writable<T> = { -readonly [Key in keyof T]: T[Key] };
 
 /**
  * A request's `McpContext`: `signal` and `caller` are worked out only when a handler (or a limit) asks for them. A class,
  * not an object literal with getters: a literal's getters are closures of its own, so every request would get a hidden
  * class of its own, which V8 keeps until a full collection, and with it all the request reaches: the young generation's
- * cheap collections would free none of it.
+ * cheap collections would free none of it. Each field assigned by name: a copy (`Object.assign`) takes V8's slow path.
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface declares what the constructor assigns
 class RequestContext implements McpContext {
   /** `caller`, once worked out (a plain field: `contextWith` copies it). */
   knownCaller: string | undefined = undefined;
 
-  constructor(fields: ContextFields) {
-    Object.assign(this, fields);
+  constructor(event: H3Event, message: JsonRpcRequest, meta: RequestMeta, target?: RequestTarget, adapter?: string) {
+    const auth = event.context.mcpAuth!;
+    this.id = message.id;
+    this.method = message.method;
+    this.params = message.params;
+    this.protocolVersion = meta.protocolVersion;
+    this.clientCapabilities = meta.clientCapabilities;
+    this.clientInfo = meta.clientInfo;
+    this.logLevel = meta.logLevel;
+    this.progressToken = meta.progressToken;
+    this.adapter = adapter;
+    this.target = target;
+    this.principal = auth.principal;
+    this.auth = auth;
+    this.inputResponses = {};
+    this.event = event;
+    this.channel = new ResponseChannel(disconnectWatcher(event), meta.progressToken);
   }
 
   get signal(): AbortSignal {
@@ -118,28 +134,15 @@ class RequestContext implements McpContext {
   }
 }
 
-/** The request's context, with the channel its notifications go to. */
-async function createMcpContext(event: H3Event, message: JsonRpcRequest): Promise<McpContext> {
+/** The request's context, with the channel its notifications go to: at once for 2026-07-28 (no adapter to wait for). */
+function createMcpContext(event: H3Event, message: JsonRpcRequest): McpContext | Promise<McpContext> {
   const target = resolveTarget(message.method, message.params);
-  const adapted = hasModernMeta(message.params) ? undefined : await adaptedMeta(event, message);
-  const meta = adapted?.meta ?? modernMeta((name) => requestHeader(event, name), message, target);
-  const auth = event.context.mcpAuth!;
-  return new RequestContext({
-    id: message.id,
-    method: message.method,
-    params: message.params,
-    protocolVersion: meta.protocolVersion,
-    clientCapabilities: meta.clientCapabilities,
-    clientInfo: meta.clientInfo,
-    logLevel: meta.logLevel,
-    progressToken: meta.progressToken,
-    adapter: adapted?.name,
-    target,
-    principal: auth.principal,
-    auth,
-    inputResponses: {},
-    event,
-    channel: new ResponseChannel(disconnectWatcher(event), meta.progressToken),
+  const read = (name: string) => requestHeader(event, name);
+  if (hasModernMeta(message.params))
+    return new RequestContext(event, message, modernMeta(read, message, target), target);
+  return adaptedMeta(event, message).then((adapted) => {
+    const meta = adapted?.meta ?? modernMeta(read, message, target);
+    return new RequestContext(event, message, meta, target, adapted?.name);
   });
 }
 

@@ -3,7 +3,7 @@ import { mergeCapabilities } from "./capabilities";
 import type { RequestTarget } from "./context";
 import { invalidParams } from "./errors";
 import { isEntry, type Entry, type PromptEntry, type ResourceEntry, type ToolEntry } from "./entries";
-import { declaredExtensions, registered, type ResourceFound } from "./hooks";
+import { registered, type ResourceFound } from "./hooks";
 import { MODERN_PROTOCOL_VERSION, type ServerCapabilities } from "./protocol";
 
 export interface Registry {
@@ -26,9 +26,7 @@ export interface Registry {
   findTemplate(uriTemplate: string): ResourceEntry | undefined;
 }
 
-type Definitions = readonly (readonly [definition: unknown, file: string])[];
-
-function entries<K extends Entry["kind"]>(definitions: Definitions, kind: K): Extract<Entry, { kind: K }>[] {
+function entries<K extends Entry["kind"]>(definitions: Found["tools"], kind: K): Extract<Entry, { kind: K }>[] {
   return definitions.map(([definition, file]) => {
     if (!isEntry(definition) || definition.kind !== kind)
       throw new Error(`${file} must default-export define${kind[0]!.toUpperCase()}${kind.slice(1)}(...)`);
@@ -99,7 +97,8 @@ function buildRegistry(modules: Found): Registry {
   };
 }
 
-type Found = Readonly<Record<"tools" | "prompts" | "resources", Definitions>>;
+/** Each definition file's default export, with the file's path (for error messages): `server/build/virtual-modules.d.ts`. */
+type Found = typeof import("#mcp-definitions");
 
 let found: Found | undefined;
 let built: Registry | undefined;
@@ -134,7 +133,9 @@ export function registry(): Registry {
  * @example return { protocolVersion: mcp.protocolVersion, capabilities: serverCapabilities(true), serverInfo };
  */
 export function serverCapabilities(adapted = false): ServerCapabilities {
-  const extensions = declaredExtensions(adapted);
+  // The extensions declared, for 2026-07-28 (`server/discover`), or only those also for adapters (`adapted`).
+  const declared = [...registered.extensions].filter(([, extension]) => !adapted || extension.adapted);
+  const extensions = Object.fromEntries(declared.map(([name, { settings }]) => [name, settings]));
   const merged = mergeCapabilities([registry().capabilities, ...registered.capabilities]);
   return { ...merged, ...(Object.keys(extensions).length ? { extensions } : {}) };
 }

@@ -72,24 +72,15 @@ export const bounded: (min: number, max: number) => (raw: unknown, env: string) 
  */
 export const boolean = (raw: unknown): boolean => raw !== false && raw !== "false";
 
+/** The server's name and version: unset here, `nitro.config.ts` fills them in from package.json; the variable read as text. */
+const FROM_PACKAGE = { default: "", text: true, parse: text } as const;
+
 /** The settings under `runtimeConfig.mcp`, by key. */
 export const SETTINGS = {
   /** Server name in server/discover and in every result's _meta */
-  serverName: setting({
-    env: "NITRO_MCP_SERVER_NAME",
-    default: "",
-    shownDefault: "package.json name",
-    text: true,
-    parse: text,
-  }),
+  serverName: setting({ env: "NITRO_MCP_SERVER_NAME", ...FROM_PACKAGE, shownDefault: "package.json name" }),
   /** Server version in server/discover and in every result's _meta */
-  serverVersion: setting({
-    env: "NITRO_MCP_SERVER_VERSION",
-    default: "",
-    shownDefault: "package.json version",
-    text: true,
-    parse: text,
-  }),
+  serverVersion: setting({ env: "NITRO_MCP_SERVER_VERSION", ...FROM_PACKAGE, shownDefault: "package.json version" }),
   /** Natural-language instructions returned by server/discover */
   instructions: setting({ env: "NITRO_MCP_INSTRUCTIONS", default: "", text: true, parse: optionalText }),
   /** Seals requestState (AES-256-GCM), at least 32 bytes, the same on every instance; without it `npm run dev` uses a per-process key and a build cannot ask for input */

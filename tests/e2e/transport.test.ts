@@ -141,6 +141,26 @@ describe("Host", () => {
     );
     expect(status).toBe(403);
   });
+
+  it("judges each request's Host, whatever the one before it was", async () => {
+    // node:http, not fetch: fetch sends the URL's own Host whatever the headers say.
+    const statusWith = (host = new URL(server.url).host) =>
+      new Promise<number | undefined>((resolve, reject) => {
+        const headers = { ...standardHeaders("server/discover", {}), host };
+        request(server.url, { method: "POST", headers }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        })
+          .on("error", reject)
+          .end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta() } }));
+      });
+    expect(await statusWith()).toBe(200);
+    expect(await statusWith("evil.example.com")).toBe(403);
+    expect(await statusWith("evil.example.com")).toBe(403);
+    expect(await statusWith("bad host")).toBe(400);
+    expect(await statusWith()).toBe(200);
+    expect(await statusWith("127.0.0.1")).toBe(200);
+  });
 });
 
 describe("Origin", () => {

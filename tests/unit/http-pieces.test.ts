@@ -20,6 +20,9 @@ describe("error codes", () => {
 describe("header values", () => {
   it.each([
     ["  us-west1  ", "us-west1"],
+    ["\tus-west1", "us-west1"],
+    ["us-west1 \t", "us-west1"],
+    ["us west 1", "us west 1"],
     ["=?base64?SGVsbG8sIOS4lueVjA==?=", "Hello, 世界"],
     ["=?base64?IHBhZGRlZCA=?=", " padded "],
     ["=?base64?SGVsbG8=", "=?base64?SGVsbG8="],

@@ -1,6 +1,6 @@
 /** Errors as JSON-RPC replies; apart from `respond.ts`, so the steps that refuse before it never load a handler. */
 import { send, setResponseHeaders, setResponseStatus, type H3Event } from "h3";
-import { HttpRefusal, McpError, StorageUnavailableError, internalError, storageUnavailable } from "../errors";
+import { ErrorCode, HttpRefusal, McpError, StorageUnavailableError, internalError } from "../errors";
 import { errorBody, errorMessage, type RequestId } from "../protocol";
 import { logError, logWithReference } from "../log";
 
@@ -28,7 +28,8 @@ export function toMcpError(error: unknown): McpError {
   if (error instanceof McpError) return error;
   if (error instanceof StorageUnavailableError) {
     logError(error.message);
-    return storageUnavailable();
+    // -32603 with HTTP 503: nothing was half-done, try again.
+    return new McpError(ErrorCode.InternalError, "Storage unavailable: try again shortly", undefined, 503);
   }
   return internalError(`Internal error (reference ${logWithReference("internal error", error)})`);
 }
@@ -65,11 +66,4 @@ export function sendError(
   setResponseStatus(event, reply.status);
   setResponseHeaders(event, { "content-type": "application/json", ...reply.headers, ...headers });
   return send(event, reply.body);
-}
-
-declare module "h3" {
-  interface H3EventContext {
-    /** How the MCP request ended, set when its answer (or refusal) is written. */
-    mcpOutcome?: RequestOutcome;
-  }
 }

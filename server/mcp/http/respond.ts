@@ -35,9 +35,6 @@ function requireArguments(mcp: McpContext): Record<string, unknown> {
   return args;
 }
 
-/** Resources are read fresh by default: results may be private to the caller and may change. */
-const DEFAULT_READ_CACHE = { ttlMs: 0, cacheScope: "private" } as const;
-
 /** The request's definition, when it is of `kind`: -32602 without a name (or URI), `unknown(name)` without one of that kind. */
 function targetOf<Kind extends Entry["kind"]>(mcp: McpContext, kind: Kind, unknown: (name: string) => Error) {
   if (!mcp.target)
@@ -68,10 +65,11 @@ function listResources({ resources, templates }: Registry): MethodHandler {
 async function readResource(mcp: McpContext): Promise<Outcome> {
   const entry = targetOf(mcp, "resource", (uri) => new ResourceNotFoundError(uri));
   const result = await entry.read(mcp.target!.name, mcp.target!.variables, mcp);
-  return isInputRequiredOutcome(result) ? result : { ...result, ...DEFAULT_READ_CACHE, ...entry.cache };
+  // Read fresh by default: results may be private to the caller and may change.
+  return isInputRequiredOutcome(result) ? result : { ...result, ttlMs: 0, cacheScope: "private", ...entry.cache };
 }
 
-let tables: { modern: ReadonlyMap<string, MethodHandler>; adapted: ReadonlyMap<string, MethodHandler> } | undefined;
+let tables: ReturnType<typeof methodTables> | undefined;
 let chain: Next | undefined;
 
 /** The methods every protocol revision has, for the capabilities this server declares. */
@@ -96,9 +94,8 @@ function everyRevision(): Map<string, MethodHandler> {
   return methods;
 }
 
-/** Built on the first request, once every feature's plugin added its methods and middleware. */
-function methodTables() {
-  if (tables) return tables;
+/** The method tables: built on the first request, once every feature's plugin added its methods and middleware. */
+function methodTables(): { modern: ReadonlyMap<string, MethodHandler>; adapted: ReadonlyMap<string, MethodHandler> } {
   // Adapters get every revision's methods and those added for them; 2026-07-28 its own too, and every one added.
   const adapted = everyRevision();
   const modern = new Map([["server/discover", discover], ["subscriptions/listen", listen], ...adapted]);
@@ -106,14 +103,13 @@ function methodTables() {
     modern.set(name, handler);
     if (forAdapters) adapted.set(name, handler);
   }
-  tables = { modern, adapted };
-  return tables;
+  return { modern, adapted };
 }
 
 /** The handler of the request's method (-32601 when there is none for its protocol revision). */
 function callMethod(mcp: McpContext): Promise<Outcome> | Outcome {
-  const table = mcp.adapter ? methodTables().adapted : methodTables().modern;
-  const handler = table.get(mcp.method);
+  tables ??= methodTables();
+  const handler = (mcp.adapter ? tables.adapted : tables.modern).get(mcp.method);
   if (!handler) throw methodNotFound(mcp.method);
   return handler(mcp);
 }
@@ -131,15 +127,15 @@ function dispatch(mcp: McpContext): Promise<Outcome> {
 // ——— the answer ———
 
 /** The outcome as the wire carries it: `input_required` with the state sealed, a final result as it is, else `complete`. */
-async function shaped(mcp: McpContext, outcome: Outcome): Promise<Record<string, unknown>> {
+function shaped(mcp: McpContext, outcome: Outcome): Record<string, unknown> | Promise<Record<string, unknown>> {
   if (isFinalResult(outcome)) return outcome.result as Record<string, unknown>;
   if (!isInputRequiredOutcome(outcome)) return shapeResult(outcome, "complete");
-  return {
+  return sealRequestState(mcp, outcome.state).then((requestState) => ({
     resultType: "input_required",
     inputRequests: outcome.inputRequests,
-    requestState: await sealRequestState(mcp, outcome.state),
+    requestState,
     _meta: serverInfo(),
-  };
+  }));
 }
 
 async function reply(mcp: McpContext): Promise<JsonRpcReply> {

@@ -14,6 +14,7 @@ import { stateCipher } from "#mcp-platform";
 import type { H3Event } from "h3";
 import { useMcpConfig } from "../config";
 import { contextWith, type McpContext, type RequestTarget } from "../context";
+import type { Entry } from "../entries";
 import { internalError, invalidRequestState } from "../errors";
 import { inRequestScope, runStep } from "../hooks";
 import { sendError } from "../http/error-reply";
@@ -105,20 +106,32 @@ const bindingOf = ({ principal, method, params }: Round, target: RequestTarget):
   arguments: method === "resources/read" ? undefined : params.arguments,
 });
 
+type Opened = Pick<McpContext, "state" | "inputResponses">;
+
 /**
  * Opens a round's `requestState`: the state and the answers it may use. Throws the opaque -32602 when a presented state does
  * not open (or, single use, was claimed before); answers to a single-use definition without the state it issued are ignored.
+ * Without a state it answers at once, not as a promise: most requests carry none, and a promise costs each a microtask.
  */
-async function openState(round: Round): Promise<Pick<McpContext, "state" | "inputResponses">> {
-  const { method, params, target } = round;
-  const answers = isPlainObject(params.inputResponses) ? params.inputResponses : {};
-  const entry = target?.entry;
+function openState(round: Round): Opened | Promise<Opened> {
+  const answers = isPlainObject(round.params.inputResponses) ? round.params.inputResponses : {};
+  const entry = round.target?.entry;
   // An unknown target is reported by the method itself.
-  if (!("requestState" in params) || !target || !entry) return { inputResponses: entry?.singleUseState ? {} : answers };
+  if (!("requestState" in round.params) || !entry) return { inputResponses: entry?.singleUseState ? {} : answers };
+  return openPresentedState(round, round.target!, entry, answers);
+}
 
-  const opened = await runStep("requestState open", {}, () => openToken(params.requestState, bindingOf(round, target)));
+async function openPresentedState(
+  round: Round,
+  target: RequestTarget,
+  entry: Entry,
+  answers: Opened["inputResponses"],
+) {
+  const opened = await runStep("requestState open", {}, () =>
+    openToken(round.params.requestState, bindingOf(round, target)),
+  );
   const refuse = (reason: string): never => {
-    logWarning(`requestState rejected on ${method} ${JSON.stringify(target.name.slice(0, 200))}: ${reason}`);
+    logWarning(`requestState rejected on ${round.method} ${JSON.stringify(target.name.slice(0, 200))}: ${reason}`);
     throw invalidRequestState();
   };
   if (!opened.ok) return refuse(opened.reason);
@@ -165,13 +178,14 @@ export async function retryWith(
 }
 
 /** Step of `POST /mcp`, after authorizing: opens the request's `requestState` into `mcp.state` (and the answers it allows), or refuses it (-32602). */
-export async function openRequestState(event: H3Event): Promise<void> {
+export function openRequestState(event: H3Event): Promise<void> | void {
   const mcp = event.context.mcp!;
   // A request read by an adapter carries no state: its client answers another way.
   if (mcp.adapter) return;
-  try {
-    Object.assign(mcp, await inRequestScope(event, () => openState(mcp)));
-  } catch (error) {
-    return sendError(event, mcp.id, error);
-  }
+  const opened = inRequestScope(event, () => openState(mcp));
+  if (!(opened instanceof Promise)) return void Object.assign(mcp, opened);
+  return opened.then(
+    (fields) => void Object.assign(mcp, fields),
+    (error: unknown) => sendError(event, mcp.id, error),
+  );
 }

@@ -35,9 +35,7 @@ export function memoryAtomicStore(): AtomicStore {
       // Listed under one second only: a key rewritten with a later expiry leaves the earlier second's set.
       if (entry) expiring.get(entry.expiresAt)?.delete(key);
       entries.set(key, { value: next, expiresAt });
-      const keys = expiring.get(expiresAt);
-      if (keys) keys.add(key);
-      else expiring.set(expiresAt, new Set([key]));
+      expiring.set(expiresAt, (expiring.get(expiresAt) ?? new Set<string>()).add(key));
       return true;
     });
 
