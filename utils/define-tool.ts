@@ -147,9 +147,9 @@ export function defineTool(
     headerParams: findHeaderParams(options.name, inputSchema as Record<string, unknown>),
     parse,
     run,
-    call(args, mcp) {
+    async call(args, mcp) {
       const parsed = parse(args);
-      return "invalid" in parsed ? Promise.resolve(parsed.invalid) : run(parsed.arguments, mcp);
+      return "invalid" in parsed ? parsed.invalid : run(parsed.arguments, mcp);
     },
   };
 }

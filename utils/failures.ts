@@ -15,4 +15,6 @@ export const toolError: (message: string) => ToolErrorResult = toolErrorResult;
  * const note = await getNote(note_id);
  * if (!note) throw invalidArguments(`There is no note with id ${note_id}`);
  */
-export const invalidArguments: (message: string) => McpError = invalidParams;
+export function invalidArguments(message: string): McpError {
+  return invalidParams(message);
+}

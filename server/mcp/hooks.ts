@@ -261,17 +261,17 @@ export function observeEnd(event: H3Event): void {
 
 // ——— the steps of POST /mcp that run a hook ———
 
-/** A step of a route: lets the request through, or answers it (`event.handled`). */
-export type RouteStep = (event: H3Event) => Promise<void> | void;
-
 /**
  * A route's handler: `steps` in order, each letting the request through or answering it, then `handler`. Unlike h3's
  * `onRequest`, which awaits every step, a step that returns no promise costs the request no microtask.
- * @example export default defineEventHandler(inSteps([guardOriginAndHost, authenticate], (event) => answer(event)));
+ * @example export default defineEventHandler(inSteps([guardOriginAndHost, authenticate], async (event) => answer(event)));
  */
 export const inSteps =
-  (steps: readonly RouteStep[], handler: (event: H3Event) => unknown) =>
-  async (event: H3Event): Promise<unknown> => {
+  <Answer>(
+    steps: readonly ((event: H3Event) => Promise<void> | void)[],
+    handler: (event: H3Event) => Promise<Answer>,
+  ) =>
+  async (event: H3Event): Promise<Answer | undefined> => {
     for (const step of steps) {
       const running = step(event);
       if (running) await running;

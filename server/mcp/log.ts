@@ -78,7 +78,7 @@ let secondText = "";
 function isoTime(): string {
   const now = Date.now();
   if (now - lastSecond >= 1000 || now < lastSecond) {
-    lastSecond = now - (now % 1000);
+    lastSecond = Math.floor(now / 1000) * 1000;
     secondText = new Date(lastSecond).toISOString().slice(0, 20);
   }
   return `${secondText}${String(now - lastSecond).padStart(3, "0")}Z`;

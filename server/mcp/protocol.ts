@@ -138,7 +138,8 @@ function isEscaped(text: string, quote: number): boolean {
 }
 
 /**
- * Whether valid JSON `text` nests deeper than `limit`: one pass, no recursion or allocation, whatever its size.
+ * Whether valid JSON `text` nests deeper than `limit`: no recursion or allocation, whatever its size; text with few brackets
+ * is cleared by counting them, the rest scanned once.
  * @example
  * if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new Error("the answer nests too deep"); // before a recursive walk
  */
@@ -281,7 +282,11 @@ export function decodeHeaderValue(raw: string): string | null {
 }
 
 const lowerCaseNames = new Map<string, string>();
-/** A header's name as Node keys it, in lower case: one string per name, whose hash V8 keeps, not a new one per request. */
+/**
+ * A header's name as Node keys it, in lower case: the same string for every request, which V8 has already looked up in its
+ * string table, not a new one to look up each time. Names come from the code and from definitions only: it never grows with
+ * what clients send.
+ */
 const lowerCase = (name: string): string =>
   lowerCaseNames.get(name) ?? lowerCaseNames.set(name, name.toLowerCase()).get(name)!;
 

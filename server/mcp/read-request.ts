@@ -98,7 +98,8 @@ type Writable<T> = { -readonly [Key in keyof T]: T[Key] };
  * A request's `McpContext`: `signal` and `caller` are worked out only when a handler (or a limit) asks for them. A class,
  * not an object literal with getters: a literal's getters are closures of its own, so every request would get a hidden
  * class of its own, which V8 keeps until a full collection, and with it all the request reaches: the young generation's
- * cheap collections would free none of it. Each field assigned by name: a copy (`Object.assign`) takes V8's slow path.
+ * cheap collections would free none of it. Each field assigned by name: a copy (`Object.assign`) takes V8's slow path. The
+ * compiler does not check that the constructor assigns every field of `ContextFields`: a field added there is added here.
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface declares what the constructor assigns
 class RequestContext implements McpContext {

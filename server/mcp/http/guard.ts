@@ -30,25 +30,16 @@ const isRebindingSafe = (hostname: string) =>
 /** Why the guard refuses a request: 400 for a malformed `Host`, 403 for a foreign one or a foreign `Origin`. */
 type Refusal = { status: 400 | 403; reason: string };
 
-/** The last verdict on `Host`: a server is called by the same name on the same address request after request. */
-let lastHost: { host?: string; address?: string; config?: McpConfig; refusal?: Refusal } = {};
-
 /** Why `Host` is not a valid host[:port] (RFC 9110 §7.2, a port that exists) this server answers to, or undefined when it is. */
 function hostRefusal(event: H3Event, config: McpConfig): Refusal | undefined {
-  const host = requestHeader(event, "host");
-  const address = event.node?.req?.socket?.localAddress;
-  if (host !== lastHost.host || address !== lastHost.address || config !== lastHost.config)
-    lastHost = { host, address, config, refusal: judgeHost((host ?? "").toLowerCase(), address, config) };
-  return lastHost.refusal;
-}
-
-function judgeHost(host: string, localAddress: string | undefined, config: McpConfig): Refusal | undefined {
+  const host = (requestHeader(event, "host") ?? "").toLowerCase();
   const match = host.length <= 260 ? VALID_HOST.exec(host) : null;
   if (!match || Number(match[2] ?? 0) > 65535)
     return { status: 400, reason: "the Host header is missing or not a valid host[:port]" };
   const hostname = match[1]!;
   const listed = config.allowedHosts.includes(host) || config.allowedHosts.includes(hostname);
   // `nitropack dev` listens on 127.0.0.1 only but proxies to a worker, so trust the mode there.
+  const localAddress = event.node?.req?.socket?.localAddress;
   const local = !!import.meta.dev || (!!localAddress && PRIVATE_ADDRESS.test(localAddress));
   if (!listed && ((local && !isRebindingSafe(hostname)) || config.allowedHosts.length > 0)) {
     return { status: 403, reason: `Host "${host}" is not allowed: list it in NITRO_MCP_ALLOWED_HOSTS` };

@@ -182,10 +182,12 @@ export function openRequestState(event: H3Event): Promise<void> | void {
   const mcp = event.context.mcp!;
   // A request read by an adapter carries no state: its client answers another way.
   if (mcp.adapter) return;
-  const opened = inRequestScope(event, () => openState(mcp));
-  if (!(opened instanceof Promise)) return void Object.assign(mcp, opened);
-  return opened.then(
-    (fields) => void Object.assign(mcp, fields),
-    (error: unknown) => sendError(event, mcp.id, error),
-  );
+  const refuse = (error: unknown) => sendError(event, mcp.id, error);
+  try {
+    const opened = inRequestScope(event, () => openState(mcp));
+    if (!(opened instanceof Promise)) return void Object.assign(mcp, opened);
+    return opened.then((fields) => void Object.assign(mcp, fields), refuse);
+  } catch (error) {
+    return refuse(error);
+  }
 }
