@@ -264,7 +264,8 @@ export function observeEnd(event: H3Event): void {
 /**
  * A route's handler: `steps` in order, each letting the request through or answering it, then `handler`. Unlike h3's
  * `onRequest`, which awaits every step, a step that returns no promise costs the request no microtask.
- * @example export default defineEventHandler(inSteps([guardOriginAndHost, authenticate], async (event) => answer(event)));
+ * @example
+ * export default defineEventHandler(inSteps([guardOriginAndHost, authenticate], async (event) => answer(event)));
  */
 export const inSteps =
   <Answer>(
@@ -325,28 +326,22 @@ async function identify(event: H3Event): Promise<void> {
  * if (event.handled) return; // refused (429), and already answered
  */
 export function runRequestChecks(event: H3Event): Promise<void> | void {
-  if (listeners.requestChecks.length > 0) return firstRequestRefusal(event);
-}
-
-async function firstRequestRefusal(event: H3Event): Promise<void> {
-  try {
-    for (const check of listeners.requestChecks) {
-      const refusal = await check(event);
-      if (refusal) return sendError(event, undefined, refusal);
-    }
-  } catch (error) {
-    return sendError(event, undefined, error);
-  }
+  const refused = firstRefusal(listeners.requestChecks, (check) => check(event));
+  const answer = (refusal: McpError | undefined) => refusal && sendError(event, undefined, refusal);
+  if (refused) return Promise.resolve(refused).then(answer, (error: unknown) => sendError(event, undefined, error));
 }
 
 /** The first refusal of the message checks (run by `readMcpRequest`, which answers what they throw). */
-export function runMessageChecks(event: H3Event, message: JsonRpcMessage): Verdict {
-  if (listeners.messageChecks.length > 0) return firstMessageRefusal(event, message);
-}
+export const runMessageChecks = (event: H3Event, message: JsonRpcMessage): Verdict =>
+  firstRefusal(listeners.messageChecks, (check) => check(event, message));
 
-async function firstMessageRefusal(event: H3Event, message: JsonRpcMessage): Promise<McpError | undefined> {
-  for (const check of listeners.messageChecks) {
-    const refusal = await check(event, message);
+/** The first refusal of `checks`, asked in order; none at once, not as a promise, when there are no checks. */
+const firstRefusal = <Check>(checks: readonly Check[], ask: (check: Check) => Verdict): Verdict =>
+  checks.length > 0 ? askInTurn(checks, ask) : undefined;
+
+async function askInTurn<Check>(checks: readonly Check[], ask: (check: Check) => Verdict) {
+  for (const check of checks) {
+    const refusal = await ask(check);
     if (refusal) return refusal;
   }
 }

@@ -72,7 +72,8 @@ function prettyLine(level: LogLevel, message: string, fields: LogFields): string
   return error ? `${head}\n${prettyStack(error)}` : head;
 }
 
-// The time of a line: its date and second formatted once a second (formatting costs a request's worth of work), its milliseconds added.
+// The time of a line: its date and second formatted once a second (formatting a date costs as much as serving a small
+// request), its milliseconds appended.
 let lastSecond = Number.NEGATIVE_INFINITY;
 let secondText = "";
 function isoTime(): string {

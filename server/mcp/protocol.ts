@@ -256,12 +256,12 @@ const SENTINEL = /^=\?base64\?(.*)\?=$/;
 const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
+const isSpaceOrTab = (code: number) => code === 0x20 || code === 0x09;
 /** HTTP's optional whitespace is ASCII space and tab only: any other space is part of the value (and fails its check). */
 export const trimOptionalWhitespace = (value: string): string =>
   isSpaceOrTab(value.charCodeAt(0)) || isSpaceOrTab(value.charCodeAt(value.length - 1))
     ? value.replace(/^[ \t]+|[ \t]+$/g, "")
     : value;
-const isSpaceOrTab = (code: number) => code === 0x20 || code === 0x09;
 
 /**
  * A header value trimmed, visible ASCII, its `=?base64?…?=` sentinel decoded (strict padding, valid UTF-8); else null.
