@@ -149,7 +149,7 @@ export function defineTool(
     run,
     async call(args, mcp) {
       const parsed = parse(args);
-      return "invalid" in parsed ? parsed.invalid : run(parsed.arguments, mcp);
+      return "invalid" in parsed ? parsed.invalid : await run(parsed.arguments, mcp);
     },
   };
 }

@@ -278,7 +278,8 @@ export const inSteps =
       if (running) await running;
       if (event.handled) return;
     }
-    return handler(event);
+    // Awaited: an async function that returns a promise waits two more microtasks for it.
+    return await handler(event);
   };
 
 /**

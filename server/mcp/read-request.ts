@@ -172,9 +172,11 @@ export async function readMcpRequest(event: H3Event): Promise<void> {
     id = message.id;
     event.context.mcpMessage = message;
     tellObservers("read", event, message);
-    const refusal = await runMessageChecks(event, message);
+    const checked = runMessageChecks(event, message);
+    const refusal = checked && (await checked);
     if (refusal) return sendError(event, id, refusal);
-    event.context.mcp = await inRequestScope(event, () => createMcpContext(event, message));
+    const mcp = inRequestScope(event, () => createMcpContext(event, message));
+    event.context.mcp = mcp instanceof Promise ? await mcp : mcp;
   } catch (error) {
     // An unread remainder must not be parsed as the next request on this connection.
     const unread = (error instanceof BodyTooLargeError && !error.drained) || error instanceof BodyTimeoutError;

@@ -3,7 +3,7 @@
  * right HTTP status, the connection is answered (no hang), nothing the client sent is echoed back
  * whole, the server logs no uncaught exception, and its memory comes back to its baseline.
  */
-import { request as httpRequest, type ClientRequest } from "node:http";
+import { Agent, request as httpRequest, type ClientRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ELICITATION,
@@ -64,11 +64,12 @@ async function writePaced(request: ClientRequest, chunks: Iterable<Uint8Array>, 
 /** POSTs raw bytes over node:http, so the test controls the framing and every header. */
 function rawHttp(options: {
   url?: string;
+  agent?: Agent;
   body?: string | Uint8Array;
   chunks?: Iterable<Uint8Array>;
   headers?: Record<string, string>;
   stallAfter?: Uint8Array;
-}): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+}): Promise<{ status: number; headers: Record<string, unknown>; text: string; reusedSocket: boolean }> {
   const url = new URL(options.url ?? server.url);
   let answered = false;
   return new Promise((resolve, reject) => {
@@ -78,6 +79,7 @@ function rawHttp(options: {
         port: url.port,
         path: url.pathname,
         method: "POST",
+        agent: options.agent,
         headers: { ...standardHeaders("tools/list"), ...options.headers },
       },
       (response) => {
@@ -85,7 +87,14 @@ function rawHttp(options: {
         let text = "";
         response.setEncoding("utf8");
         response.on("data", (chunk) => (text += chunk));
-        response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, text }));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode!,
+            headers: response.headers,
+            text,
+            reusedSocket: request.reusedSocket,
+          }),
+        );
       },
     );
     request.on("error", reject);
@@ -176,6 +185,39 @@ describe("bodies whatever their framing", () => {
     expect(result.status).toBe(413);
     expect(result.headers.connection).toBe("close");
     expect(JSON.parse(result.text).error.code).toBe(-32600);
+  });
+
+  it("reads a body that came whole with its headers at once, and refuses one over the limit with 413 on a kept connection", async () => {
+    const strict = await startServer({ env: { NITRO_MCP_MAX_BODY_BYTES: "1024" } });
+    // One connection, each request in one write (node:http sends a small body with its headers): the server finds every
+    // byte buffered before it reads.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (padding: number) =>
+      rawHttp({
+        url: strict.url,
+        agent,
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/list",
+          params: { _meta: meta(), padding: "x".repeat(padding) },
+        }),
+      });
+    try {
+      const fits = await send(600);
+      expect(fits.status).toBe(200);
+      expect(JSON.parse(fits.text).result.tools.length).toBeGreaterThan(0);
+      const over = await send(2_000);
+      expect(over.status).toBe(413);
+      expect(JSON.parse(over.text).error.code).toBe(-32600);
+      expect(over.headers.connection).not.toBe("close");
+      const next = await send(0);
+      expect(next.status).toBe(200);
+      expect(next.reusedSocket).toBe(true);
+    } finally {
+      agent.destroy();
+      await strict.stop();
+    }
   });
 
   it("refuses a chunked body over the limit with 413, in many tiny chunks as in big ones", async () => {

@@ -135,17 +135,25 @@ function readStream(request: IncomingMessage, declared: number, { maxBytes: limi
   });
 }
 
+/**
+ * The body when it is whole already: one Nitro's local fetch carried (the in-process test server), or every byte its
+ * `Content-Length` declared, buffered before this step (most bodies arrive with their headers), taken at once: no listener,
+ * deadline or share.
+ */
+function wholeBody(request: IncomingMessage & { body?: unknown }, declared: number): Uint8Array | undefined {
+  if (typeof request.body === "string") return new TextEncoder().encode(request.body);
+  if (request.body !== undefined) return request.body as Uint8Array;
+  if (request.readableLength === declared && request.readableFlowing === null)
+    return request.read() ?? new Uint8Array(0);
+}
+
 /** The body as text, read from the request's socket (Node and Vercel) within `limits`. */
 export async function readBodyText(event: H3Event, limits: BodyLimits): Promise<string> {
   const declared = Number(requestHeader(event, "content-length") ?? Number.NaN);
   if (declared > limits.maxBytes * DRAIN_FACTOR) throw new BodyTooLargeError(limits.maxBytes, false);
-  const request = event.node.req as IncomingMessage & { body?: unknown };
-  // A request served through Nitro's local fetch (the in-process test server) carries its body already.
-  if (request.body !== undefined) {
-    const bytes =
-      typeof request.body === "string" ? new TextEncoder().encode(request.body) : (request.body as Uint8Array);
-    if (bytes.byteLength > limits.maxBytes) throw new BodyTooLargeError(limits.maxBytes, true);
-    return decoder.decode(bytes);
-  }
-  return decoder.decode(await readStream(request, declared, limits));
+  const request = event.node.req;
+  const whole = wholeBody(request, declared);
+  if (!whole) return decoder.decode(await readStream(request, declared, limits));
+  if (whole.byteLength > limits.maxBytes) throw new BodyTooLargeError(limits.maxBytes, true);
+  return decoder.decode(whole);
 }

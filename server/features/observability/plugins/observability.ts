@@ -201,8 +201,9 @@ export function requestLogMembers(
   if (mcpMessage) {
     const field = nameFieldOf(mcpMessage.method);
     const target = field && mcpMessage.params[field];
-    const id = typeof mcpMessage.id === "string" ? cut(mcpMessage.id) : mcpMessage.id;
-    members += `,"requestId":${json(id)},"method":${json(cut(mcpMessage.method))}`;
+    // An integer id is its own JSON (ids are strings or safe integers, as read).
+    const id = typeof mcpMessage.id === "string" ? json(cut(mcpMessage.id)) : mcpMessage.id;
+    members += `,"requestId":${id},"method":${json(cut(mcpMessage.method))}`;
     if (typeof target === "string") members += `,"target":${json(cut(target))}`;
   }
   if (mcpAuth) members += `,"principal":${json(mcpAuth.principal)}`;
