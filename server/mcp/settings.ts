@@ -115,7 +115,7 @@ export const SETTINGS = {
   callerSubscriptions: setting({ env: "NITRO_MCP_CALLER_SUBSCRIPTIONS", default: 200, parse: integer(1) }),
   /** Longest a stream stays open, in seconds (listen streams, 2025-era GET streams and questions), under every platform's limit on a response (Vercel: 300 s); the client then opens another */
   streamSeconds: setting({ env: "NITRO_MCP_STREAM_SECONDS", default: 280, parse: integer(1) }),
-  /** Request bodies still arriving (not whole with their first bytes) one caller may be sending at once on an instance, each held in memory meanwhile; past it 429 */
+  /** Request bodies still arriving (not whole when read) one caller may be sending at once on an instance, each held in memory meanwhile; past it 429 */
   callerBodies: setting({ env: "NITRO_MCP_CALLER_BODIES", default: 16, parse: integer(1) }),
   /** Largest request body, in bytes (413 above it) */
   maxBodyBytes: setting({ env: "NITRO_MCP_MAX_BODY_BYTES", default: 1048576, parse: integer(1024) }),

@@ -1,7 +1,11 @@
-/** Header decoding, x-mcp-header scanning, capability reading, URI templates, cursors, the JSON nesting limit. */
+/** Header decoding, x-mcp-header scanning, capability reading, URI templates, cursors, the JSON nesting limit, body reads. */
+import { IncomingMessage } from "node:http";
+import { Socket } from "node:net";
+import type { H3Event } from "h3";
 import { describe, expect, it } from "vitest";
 import { clientCanAnswer, requireClientCapabilities } from "../../server/mcp/capabilities";
 import { ErrorCode, McpError } from "../../server/mcp/errors";
+import { readBodyText } from "../../server/mcp/http/body";
 import { findHeaderParams } from "../../server/mcp/http/header-params";
 import { decodeHeaderValue } from "../../server/mcp/protocol";
 import { MAX_JSON_DEPTH, parseJsonRpcMessage, type InputRequest } from "../../server/mcp/protocol";
@@ -140,5 +144,46 @@ describe("JSON nesting limit", () => {
   it("does not count brackets inside strings, escaped quotes included", () => {
     const brackets = JSON.stringify(`\\" ${"[{".repeat(200)}`);
     expect(depthError(nested(MAX_JSON_DEPTH, brackets))).toBeUndefined();
+  });
+});
+
+describe("request bodies on Node", () => {
+  const BODY = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
+  const limits = { maxBytes: 1024, timeoutMs: 60_000 };
+  /** A request as Node's server hands it over, `buffered` of its body already parsed off the connection. */
+  function incoming(buffered: string, headers: Record<string, string> = {}) {
+    const request = new IncomingMessage(new Socket());
+    request.headers = { "content-length": String(BODY.length), ...headers };
+    if (buffered) request.push(Buffer.from(buffered));
+    return { request, event: { node: { req: request } } as unknown as H3Event };
+  }
+
+  it("takes a body whose every declared byte came with its headers at once, without listening for more", async () => {
+    const { request, event } = incoming(BODY);
+    expect(await readBodyText(event, limits)).toBe(BODY);
+    expect(request.listenerCount("data")).toBe(0);
+  });
+
+  it("waits for the rest of a body not whole when read", async () => {
+    const { request, event } = incoming(BODY.slice(0, 10));
+    const read = readBodyText(event, limits);
+    expect(request.listenerCount("data")).toBe(1);
+    request.push(Buffer.from(BODY.slice(10)));
+    request.push(null);
+    expect(await read).toBe(BODY);
+  });
+
+  it("answers a whole body from a client already gone as incomplete, without reading it", async () => {
+    const { request, event } = incoming(BODY);
+    request.destroy();
+    await expect(readBodyText(event, limits)).rejects.toMatchObject({ code: ErrorCode.InvalidRequest });
+  });
+
+  it("reads a chunked body to its end, even when what came first is as long as a Content-Length beside it", async () => {
+    const { request, event } = incoming(BODY, { "transfer-encoding": "chunked" });
+    const read = readBodyText(event, limits);
+    request.push(Buffer.from(" "));
+    request.push(null);
+    expect(await read).toBe(`${BODY} `);
   });
 });

@@ -2,8 +2,8 @@
  * The Worker's size, for the Cloudflare build: the full template stays under 100 KB gzip (`npm run build:cloudflare`
  * prints it), and that file is what a deploy uploads (`no_bundle`: wrangler would re-bundle it unminified, a quarter
  * heavier). None of these measures changes what the Worker does:
- * - Nitro's minifier keeps class names (errors are named after their class) but no longer function names: the source
- *   maps uploaded with the Worker (nitro.config.ts) map stack traces back;
+ * - Nitro's minifier compresses in three passes and keeps the names of error classes (an error is named after its class),
+ *   no other class's or function's: the source maps uploaded with the Worker (nitro.config.ts) map stack traces back;
  * - one file instead of lazily loaded chunks: a Worker loads its whole bundle at once anyway;
  * - `performance` is workerd's own, not unenv's polyfill;
  * - the MCP SDK's schemas are marked side-effect free, so the few the template validates with stay and the others go
@@ -31,7 +31,11 @@ function replaceMinifier(plugins: Plugin[]): void {
   const loaded = requireFromNitro("@rollup/plugin-terser") as { default?: (options: object) => Plugin } & ((
     options: object,
   ) => Plugin);
-  plugins[index] = (loaded.default ?? loaded)({ mangle: { keep_classnames: true }, format: { comments: false } });
+  plugins[index] = (loaded.default ?? loaded)({
+    compress: { passes: 3 },
+    mangle: { keep_classnames: /Error$/ },
+    format: { comments: false },
+  });
 }
 
 type AstNode = { type: string; start: number };

@@ -64,8 +64,8 @@ export class BodyTimeoutError extends McpError {
 const decoder = new TextDecoder();
 
 /**
- * A body read's bounds: at most `maxBytes`, within `timeoutMs`; `hold`, called once if the body has not arrived whole with
- * its first bytes (it must be waited for, held in memory meanwhile), takes a unit of the caller's share of bodies and
+ * A body read's bounds: at most `maxBytes`, within `timeoutMs`; `hold`, called once if the body is not whole when read
+ * (it must be waited for, held in memory meanwhile), takes a unit of the caller's share of bodies and
  * returns what gives it back, or throws the refusal (429) that ends the read.
  */
 export interface BodyLimits {
@@ -138,12 +138,14 @@ function readStream(request: IncomingMessage, declared: number, { maxBytes: limi
 /**
  * The body when it is whole already: one Nitro's local fetch carried (the in-process test server), or every byte its
  * `Content-Length` declared, buffered before this step (most bodies arrive with their headers), taken at once: no listener,
- * deadline or share.
+ * deadline or share. Not from a client gone (`readStream` answers it as such) or with chunked framing (which a lenient parser
+ * lets override the length).
  */
 function wholeBody(request: IncomingMessage & { body?: unknown }, declared: number): Uint8Array | undefined {
   if (typeof request.body === "string") return new TextEncoder().encode(request.body);
   if (request.body !== undefined) return request.body as Uint8Array;
-  if (request.readableLength === declared && request.readableFlowing === null)
+  const buffered = request.readableLength === declared && request.readableFlowing === null;
+  if (buffered && !request.destroyed && !request.headers["transfer-encoding"])
     return request.read() ?? new Uint8Array(0);
 }
 

@@ -154,28 +154,30 @@ async function reply(mcp: McpContext): Promise<JsonRpcReply> {
 }
 
 /** Step of `POST /mcp`: the response body, JSON text or an SSE stream. */
-export function respond(event: H3Event): Promise<string | ReadableStream<Uint8Array>> {
+export async function respond(event: H3Event): Promise<string | ReadableStream<Uint8Array>> {
   const mcp = event.context.mcp!;
   const answered = inRequestScope(event, () => reply(mcp));
   // Whichever comes first: the final reply (→ one JSON body) or a notification (→ SSE).
   // A handler may notify before its first await, so the channel replays one already buffered.
-  return new Promise((resolve) => {
-    let streaming = false;
-    mcp.channel.whenFirstNotification(() => {
-      // Streaming commits to 200: a final error (say -32021 raised after a progress notification)
-      // travels in the stream with its JSON-RPC code, since HTTP allows no second status.
-      streaming = true;
-      setResponseStatus(event, 200);
-      setResponseHeaders(event, SSE_HEADERS);
-      resolve(mcp.channel.openStream());
-    });
-    void answered.then((final) => {
-      event.context.mcpOutcome = final.outcome;
-      mcp.channel.finish(final.body);
-      if (streaming) return;
-      setResponseStatus(event, final.status);
-      setResponseHeaders(event, { "content-type": "application/json", ...final.headers });
-      resolve(final.body);
-    });
+  const first = await new Promise<JsonRpcReply | undefined>((resolve) => {
+    mcp.channel.whenFirstNotification(() => resolve(undefined));
+    void answered.then(resolve);
   });
+  if (first) {
+    event.context.mcpOutcome = first.outcome;
+    mcp.channel.finish(first.body);
+    setResponseStatus(event, first.status);
+    setResponseHeaders(event, { "content-type": "application/json", ...first.headers });
+    return first.body;
+  }
+  // Streaming commits to 200: a final error (say -32021 raised after a progress notification)
+  // travels in the stream with its JSON-RPC code, since HTTP allows no second status.
+  setResponseStatus(event, 200);
+  setResponseHeaders(event, SSE_HEADERS);
+  const stream = mcp.channel.openStream();
+  void answered.then((final) => {
+    event.context.mcpOutcome = final.outcome;
+    mcp.channel.finish(final.body);
+  });
+  return stream;
 }

@@ -114,8 +114,9 @@ export async function openClaims(
   let claims: unknown;
   try {
     const authenticated = additionalData(key.kid, binding);
-    const plain = await key.key.open(body.subarray(0, IV_BYTES), authenticated, body.subarray(IV_BYTES));
-    claims = JSON.parse(utf8Decode(plain));
+    // Node's cipher answers at once: a promise is awaited, not a value (a microtask fewer).
+    const plain = key.key.open(body.subarray(0, IV_BYTES), authenticated, body.subarray(IV_BYTES));
+    claims = JSON.parse(utf8Decode(plain instanceof Promise ? await plain : plain));
   } catch {
     return { ok: false, reason: "authentication failed (tampered, or sealed for another request)" };
   }

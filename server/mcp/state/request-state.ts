@@ -72,7 +72,7 @@ export async function sealToken(
  * @example const opened = await openToken(presented, binding); if (!opened.ok) logWarning(`refused: ${opened.reason}`);
  */
 export async function openToken(token: unknown, binding: RequestBinding): Promise<OpenResult> {
-  return openClaims(await useStateKeyRing(), token, binding, { maxLength: useMcpConfig().stateMaxLength });
+  return await openClaims(await useStateKeyRing(), token, binding, { maxLength: useMcpConfig().stateMaxLength });
 }
 
 /**
@@ -92,7 +92,7 @@ export async function claimOnce(claims: { jti: string; exp: number }): Promise<b
   // The storage plugin refuses to start without one when a definition is single use; tokens are issued only with one.
   if (!store) throw new Error("no atomic store for single-use claims");
   const ttlSeconds = Math.max(1, claims.exp + CLAIM_MARGIN_SECONDS - nowSeconds());
-  return store.setIfAbsent(`claim:${claims.jti}`, "1", ttlSeconds);
+  return await store.setIfAbsent(`claim:${claims.jti}`, "1", ttlSeconds);
 }
 
 /** A round of a multi-round flow: the request, and who sends it. */
