@@ -119,8 +119,8 @@ export function elicitForm<Content>(message: string, form: ElicitationForm<Conte
 }
 
 /**
- * Sends the person to a URL of yours (`elicitation/create`, URL mode) for what must bypass the client: credentials, payments, third-party
- * sign-in. The URL holds no secrets, personal data or pre-authentication; `accept` only means they agreed to open it: check on the retry.
+ * Sends the person to a URL of yours (`elicitation/create`, URL mode) for what must bypass the client: credentials, payments, a
+ * third party's login. The URL holds no secrets, personal data or pre-authentication; `accept` only means they agreed to open it: check on the retry.
  * @example
  * const ask = { connect: elicitUrl("Connect your calendar account", `${origin}/connect/${code}`) };
  * const { connect } = readInputResponses(mcp, ask);

@@ -9,7 +9,7 @@ import {
 
 /**
  * Reports progress on the request's own response stream, when the client asked for it with `_meta.progressToken`. Values must
- * increase; a non-increasing value is dropped. Where a feature reports progress elsewhere (a task: its status message), it goes there.
+ * increase; a non-increasing value is dropped. Where a feature reports progress elsewhere (a status it keeps), it goes there.
  * @example
  * sendProgress(mcp, 50, 100, "Half way");
  */
@@ -19,9 +19,9 @@ export function sendProgress(mcp: McpContext, progress: number, total?: number, 
 
 /**
  * Sends a `notifications/message` log entry on the request's response stream, when the client asked for logs at or
- * below `level` (`_meta["io.modelcontextprotocol/logLevel"]`). Tasks carry no logs.
+ * below `level` (`_meta["io.modelcontextprotocol/logLevel"]`); where a feature answers a call elsewhere, none.
  * @deprecated MCP 2026-07-28 deprecates logging to the client and asks new code not to adopt it; it stays for clients that
- * still show it. For what the operator needs, write the server's log (`logInfo`) or a trace (server/features/observability);
+ * still show it. For what the operator needs, write the server's log (`logInfo`) or a trace;
  * for what the person needs, `sendProgress` or the result.
  * @example
  * sendLog(mcp, "info", { step: "fetched 3 notes" });

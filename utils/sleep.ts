@@ -1,7 +1,7 @@
 import { wait } from "../server/mcp/kit";
 
 /**
- * Waits `ms` milliseconds, or less: returns once `signal` fires (client gone, task cancelled); check `signal.aborted` afterwards.
+ * Waits `ms` milliseconds, or less: returns once `signal` fires (client gone, call cancelled); check `signal.aborted` afterwards.
  * @example
  * for (const item of items) {
  *   await sleep(200, mcp.signal);

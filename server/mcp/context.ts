@@ -50,7 +50,7 @@ export interface McpContext extends RequestMeta {
   readonly method: string;
   /** The request params, `_meta` included, exactly as sent. */
   readonly params: Readonly<Record<string, unknown>>;
-  /** The adapter that read a request of another protocol revision (e.g. "legacy"); undefined for 2026-07-28. */
+  /** The name of the adapter that read a request of another protocol revision; undefined for 2026-07-28. */
   readonly adapter?: string;
   /** Present for tools/call, prompts/get and resources/read when the body names a target. */
   readonly target?: RequestTarget;

@@ -35,8 +35,8 @@ export type Completer = (
  * @example
  * declare module "../../mcp/kit" {
  *   interface DefinitionOptions {
- *     // At most this many calls per caller, e.g. "10/60s".
- *     readonly rateLimit?: string;
+ *     // Whether calls of this definition go to the audit log.
+ *     readonly audited?: boolean;
  *   }
  * }
  *

@@ -51,7 +51,7 @@ export class McpError extends Error {
 }
 
 /**
- * A refusal answered as it is rather than as a JSON-RPC error: its own status, headers and body (a sign-in challenge, 401
+ * A refusal answered as it is rather than as a JSON-RPC error: its own status, headers and body (an OAuth challenge, 401
  * with `WWW-Authenticate` and an OAuth error body). Thrown by a step (an authenticator, an authorizer) to end the request.
  * @example
  * const headers = { "content-type": "application/json", "www-authenticate": 'Bearer realm="mcp"' };
@@ -130,7 +130,7 @@ export const unsupportedProtocolVersion = (
 ) => new McpError(ErrorCode.UnsupportedProtocolVersion, message, { supported, requested: clip(requested) }, 400);
 
 /**
- * -32602 with `data.uri`, 2026-07-28's "resource not found"; its own class so the legacy era can answer -32002.
+ * -32602 with `data.uri`, 2026-07-28's "resource not found"; its own class so an adapter can answer its revision's code.
  * @example if (contents.length === 0) throw new ResourceNotFoundError(uri);
  */
 export class ResourceNotFoundError extends McpError {

@@ -84,7 +84,7 @@ export type Next = (mcp: McpContext) => Promise<Outcome>;
 /** A layer around dispatch: answers the request itself, or calls `next` and returns (or changes) what it answers. */
 export type Middleware = (mcp: McpContext, next: Next) => Promise<Outcome>;
 
-/** Something `subscriptions/listen` can carry (e.g. resource updates, task status). */
+/** Something `subscriptions/listen` can carry (e.g. resource updates). */
 export interface ListenSource {
   /** Reads what the client asked for in `params.notifications`, throwing -32602/-32021 on a bad request (before the acknowledgement). */
   open(mcp: McpContext, notifications: Readonly<Record<string, unknown>>): Promise<OpenedListen>;
@@ -106,7 +106,7 @@ export type GetResponder = (event: H3Event) => unknown;
  * envelope and says what the core cannot read from it; a middleware of its own then shapes what the handlers answer.
  */
 export interface Adapter {
-  /** Its name, for the request log (e.g. "legacy"). */
+  /** Its name, for the request log. */
   readonly name: string;
   /** The protocol versions it speaks, newest first (listed in `server/discover` and in -32022). */
   readonly versions: readonly string[];
@@ -154,7 +154,7 @@ export type EntryDescriber = (entry: Entry) => Readonly<Record<string, unknown>>
 /** A resource a feature serves, and the variables its URI decodes to. */
 export type ResourceFound = Pick<RequestTarget, "variables"> & { readonly entry: ResourceEntry };
 
-/** Resources a feature serves besides the definitions (e.g. a skill's files): found by URI, some of them listed. */
+/** Resources a feature serves besides the definitions (e.g. files it ships): found by URI, some of them listed. */
 export interface ServedResources {
   /** The resource at `uri`, or undefined when it is not one of these. */
   find(uri: string): ResourceFound | undefined;

@@ -38,9 +38,9 @@ export const wrapUnitsOfWork = hooks.wrapSteps;
  * Identifies the caller of `POST /mcp`: the first authenticator to return an `AuthInfo` wins; none: `anonymous`. Throw an
  * `HttpRefusal` (or an `McpError`) to refuse; `info` tells discovery documents (the server card) how to sign in, and with
  * `info.required`, its `challenge()` is the refusal of a caller nobody identified. Authenticators run in plugin order (the
- * features' folders by name, then your scan dirs): sign-in refuses a bearer token it does not know rather than passing
- * it on, so a fork's own bearer scheme must run before it (or use another header). Nothing bounds an authenticator's time:
- * one that asks a server bounds its own wait (sign-in's gives up after 5 s). Name your principals as `AuthInfo` says.
+ * features' folders by name, then your scan dirs): one may refuse a credential it does not know (a bearer token, say)
+ * rather than pass it on, so yours must run before it (or use another header). Nothing bounds an authenticator's time:
+ * one that asks a server bounds its own wait. Name your principals as `AuthInfo` says.
  * @example
  * addAuthenticator(async (event) => {
  *   const key = await apiKeys.lookup(requestHeader(event, "x-api-key")); // bounded by its own timeout
@@ -99,11 +99,11 @@ export const addGetResponder = hooks.addGetResponder;
 /**
  * Serves another protocol revision on the same endpoint: it reads the requests without the 2026-07-28 envelope; shape what
  * its handlers answer with `wrapDispatch`.
- * @example addAdapter({ name: "legacy", versions: ["2025-11-25"], read: async (event, message) => (isMine(event) ? meta(event) : undefined) });
+ * @example addAdapter({ name: "older", versions: ["2025-11-25"], read: async (event, message) => (isMine(event) ? meta(event) : undefined) });
  */
 export const addAdapter = hooks.addAdapter;
 /**
- * Serves resources besides the definitions (e.g. the files of a skill): found by URI for `resources/read`, those in `listed`
+ * Serves resources besides the definitions (e.g. files a feature ships): found by URI for `resources/read`, those in `listed`
  * shown by `resources/list`. Declare `{ resources: {} }` with `declareCapabilities` when the registry may have none.
  * @example serveResources({ find: (uri) => { const entry = files.get(uri); return entry && { entry, variables: {} }; }, listed: [readme] });
  */

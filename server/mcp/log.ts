@@ -143,12 +143,12 @@ export const logValue = (value: unknown): string =>
 export const logInfo = (message: string, fields?: LogFields): void => log("info", message, fields);
 /**
  * Writes a warning line: something refused or lost that the operator may need to know about.
- * @example logWarning(`legacy answer rejected: ${reason}`);
+ * @example logWarning(`answer rejected: ${reason}`);
  */
 export const logWarning = (message: string, fields?: LogFields): void => log("warn", message, fields);
 /**
  * Writes an error line, with the error's name, message and stack when one is given.
- * @example runRound(taskId).catch((error) => logError(`task ${taskId}: a round could not finish`, error));
+ * @example refresh(feedId).catch((error) => logError(`feed ${feedId}: the refresh could not finish`, error));
  */
 export const logError = (message: string, error?: unknown): void =>
   log("error", message, error === undefined ? {} : { error: errorFields(error) });

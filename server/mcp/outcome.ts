@@ -86,7 +86,7 @@ export interface FinalResult {
 
 /**
  * Marks `result` as shaped for the wire: the core adds nothing to it (no `resultType`, no `serverInfo`).
- * @example return finalResult(shapeResult(publicTask(task), "task")); // a tools/call answered with a task
+ * @example return finalResult(shapeResult(kept.result, "complete")); // a result kept from an earlier round, sent as it was
  */
 export const finalResult = (result: Readonly<Record<string, unknown>>): FinalResult => ({ [FINAL]: true, result });
 
@@ -109,7 +109,7 @@ export const serverInfo = (): Record<string, unknown> =>
 /**
  * A copy of `result` with its `resultType` and the server's identity in `_meta`. Never mutates: a handler may return the same
  * object every time.
- * @example return finalResult(shapeResult(publicTask(task), "task"));
+ * @example return finalResult(shapeResult(kept.result, "complete"));
  */
 export function shapeResult(result: Readonly<Record<string, unknown>>, resultType: string): Record<string, unknown> {
   const meta = result._meta as Record<string, unknown> | undefined;
@@ -122,7 +122,7 @@ export function shapeResult(result: Readonly<Record<string, unknown>>, resultTyp
 
 /**
  * The shape every list method answers with: one page of `items` under `key`, `nextCursor`, caching hints.
- * @example addMethods({ "skills/list": (mcp) => listResult("skills", catalog, mcp) });
+ * @example addMethods({ "widgets/list": (mcp) => listResult("widgets", catalog, mcp) });
  */
 export function listResult(
   key: string,

@@ -118,7 +118,7 @@ export function setDefinitions(definitions: Found): void {
  * The registry, indexed on first use after start-up.
  *
  * @example const tool = registry().toolsByName.get("delete_note");
- * @example const limited = registry().all.filter((entry) => entry.options.rateLimit !== undefined); // a feature's plugin
+ * @example const audited = registry().all.filter((entry) => entry.options.audited); // a feature's plugin
  */
 export function registry(): Registry {
   if (!found) throw new Error("programming error: the registry was read before start-up handed it the definitions");

@@ -12,7 +12,7 @@ import { base64UrlEncode, isPlainObject, utf8Encode } from "./internal/basics";
 import { logWarning } from "./log";
 import { takeShare } from "./shares";
 
-/** Operations atomic across instances (single-use claims, tasks, rate limits): unstorage has none, so each store brings its own. */
+/** Operations atomic across instances (single-use claims, counters, shared records): unstorage has none, so each store brings its own. */
 export interface AtomicStore {
   /** What the log and the start-up message call it. */
   readonly name: string;
@@ -118,7 +118,7 @@ export const KEY_SEGMENT = /^[A-Za-z0-9_-]{1,128}$/;
 
 /**
  * A key segment for any text (a principal, a URI): its SHA-256, base64url. Distinct texts never share one.
- * @example const key = `legacy-subscriptions:${await digestKeySegment(session.id)}`;
+ * @example const key = `watched:${await digestKeySegment(mcp.principal)}`;
  */
 export async function digestKeySegment(text: string): Promise<string> {
   return base64UrlEncode(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8Encode(text))));
@@ -284,7 +284,7 @@ export function bounded<T>(operation: string, work: Promise<T>): Promise<T> {
 }
 
 /**
- * Each operation bounded, and traced as a child span (`storage <operation>`) of the request or task round that made it.
+ * Each operation bounded, and traced as a child span (`storage <operation>`) of the request (or background round) that made it.
  * @example
  * const bus = guarded({ name: opened.name, ...transport }, new Set(["listen"])); // listen: bounded by the bus itself
  */

@@ -1,6 +1,6 @@
 /**
- * `nitropack dev` rebuilds when a file changes that Nitro does not watch itself: a definition added or removed, a UI's or a
- * skill's files. A build does nothing here.
+ * `nitropack dev` rebuilds when a file changes that Nitro does not watch itself: a definition added or removed, or a file a
+ * feature builds in. A build does nothing here.
  */
 import { existsSync, watch } from "node:fs";
 import type { Nitro } from "nitropack";

@@ -84,7 +84,7 @@ export class ResponseChannel {
 
   /**
    * Reports progress as `notifications/progress`, when the client asked for it; values must increase, a non-increasing one
-   * is dropped (and logged). A channel that reports progress elsewhere (a task's status) overrides it.
+   * is dropped (and logged). A channel that reports progress elsewhere (a status a feature keeps) overrides it.
    */
   progress(progress: number, total?: number, message?: string): void {
     if (this.progressToken === undefined || this.closed) return;

@@ -22,7 +22,7 @@ export interface JsonRpcReply {
 
 /**
  * Any thrown value as an `McpError`; an unexpected one is logged with a reference, never echoed.
- * @example const error = errorBody(toMcpError(caught)); // a task that failed, recorded as a client may read it
+ * @example const error = errorBody(toMcpError(caught)); // a failure kept for later, as a client may read it
  */
 export function toMcpError(error: unknown): McpError {
   if (error instanceof McpError) return error;

@@ -1,6 +1,6 @@
 /**
  * At most `max` characters of `text` (with an ellipsis when cut): client-sent values never reach a message whole.
- * @example throw invalidParams(`No skill is served at ${clip(uri)}`, { uri: clip(uri, 2048) });
+ * @example throw invalidParams(`Nothing is served at ${clip(uri)}`, { uri: clip(uri, 2048) });
  */
 export const clip = (text: string, max = 200): string => (text.length > max ? `${text.slice(0, max)}…` : text);
 

@@ -55,7 +55,7 @@ export function useStateKeyRing(): Promise<StateKeyRing> {
  * Seals `data` for `binding` with this server's keys, for `ttlSeconds`: a token only this server opens, and only for that
  * binding (a purpose of its own in `method` keeps it from ever opening as a requestState). Undefined when this server
  * cannot seal (a build without NITRO_MCP_STATE_SECRET).
- * @example const token = await sealToken({ principal, method: "legacy session", target: "", arguments: undefined }, { v: "2025-11-25" }, 86400);
+ * @example const token = await sealToken({ principal, method: "session", target: "", arguments: undefined }, { v: 1 }, 86400);
  */
 export async function sealToken(
   binding: RequestBinding,
