@@ -172,6 +172,8 @@ export async function readMcpRequest(event: H3Event): Promise<void> {
     id = message.id;
     event.context.mcpMessage = message;
     tellObservers("read", event, message);
+    // Each awaited only when a promise (a microtask each): most servers add no message checks, and a 2026-07-28 context
+    // is built at once.
     const checked = runMessageChecks(event, message);
     const refusal = checked && (await checked);
     if (refusal) return sendError(event, id, refusal);
