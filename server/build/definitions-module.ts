@@ -34,7 +34,10 @@ function generateRegistryModule(rootDir: string, roots: string[]): string {
   return [...imports, ...exports].join("\n");
 }
 
-/** The folders definitions (and a feature's build-time content) are read from: `mcp.definitionDirs`, else every scan dir. */
+/**
+ * The folders definitions (and a feature's build-time content) are read from:
+ * `mcp.definitionDirs`, else every scan dir.
+ */
 export function definitionRoots(nitro: Nitro): string[] {
   // Folders to read definitions from instead of the scan dirs (the conformance build).
   const chosen = (nitro.options as { mcp?: { definitionDirs?: string[] } }).mcp?.definitionDirs;

@@ -12,7 +12,10 @@ import { base64UrlEncode, isPlainObject, utf8Encode } from "./internal/basics";
 import { logWarning } from "./log";
 import { takeShare } from "./shares";
 
-/** Operations atomic across instances (single-use claims, counters, shared records): unstorage has none, so each store brings its own. */
+/**
+ * Operations atomic across instances (single-use claims, counters, shared records): unstorage has none, so each store
+ * brings its own.
+ */
 export interface AtomicStore {
   /** What the log and the start-up message call it. */
   readonly name: string;
@@ -284,7 +287,8 @@ export function bounded<T>(operation: string, work: Promise<T>): Promise<T> {
 }
 
 /**
- * Each operation bounded, and traced as a child span (`storage <operation>`) of the request (or background round) that made it.
+ * Each operation bounded, and traced as a child span (`storage <operation>`) of the request (or background round) that
+ * made it.
  * @example
  * const bus = guarded({ name: opened.name, ...transport }, new Set(["listen"])); // listen: bounded by the bus itself
  */

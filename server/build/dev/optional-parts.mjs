@@ -123,7 +123,7 @@ export function optionalParts(root) {
 
 /**
  * `chosen` and every part of `present` that needs one of them (`needs`), and so on, in `present`'s order.
- * @example withNeeding(optionalParts(root), [store]).map((part) => part.name); // the parts that need the store, and the store
+ * @example withNeeding(optionalParts(root), [store]).map((part) => part.name); // the store and the parts that need it
  * @template {{ name: string, data: { needs?: string[] } }} Part
  * @param {Part[]} present
  * @param {Part[]} chosen
