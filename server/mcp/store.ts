@@ -14,18 +14,19 @@ import { takeShare } from "./shares";
 
 /**
  * Operations atomic across instances (single-use claims, counters, shared records): unstorage has none, so each store
- * brings its own.
+ * brings its own. Each operation answers at once (a store in this process's memory) or with a promise, which rejects when it
+ * fails; `useAtomicStore` gives every answer as a promise.
  */
 export interface AtomicStore {
   /** What the log and the start-up message call it. */
   readonly name: string;
   /** The value of `key`, or null when it is absent or expired. */
-  get(key: string): Promise<string | null>;
+  get(key: string): Promise<string | null> | string | null;
   /** Creates `key` unless it exists: true when this call created it (of any number racing, exactly one). */
-  setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
+  setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> | boolean;
   /** Replaces the value of `key` only while it is still `expected`: true when this call replaced it. */
-  compareAndSet(key: string, expected: string, next: string, ttlSeconds: number): Promise<boolean>;
-  delete(key: string): Promise<void>;
+  compareAndSet(key: string, expected: string, next: string, ttlSeconds: number): Promise<boolean> | boolean;
+  delete(key: string): Promise<void> | void;
 }
 
 /** How a store moves messages (JSON text) between instances: what a message bus is built on. */
@@ -271,10 +272,13 @@ export async function publishResourceChange(uri: string, principal: string = EVE
 const OPERATION_TIMEOUT_MS = 5000;
 
 /**
- * `work`, or a StorageUnavailableError once it failed or took OPERATION_TIMEOUT_MS.
+ * `work`, or a StorageUnavailableError once it failed or took OPERATION_TIMEOUT_MS. An answer given at once (a store in this
+ * process's memory) cannot hang: it takes no deadline.
  * @example await bounded("subscribe", listening); // a transport that never answers is a 503, not a hang
  */
-export function bounded<T>(operation: string, work: Promise<T>): Promise<T> {
+export function bounded<T>(operation: string, work: PromiseLike<T> | T): Promise<T> {
+  // A thenable, not only a Promise: a Durable Object's answer is one of its own.
+  if (typeof (work as Partial<PromiseLike<T>> | null)?.then !== "function") return Promise.resolve(work);
   return new Promise<T>((resolve, reject) => {
     const fail = (error: unknown) =>
       reject(error instanceof StorageUnavailableError ? error : new StorageUnavailableError(operation, error));
@@ -282,7 +286,7 @@ export function bounded<T>(operation: string, work: Promise<T>): Promise<T> {
       fail(new Error(`no answer within ${OPERATION_TIMEOUT_MS} ms`)),
     );
     // `then`, not `finally`, which costs each operation two more promises and their microtasks.
-    work.then(resolve, fail).then(cancel);
+    Promise.resolve(work).then(resolve, fail).then(cancel);
   });
 }
 
@@ -303,10 +307,8 @@ export function guarded<T extends { name?: string }>(target: T, passThrough: Rea
       let wrapper = wrappers.get(value);
       if (!wrapper) {
         const operation = String(property);
-        // Awaited: an async function that returns a promise waits two more microtasks for it.
-        const run = async (args: unknown[]): Promise<unknown> => await value.apply(object, args);
         wrapper = (...args: unknown[]) =>
-          runStep(`storage ${operation}`, attributes, () => bounded(operation, run(args)));
+          runStep(`storage ${operation}`, attributes, () => bounded(operation, value.apply(object, args)));
         wrappers.set(value, wrapper);
       }
       return wrapper;

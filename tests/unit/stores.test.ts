@@ -10,7 +10,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { storesModule } from "../../server/build/stores-module";
-import type { StoreDefinition } from "../../server/mcp/kit";
+import { guarded, StorageUnavailableError, type StoreDefinition } from "../../server/mcp/kit";
 import { memoryAtomicStore } from "../../server/storage/memory/node";
 import { hasFeature } from "../helpers/project.mjs";
 
@@ -106,6 +106,38 @@ describe("the memory store", () => {
   it("lists a key rewritten every second with the same time to live under its latest second alone", async () => {
     // 100 keys rewritten over 2,000 seconds: a list per second that kept them would hold 200,000 entries.
     expect(await rewrite(100, 200_000, 100)).toBeLessThan(2 * 1024 * 1024);
+  });
+
+  it("answers at once, and keeps a key rewritten with a later expiry until that expiry", () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: 1_000_000_000 });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const store = memoryAtomicStore();
+    const at = (seconds: number) => {
+      vi.advanceTimersByTime(seconds * 1000);
+      return store.get("k");
+    };
+    expect(store.setIfAbsent("k", "a", 10)).toBe(true);
+    expect(store.compareAndSet("k", "a", "b", 100)).toBe(true);
+    expect(at(20)).toBe("b");
+    expect(at(81)).toBeNull();
+    expect(store.setIfAbsent("k", "c", 5)).toBe(true);
+    store.delete("k");
+    expect(store.setIfAbsent("k", "d", 50)).toBe(true);
+    expect(store.setIfAbsent("k", "e", 50)).toBe(false);
+  });
+});
+
+describe("a store's operations, guarded", () => {
+  it("give an answer given at once as a promise, and a thenable's failure as storage unavailable", async () => {
+    // biome-ignore lint/suspicious/noThenProperty: a thenable that is no Promise, as a Durable Object's answer is
+    const refused = { then: (_: unknown, reject: (reason: Error) => void) => reject(new Error("down")) };
+    const store = guarded({ name: "test", now: () => 7, later: () => refused });
+    const answer = store.now();
+    expect(answer).toBeInstanceOf(Promise);
+    expect(await answer).toBe(7);
+    await expect(store.later()).rejects.toBeInstanceOf(StorageUnavailableError);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * The memory store: Nitro's own in-memory storage (no driver to mount) and atomic operations in this process's memory, each
- * one synchronous step. One process only: the default when nothing else is configured, the last store tried. Expired
- * entries are dropped by expiry second, never by a scan of every key, so sustained single-use traffic keeps memory flat.
+ * one synchronous step that answers at once (no promise: nothing to wait for, so no deadline). One process only: the default
+ * when nothing else is configured, the last store tried. Expired entries are dropped by expiry second, never by a scan of
+ * every key, so sustained single-use traffic keeps memory flat.
  */
 import { type AtomicStore, defineStore, nowSeconds } from "../../mcp/kit";
 
@@ -15,7 +16,7 @@ export function memoryAtomicStore(): AtomicStore {
     entry && entry.expiresAt > now ? entry.value : null;
 
   /** Runs `operation` as one synchronous step, once the keys of every second since the last step are swept. */
-  const step = <T>(operation: (now: number) => T): Promise<T> => {
+  const step = <T>(operation: (now: number) => T): T => {
     const now = nowSeconds();
     for (; swept < now; swept++) {
       // A key deleted, then written again, can still be listed under its earlier second: only what expires goes.
@@ -23,7 +24,7 @@ export function memoryAtomicStore(): AtomicStore {
         if ((entries.get(key)?.expiresAt ?? Infinity) <= swept) entries.delete(key);
       expiring.delete(swept);
     }
-    return Promise.resolve(operation(now));
+    return operation(now);
   };
 
   /** Writes `next` while `key` holds `expected` (null: absent or expired); true when it did. */
