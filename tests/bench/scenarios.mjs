@@ -49,6 +49,13 @@ const askToConfirm = async (url, contender) =>
   FIXED_ANSWER.has(contender) ? "" : (await send(url, "tools/call", CONFIRM_7)).requestState;
 const declineWith = (requestState) => ({ ...CONFIRM_7, inputResponses: DECLINE, requestState });
 
+/**
+ * A retry's body, its state spliced into text made once: the load generator shares the machine, so what it spends building a
+ * body a request (a JSON.stringify of the whole message) would be taken from the server measured.
+ */
+const [RETRY_HEAD, RETRY_TAIL] = body("tools/call", declineWith("\u0000")).split(JSON.stringify("\u0000"));
+const retryBody = (requestState) => RETRY_HEAD + JSON.stringify(requestState) + RETRY_TAIL;
+
 const constant = (name, method, params) => ({
   name,
   requests: () => [request(method, params)],
@@ -84,7 +91,7 @@ function retryRound({ smoke, durationSeconds }) {
       return [
         {
           ...request("tools/call", CONFIRM_7),
-          setupRequest: (req) => ({ ...req, body: body("tools/call", declineWith(pool[next++ % pool.length])) }),
+          setupRequest: (req) => ({ ...req, body: retryBody(pool[next++ % pool.length]) }),
         },
       ];
     },
@@ -105,7 +112,7 @@ const fullFlow = {
     },
     {
       ...request("tools/call", CONFIRM_7),
-      setupRequest: (req, context) => ({ ...req, body: body("tools/call", declineWith(context.state)) }),
+      setupRequest: (req, context) => ({ ...req, body: retryBody(context.state) }),
     },
   ],
   call: async (url, contender) => send(url, "tools/call", declineWith(await askToConfirm(url, contender))),
