@@ -40,7 +40,7 @@ export interface RequestObserver {
 
 /** Runs `work` (a step of a request: reading it, opening its state, dispatching it) in the request's scope, e.g. its trace context. */
 export type ScopeWrapper = <T>(event: H3Event, work: () => T) => T;
-/** Runs one unit of work worth naming (opening a requestState, a storage operation), e.g. as a child span. */
+/** Runs one unit of work worth naming (opening a requestState, a storage operation), e.g. as a child span; `work` may throw. */
 export type StepWrapper = <T>(
   name: string,
   attributes: Readonly<Record<string, string | number | boolean>>,

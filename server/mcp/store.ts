@@ -267,7 +267,8 @@ export async function publishResourceChange(uri: string, principal: string = EVE
   }
 }
 
-// ——— every operation bounded and observed: a failure, or no answer in OPERATION_TIMEOUT_MS, is a StorageUnavailableError (503) ———
+// ——— every operation bounded and observed: a rejection, or no answer in OPERATION_TIMEOUT_MS, is a StorageUnavailableError
+// (503); an operation that throws at once is a bug in the store or its configuration, and reaches the request as one (500) ———
 
 const OPERATION_TIMEOUT_MS = 5000;
 

@@ -17,7 +17,7 @@ export default defineNitroPlugin(() => {
   const { opened } = chosen;
   const bus = chosen.ports.bus?.(opened.client);
   const counter = chosen.ports.counter?.(opened.client);
-  // Each port bounded and traced like any storage operation (a fault: StorageUnavailableError); hearing a channel is
+  // Each port bounded and traced like any storage operation (a rejection: StorageUnavailableError); hearing a channel is
   // bounded by the bus itself, which closes what it gave up on.
   const ports: StorePorts = {
     bus: bus && guarded({ name: opened.name, ...bus }, new Set(["listen"])),

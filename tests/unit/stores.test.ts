@@ -126,18 +126,28 @@ describe("the memory store", () => {
     store.delete("k");
     expect(store.setIfAbsent("k", "d", 50)).toBe(true);
     expect(store.setIfAbsent("k", "e", 50)).toBe(false);
+    // Past the second "c" was listed under: "d", written since, is not what that second drops.
+    expect(at(10)).toBe("d");
   });
 });
 
 describe("a store's operations, guarded", () => {
-  it("give an answer given at once as a promise, and a thenable's failure as storage unavailable", async () => {
+  it("give an answer given at once as a promise, a thenable's failure as storage unavailable, and a throw as the bug it is", async () => {
     // biome-ignore lint/suspicious/noThenProperty: a thenable that is no Promise, as a Durable Object's answer is
     const refused = { then: (_: unknown, reject: (reason: Error) => void) => reject(new Error("down")) };
-    const store = guarded({ name: "test", now: () => 7, later: () => refused });
+    const store = guarded({
+      name: "test",
+      now: () => 7,
+      later: () => refused,
+      broken: (): never => {
+        throw new Error("a bug");
+      },
+    });
     const answer = store.now();
     expect(answer).toBeInstanceOf(Promise);
     expect(await answer).toBe(7);
     await expect(store.later()).rejects.toBeInstanceOf(StorageUnavailableError);
+    expect(() => store.broken()).toThrow("a bug");
   });
 });
 

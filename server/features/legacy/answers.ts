@@ -82,9 +82,11 @@ async function deliverAnswer(response: JsonRpcResponse, session: LegacySession, 
     await bus.publish(ticket.channel, principal, message);
   } catch (error) {
     // Nobody heard of it: let go of the claim, so that the client can send it again.
-    await Promise.resolve(store.delete(key)).catch((reason: unknown) =>
-      logWarning(`legacy answer: its claim could not be let go (${String(reason)})`),
-    );
+    try {
+      await store.delete(key);
+    } catch (reason) {
+      logWarning(`legacy answer: its claim could not be let go (${String(reason)})`);
+    }
     throw error instanceof StorageUnavailableError ? error : new StorageUnavailableError("publish", error);
   }
   return true;
