@@ -7,8 +7,9 @@
 import type { H3Event } from "h3";
 import { BodyTooLargeError, type BodyLimits } from "../mcp/http/body";
 import type { LogLevel } from "../mcp/log";
-import { utf8Encode } from "../mcp/internal/basics";
+import { base64UrlDecode, base64UrlEncode, freshBytes, utf8Decode, utf8Encode } from "../mcp/internal/basics";
 import { requestHeader } from "../mcp/protocol";
+import { randomBytes } from "../mcp/internal/random";
 import type { StateCipher } from "../mcp/state/cipher";
 
 export const peerAddress = (event: H3Event): string | undefined => requestHeader(event, "cf-connecting-ip");
@@ -41,6 +42,10 @@ export const openLineWriters = (): Record<LogLevel, (line: string) => void> => (
   error: (line) => console.error(line),
 });
 
+/** A sealed state's bytes: the IV, the ciphertext, the tag (as `node:crypto`'s cipher lays them out). */
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
 /** The state cipher on Web Crypto. */
 export const stateCipher: StateCipher = {
   async hkdf(secret, salt, info, length) {
@@ -51,10 +56,21 @@ export const stateCipher: StateCipher = {
   async aesGcmKey(raw) {
     const key = await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
     return {
-      seal: async (iv, additionalData, plaintext) =>
-        new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData }, key, plaintext)),
-      open: async (iv, additionalData, sealed) =>
-        new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData }, key, sealed)),
+      async seal(additionalData, plaintext) {
+        const iv = randomBytes(IV_BYTES);
+        const params = { name: "AES-GCM", iv, additionalData: utf8Encode(additionalData) };
+        const sealed = new Uint8Array(await crypto.subtle.encrypt(params, key, utf8Encode(plaintext)));
+        const bytes = freshBytes(IV_BYTES + sealed.length);
+        bytes.set(iv);
+        bytes.set(sealed, IV_BYTES);
+        return base64UrlEncode(bytes);
+      },
+      async open(sealed, additionalData) {
+        const bytes = base64UrlDecode(sealed);
+        if (!bytes || bytes.length < IV_BYTES + TAG_BYTES) throw new Error("malformed");
+        const params = { name: "AES-GCM", iv: bytes.subarray(0, IV_BYTES), additionalData: utf8Encode(additionalData) };
+        return utf8Decode(new Uint8Array(await crypto.subtle.decrypt(params, key, bytes.subarray(IV_BYTES))));
+      },
     };
   },
 };

@@ -53,6 +53,29 @@ describe.each(CIPHERS)("requestState codec on %s", (_, cipher) => {
     expect(body).not.toContain("secretStep");
   });
 
+  it("opens a state only as it was spelled: not padded, not in standard base64, not with other unused bits", async () => {
+    // A body whose length leaves unused bits in its last character, and with a character the two alphabets spell apart.
+    let token = "";
+    for (let step = 0; !/^v1\.[^.]+\.(?=.*[-_])(?:.{4})*.{2,3}$/.test(token); step++) {
+      token = await sealClaims(await ring(), binding, { step }, { ttlSeconds: 60 });
+    }
+    expect((await open(token)).ok).toBe(true);
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const last = token.at(-1)!;
+    const respelled = [
+      `${token}=`,
+      token.slice(0, 12) + token.slice(12).replace(/-/g, "+").replace(/_/g, "/"),
+      token.slice(0, -1) + alphabet[alphabet.indexOf(last) ^ 1],
+      `${token.slice(0, 40)}!${token.slice(40)}`,
+    ];
+    for (const other of respelled) {
+      expect(await open(other)).toEqual({
+        ok: false,
+        reason: "authentication failed (tampered, or sealed for another request)",
+      });
+    }
+  });
+
   it.each([
     ["another principal", { ...binding, principal: "bob" }, "sealed for another principal"],
     [

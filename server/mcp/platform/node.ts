@@ -5,33 +5,41 @@
 import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync } from "node:crypto";
 import type { H3Event } from "h3";
 import type { LogLevel } from "../log";
+import { randomBytes } from "../internal/random";
 import type { StateCipher } from "../state/cipher";
 
 export { readBodyText, setDeadline } from "../http/body";
 
 type Write = (line: string) => void;
 
-/** `node:crypto`'s state cipher: synchronous, and byte for byte Web Crypto's (as state-codec.test.ts checks). */
+/** A sealed state's bytes: the IV, the ciphertext, the tag. */
+const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
+/** `node:crypto`'s state cipher: synchronous, and byte for byte Web Crypto's (as state-codec.test.ts checks). */
 export const stateCipher: StateCipher = {
   hkdf: (secret, salt, info, length) => new Uint8Array(hkdfSync("sha256", secret, salt, info, length)),
   aesGcmKey(raw) {
     const key = createSecretKey(raw);
+    // A fixed tag length: a shortened tag would otherwise be accepted.
+    const options = { authTagLength: TAG_BYTES };
     return {
-      seal(iv, additionalData, plaintext) {
-        const cipher = createCipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES }).setAAD(additionalData);
-        return Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
+      seal(additionalData, plaintext) {
+        const iv = randomBytes(IV_BYTES);
+        const cipher = createCipheriv("aes-256-gcm", key, iv, options).setAAD(Buffer.from(additionalData));
+        const sealed = [iv, cipher.update(plaintext, "utf8"), cipher.final(), cipher.getAuthTag()];
+        return Buffer.concat(sealed).toString("base64url");
       },
-      open(iv, additionalData, sealed) {
-        if (sealed.length < TAG_BYTES) throw new Error("too short");
-        // A fixed tag length: a shortened tag would otherwise be accepted.
-        const decipher = createDecipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES }).setAAD(additionalData);
-        decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-        const plaintext = decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES));
+      open(sealed, additionalData) {
+        const bytes = Buffer.from(sealed, "base64url");
+        // Buffer skips what is not base64url: only the one spelling `seal` gives opens.
+        if (bytes.length < IV_BYTES + TAG_BYTES || bytes.toString("base64url") !== sealed) throw new Error("malformed");
+        const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, IV_BYTES), options);
+        decipher.setAAD(Buffer.from(additionalData)).setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+        const plaintext = decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES));
         // GCM deciphers every byte in `update`: `final` only verifies the tag (and throws when it does not).
         decipher.final();
-        return plaintext;
+        return plaintext.toString();
       },
     };
   },

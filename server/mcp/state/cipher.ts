@@ -6,12 +6,15 @@
 
 type Bytes = Uint8Array<ArrayBuffer>;
 
-/** An AES-256-GCM key, with a 96-bit IV and a 128-bit tag. */
+/**
+ * An AES-256-GCM key, with a random 96-bit IV and a 128-bit tag. Text in, text out: the sealed bytes travel as unpadded
+ * base64url, the additional data and plaintext as UTF-8, so each backend converts with its platform's fastest code.
+ */
 export interface AesGcmKey {
-  /** The ciphertext followed by the tag. */
-  seal(iv: Bytes, additionalData: Bytes, plaintext: Bytes): Uint8Array | Promise<Uint8Array>;
-  /** The plaintext; throws when the tag does not verify (a changed byte, another key, other additional data). */
-  open(iv: Bytes, additionalData: Bytes, sealed: Bytes): Uint8Array | Promise<Uint8Array>;
+  /** base64url(iv ‖ ciphertext ‖ tag) of `plaintext`, under a fresh random IV. */
+  seal(additionalData: string, plaintext: string): string | Promise<string>;
+  /** The plaintext; throws when `sealed` is not the base64url `seal` gives, or its tag does not verify (a changed byte, another key, other additional data). */
+  open(sealed: string, additionalData: string): string | Promise<string>;
 }
 
 export interface StateCipher {

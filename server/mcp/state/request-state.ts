@@ -25,6 +25,8 @@ import { openClaims, sealClaims, type OpenResult, type RequestBinding } from "./
 import { createStateKeyRing, type StateKeyRing } from "./keys";
 
 let ring: Promise<StateKeyRing> | undefined;
+/** The ring once built: opening a state then answers at once (with `node:crypto`), no promise to wait for. */
+let built: StateKeyRing | undefined;
 
 /**
  * The key ring, built once per process (or isolate): `NITRO_MCP_STATE_SECRET` seals and opens, `..._PREVIOUS` entries only open, a secret
@@ -47,7 +49,7 @@ export function useStateKeyRing(): Promise<StateKeyRing> {
     secret: config.stateSecret,
     previous: config.stateSecretPrevious,
     allowEphemeral,
-  });
+  }).then((keys) => (built = keys));
   return ring;
 }
 
@@ -71,8 +73,9 @@ export async function sealToken(
  * not open, for the log (answer every reason alike: naming it would hand the client an oracle).
  * @example const opened = await openToken(presented, binding); if (!opened.ok) logWarning(`refused: ${opened.reason}`);
  */
-export async function openToken(token: unknown, binding: RequestBinding): Promise<OpenResult> {
-  return await openClaims(await useStateKeyRing(), token, binding, { maxLength: useMcpConfig().stateMaxLength });
+export function openToken(token: unknown, binding: RequestBinding): OpenResult | Promise<OpenResult> {
+  const open = (keys: StateKeyRing) => openClaims(keys, token, binding, { maxLength: useMcpConfig().stateMaxLength });
+  return built ? open(built) : useStateKeyRing().then(open);
 }
 
 /**
@@ -127,7 +130,7 @@ async function openPresentedState(
   entry: Entry,
   answers: Opened["inputResponses"],
 ) {
-  const opened = await runStep("requestState open", {}, () =>
+  const opened = await runStep("requestState open", {}, async () =>
     openToken(round.params.requestState, bindingOf(round, target)),
   );
   const refuse = (reason: string): never => {
