@@ -21,7 +21,7 @@ export const stateCipher: StateCipher = {
   hkdf: (secret, salt, info, length) => new Uint8Array(hkdfSync("sha256", secret, salt, info, length)),
   aesGcmKey(raw) {
     const key = createSecretKey(raw);
-    // A fixed tag length: a shortened tag would otherwise be accepted.
+    // A 128-bit tag, fixed in the cipher too, not only by where `open` cuts it: no shorter tag is ever checked.
     const options = { authTagLength: TAG_BYTES };
     return {
       seal(additionalData, plaintext) {

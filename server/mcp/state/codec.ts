@@ -38,10 +38,11 @@ export interface StateClaims {
 
 export type OpenResult = { ok: true; claims: StateClaims } | { ok: false; reason: string };
 
-const UNAUTHENTICATED: OpenResult = {
+// One answer for every state that does not open, frozen: it is shared.
+const UNAUTHENTICATED: OpenResult = Object.freeze({
   ok: false,
   reason: "authentication failed (tampered, or sealed for another request)",
-};
+});
 
 /** The authenticated data: the format and key, and the request the state belongs to (key order does not matter). */
 const additionalData = (kid: string, binding: RequestBinding) =>

@@ -70,7 +70,8 @@ export async function sealToken(
 
 /**
  * Opens a token sealed by `sealToken` for `binding`: its claims (`jti`, a random id; `exp`; `data`), or the reason it does
- * not open, for the log (answer every reason alike: naming it would hand the client an oracle).
+ * not open, for the log (answer every reason alike: naming it would hand the client an oracle). Await it: with `node:crypto` and
+ * the keys built it answers at once, otherwise with a promise.
  * @example const opened = await openToken(presented, binding); if (!opened.ok) logWarning(`refused: ${opened.reason}`);
  */
 export function openToken(token: unknown, binding: RequestBinding): OpenResult | Promise<OpenResult> {
