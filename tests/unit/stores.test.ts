@@ -108,6 +108,26 @@ describe("the memory store", () => {
     expect(await rewrite(100, 200_000, 100)).toBeLessThan(2 * 1024 * 1024);
   });
 
+  it("lets go of keys once their expiry passes, those rewritten with a later or an earlier one too", () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: 1_000_000_000 });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const store = memoryAtomicStore();
+    const keys = 60_000;
+    const before = heapAfterCollection();
+    for (let k = 0; k < keys; k++) store.setIfAbsent(key(k), "a", 10);
+    // A third rewritten to live longer, a third shorter; each is still what was last written until its own expiry.
+    for (let k = 0; k < keys; k += 3) store.compareAndSet(key(k), "a", "b", 100);
+    for (let k = 1; k < keys; k += 3) store.compareAndSet(key(k), "a", "c", 2);
+    vi.advanceTimersByTime(50_000);
+    expect([store.get(key(0)), store.get(key(1)), store.get(key(2))]).toEqual(["b", null, null]);
+    expect(heapAfterCollection() - before).toBeGreaterThan(1024 * 1024);
+    vi.advanceTimersByTime(51_000);
+    expect(store.get(key(0))).toBeNull();
+    expect(heapAfterCollection() - before).toBeLessThan(1024 * 1024);
+  });
+
   it("answers at once, and keeps a key rewritten with a later expiry until that expiry", () => {
     vi.useFakeTimers({ toFake: ["Date"], now: 1_000_000_000 });
     onTestFinished(() => {
