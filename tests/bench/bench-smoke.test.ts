@@ -71,6 +71,13 @@ it("runs the benchmark script end to end in smoke mode against every contender, 
     expect(run.stdout).toMatch(
       /\| `tools\/call` ÷ the JSON-RPC floor \(req\/s\) \|[^|]*\|[^|]*by instructions: [\d.]+×\)/,
     );
+    // The retry round too: its count, and its ratio to the call beside the retry's target.
+    expect(run.stdout).toMatch(
+      /The MRTR retry round, the template as deployed .*: [\d,]+ instructions a request, [\d.]+× as fast/,
+    );
+    expect(run.stdout).toMatch(
+      /\| MRTR retry round ÷ the template's own `tools\/call` \(req\/s\) \|[^|]*\|[^|]*by instructions: [\d.]+×\)/,
+    );
   }
   expect(run.stdout).toMatch(/seal \+ open \(this template, node:crypto[^|]*\| [\d,.]+ \|/);
   expect(run.stdout).toMatch(/Cold start of the Node build .*\*\*[\d,]+ ms\*\*/);
