@@ -77,18 +77,26 @@ async function underLoad(load, url, scenario, seconds, contender = "template") {
 }
 
 /**
+ * Runs `scenario.prepare` for the template (the states its retries present) on an instance of the build in `output` of its own,
+ * started with `env` (the secret the measured one has) and stopped after: the measured server then only opens, claims and answers.
+ */
+export async function prepareOnAnotherInstance(scenario, output, env) {
+  const issuer = await startServer({ output, env, keepOutput: false, nodeArgs: PROCESS_FLAGS });
+  try {
+    await scenario.prepare(issuer.url, "template");
+  } finally {
+    await issuer.stop();
+  }
+}
+
+/**
  * Profiles `scenario` (one of scenarios.mjs) on `contender` (a key of PROFILED) for `seconds` under autocannon (`load`):
  * its main-thread CPU per request, and each part's, largest first.
  */
 export async function profileSplit(scenario, seconds, load, contender = "template") {
   const { build, path } = PROFILED[contender];
   const output = await builtOutput(build);
-  const issuer =
-    scenario.prepare && contender === "template"
-      ? await startServer({ output, env, keepOutput: false, nodeArgs: PROCESS_FLAGS })
-      : undefined;
-  if (issuer) await scenario.prepare(issuer.url, contender);
-  await issuer?.stop();
+  if (scenario.prepare && contender === "template") await prepareOnAnotherInstance(scenario, output, env);
 
   const profiles = mkdtempSync(join(tmpdir(), "mcp-profile-"));
   const flags = [...PROCESS_FLAGS, "--cpu-prof", `--cpu-prof-dir=${profiles}`, "--cpu-prof-interval=100"];

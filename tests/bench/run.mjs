@@ -40,7 +40,7 @@ import { startRedis } from "../targets/redis.mjs";
 import { ensureBenchDependencies } from "./dependencies.mjs";
 import { canCountInstructions, instructionsPerRequest } from "./instructions.mjs";
 import { median, renderReport } from "./report.mjs";
-import { profileSplit, promotedPerRequest } from "./profile.mjs";
+import { prepareOnAnotherInstance, profileSplit, promotedPerRequest } from "./profile.mjs";
 import {
   JSONRPC_FLOOR_PATH,
   PROCESS_FLAGS,
@@ -289,16 +289,11 @@ async function countInstructions() {
   const amounts = smoke ? { warm: 100, counted: 100 } : { warm: 10_000, counted: 10_000 };
   const requests = costCall.requests();
   const template = { entry: ".output-bench/server/index.mjs", env: withSecret, path: "/mcp", requests };
-  // The retry round's states, issued beforehand by an instance at full speed with the same secret: under valgrind, issuing
-  // them would be most of the run. The two runs draw from one pool, each state once (single use); the scenario's pool holds
-  // more than both runs spend.
+  // The retry round's states, issued beforehand at full speed: under valgrind, issuing them would be most of the run. The two
+  // runs draw from one pool, each state once (single use): a smoke run spends all 300 of its pool, a full run 30,000 of the
+  // 40,000 its pool holds for every second measured, and one more.
   const retry = scenarios(settings).find(({ name }) => name.startsWith("MRTR retry"));
-  const issuer = await serve({ output: ".output-bench", env: withSecret, keepOutput: false });
-  try {
-    await retry.prepare(issuer.url, "template");
-  } finally {
-    await issuer.stop();
-  }
+  await prepareOnAnotherInstance(retry, ".output-bench", withSecret);
   const servers = {
     deployed: template,
     retry: { ...template, requests: retry.requests() },
