@@ -40,12 +40,15 @@ export interface RequestObserver {
 
 /** Runs `work` (a step of a request: reading it, opening its state, dispatching it) in the request's scope, e.g. its trace context. */
 export type ScopeWrapper = <T>(event: H3Event, work: () => T) => T;
-/** Runs one unit of work worth naming (opening a requestState, a storage operation), e.g. as a child span; `work` may throw. */
+/**
+ * Runs one unit of work worth naming (opening a requestState, a storage operation), e.g. as a child span; `work` may throw.
+ * Give back what `work` gives when there is nothing to wait for: an answer given at once (a store in memory) stays one.
+ */
 export type StepWrapper = <T>(
   name: string,
   attributes: Readonly<Record<string, string | number | boolean>>,
-  work: () => Promise<T>,
-) => Promise<T>;
+  work: () => T | Promise<T>,
+) => T | Promise<T>;
 
 /**
  * Who calls: an `AuthInfo`, or undefined to leave the request to the next authenticator (none: the caller is anonymous).

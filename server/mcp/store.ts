@@ -15,7 +15,7 @@ import { takeShare } from "./shares";
 /**
  * Operations atomic across instances (single-use claims, counters, shared records): unstorage has none, so each store
  * brings its own. Each operation answers at once (a store in this process's memory) or with a promise, which rejects when it
- * fails; `useAtomicStore` gives every answer as a promise.
+ * fails; `useAtomicStore` gives each answer as its store does: await it.
  */
 export interface AtomicStore {
   /** What the log and the start-up message call it. */
@@ -274,12 +274,12 @@ const OPERATION_TIMEOUT_MS = 5000;
 
 /**
  * `work`, or a StorageUnavailableError once it failed or took OPERATION_TIMEOUT_MS. An answer given at once (a store in this
- * process's memory) cannot hang: it takes no deadline.
+ * process's memory) cannot hang: it stays as it is, no deadline, no promise (a request that claims a state waits for nothing).
  * @example await bounded("subscribe", listening); // a transport that never answers is a 503, not a hang
  */
-export function bounded<T>(operation: string, work: PromiseLike<T> | T): Promise<T> {
+export function bounded<T>(operation: string, work: PromiseLike<T> | T): T | Promise<T> {
   // A thenable, not only a Promise: a Durable Object's answer is one of its own.
-  if (typeof (work as Partial<PromiseLike<T>> | null)?.then !== "function") return Promise.resolve(work);
+  if (typeof (work as Partial<PromiseLike<T>> | null)?.then !== "function") return work as T;
   return new Promise<T>((resolve, reject) => {
     const fail = (error: unknown) =>
       reject(error instanceof StorageUnavailableError ? error : new StorageUnavailableError(operation, error));

@@ -91,12 +91,12 @@ const CLAIM_MARGIN_SECONDS = 60;
  * that fails after its claim needs a fresh state or token (the first was spent, the action may have started).
  * @example if (opened.ok && (await claimOnce(opened.claims))) await act();
  */
-export async function claimOnce(claims: { jti: string; exp: number }): Promise<boolean> {
+export function claimOnce(claims: { jti: string; exp: number }): boolean | Promise<boolean> {
   const store = useAtomicStore();
   // The storage plugin refuses to start without one when a definition is single use; tokens are issued only with one.
   if (!store) throw new Error("no atomic store for single-use claims");
   const ttlSeconds = Math.max(1, claims.exp + CLAIM_MARGIN_SECONDS - nowSeconds());
-  return await store.setIfAbsent(`claim:${claims.jti}`, "1", ttlSeconds);
+  return store.setIfAbsent(`claim:${claims.jti}`, "1", ttlSeconds);
 }
 
 /** A round of a multi-round flow: the request, and who sends it. */
@@ -125,22 +125,29 @@ function openState(round: Round): Opened | Promise<Opened> {
   return openPresentedState(round, round.target!, entry, answers);
 }
 
-async function openPresentedState(
+/**
+ * Opens the presented state, then claims it when the definition is single use. With `node:crypto` and a store in memory, each
+ * answers at once, and so does this: a retry waits for no promise it does not need.
+ */
+function openPresentedState(
   round: Round,
   target: RequestTarget,
   entry: Entry,
   answers: Opened["inputResponses"],
-) {
-  const opened = await runStep("requestState open", {}, async () =>
-    openToken(round.params.requestState, bindingOf(round, target)),
-  );
+): Opened | Promise<Opened> {
   const refuse = (reason: string): never => {
     logWarning(`requestState rejected on ${round.method} ${JSON.stringify(target.name.slice(0, 200))}: ${reason}`);
     throw invalidRequestState();
   };
-  if (!opened.ok) return refuse(opened.reason);
-  if (entry.singleUseState && !(await claimOnce(opened.claims))) return refuse("already redeemed");
-  return { state: { data: opened.claims.data }, inputResponses: answers };
+  const claimed = (opened: OpenResult): Opened | Promise<Opened> => {
+    if (!opened.ok) return refuse(opened.reason);
+    const fresh = entry.singleUseState ? claimOnce(opened.claims) : true;
+    const kept = (first: boolean) =>
+      first ? { state: { data: opened.claims.data }, inputResponses: answers } : refuse("already redeemed");
+    return fresh instanceof Promise ? fresh.then(kept) : kept(fresh);
+  };
+  const opened = runStep("requestState open", {}, () => openToken(round.params.requestState, bindingOf(round, target)));
+  return opened instanceof Promise ? opened.then(claimed) : claimed(opened);
 }
 
 /** Seals `data`, the author's state, for the next round of this very request: what `respond` puts in `requestState`. */

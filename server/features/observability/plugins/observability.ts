@@ -146,7 +146,7 @@ function endRequestSpan(event: H3Event, outcome: RequestEnd): void {
  * Runs `work` in a child span of whatever span is active (the request's, or a task round's).
  * @example await withSpan("storage getItem", { "mcp.storage.name": "Redis" }, () => driver.getItem(key))
  */
-function withSpan<T>(name: string, attributes: Attributes, work: () => Promise<T>): Promise<T> {
+function withSpan<T>(name: string, attributes: Attributes, work: () => T | Promise<T>): T | Promise<T> {
   if (!tracing()) return work();
   return tracer.startActiveSpan(name, { attributes }, async (span) => {
     try {
